@@ -1,0 +1,65 @@
+/**
+ * What server and data store connections share: the one-call-at-a-time guard, the closed
+ * state and the interrupt flag.
+ * @module
+ */
+import { Interrupter } from '../model/control.js';
+import { InvalidConnectionError, ResourceInUseError } from '../model/errors.js';
+import type { Server } from '../server/server.js';
+
+/** Base of {@link ServerConnection} and {@link DataStoreConnection}. */
+export abstract class ConnectionBase {
+  /** @internal */
+  protected readonly interrupter = new Interrupter();
+  private busy: string | undefined;
+  private closed = false;
+
+  /** @internal */
+  protected constructor(
+    /** @internal */
+    protected readonly server: Server,
+    /** The role the connection acts as. */
+    readonly roleName: string,
+  ) {}
+
+  /** Whether {@link ConnectionBase.close} was called. */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Asks the call running on this connection to stop at its next yield (InterruptedError). */
+  interrupt(): void {
+    this.interrupter.interrupt();
+  }
+
+  /** Closes the connection. Later calls fail; closing twice is harmless. */
+  close(): void {
+    this.closed = true;
+    this.interrupter.interrupt();
+  }
+
+  /** @internal Throws when the connection cannot serve a call. */
+  protected checkUsable(): void {
+    if (this.closed) throw new InvalidConnectionError('the connection is closed');
+  }
+
+  /** @internal Runs one call, failing at once when another call is in flight. */
+  protected async guard<T>(operation: string, fn: () => Promise<T> | T): Promise<T> {
+    this.checkUsable();
+    if (this.busy !== undefined) throw new ResourceInUseError(`the connection is busy with another call (${this.busy}): a connection serves one call at a time; use another connection for concurrent work`);
+    this.busy = operation;
+    this.interrupter.reset();
+    try {
+      return await fn();
+    } finally {
+      this.busy = undefined;
+    }
+  }
+
+  /** @internal Runs a synchronous call with the same checks. */
+  protected guardSync<T>(operation: string, fn: () => T): T {
+    this.checkUsable();
+    if (this.busy !== undefined) throw new ResourceInUseError(`the connection is busy with another call (${this.busy}): a connection serves one call at a time; use another connection for concurrent work`);
+    return fn();
+  }
+}

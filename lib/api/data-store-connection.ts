@@ -1,0 +1,370 @@
+/**
+ * A connection to one data store: transactions, import and export, prefixes, base IRI,
+ * tuple tables, properties and component information.
+ * @module
+ */
+import { InvalidConnectionError, TransactionError, BadRequestError } from '../model/errors.js';
+import { ImportReport, type NotificationRow } from '../formats/notifications.js';
+import type { Snapshot, StoreState, WriteTransaction } from '../storage/fact-store.js';
+import { DEFAULT_TRIPLES_ID, QUADS_ID } from '../storage/fact-store.js';
+import type { DataStore, PropertyRow, TupleTableRow } from '../server/data-store.js';
+import type { ComponentInfoRow } from '../server/component-info.js';
+import { type ExportOutput, type ExportParameters, exportFacts, factDomainMask } from '../server/export.js';
+import { type ImportOptions, type ImportSource, importInto, UPDATE_TYPES, type UpdateType } from '../server/import.js';
+import type { Server } from '../server/server.js';
+import { ConnectionBase } from './connection-base.js';
+
+/** The kinds of transaction. */
+export type TransactionType = 'read-only' | 'read-write';
+
+/** The lock timeout of implicit transactions, in milliseconds. */
+export const IMPLICIT_LOCK_TIMEOUT_MS = 2000;
+
+/** The outcome of an import: notification rows, counters and the text form. */
+export interface ImportResult {
+  /** Error, warning and prefix rows followed by the information rows. */
+  readonly rows: readonly NotificationRow[];
+  /** Number of errors (when non-zero, nothing was changed). */
+  readonly errors: number;
+  /** Number of warnings. */
+  readonly warnings: number;
+  /** Facts read from the input. */
+  readonly processedFacts: number;
+  /** Facts actually added or deleted. */
+  readonly changedFacts: number;
+  /** Rules read. */
+  readonly processedRules: number;
+  /** Rules actually added or deleted. */
+  readonly changedRules: number;
+  /** Axioms read. */
+  readonly processedAxioms: number;
+  /** Axioms actually added or deleted. */
+  readonly changedAxioms: number;
+  /** Prefix definitions found in the input, in order (name with colon → IRI). */
+  readonly prefixes: ReadonlyMap<string, string>;
+  /** The plain-text form (`error: line N: column N: …`, `prefix: …`, `information: …`). */
+  readonly text: string;
+}
+
+/** Options of {@link DataStoreConnection.importData}. */
+export interface ImportDataOptions extends ImportOptions {
+  /** Called with each error, warning or prefix row as soon as it is found. */
+  readonly onNotification?: (row: NotificationRow) => void;
+}
+
+/** Options of {@link DataStoreConnection.beginTransaction}. */
+export interface BeginTransactionOptions {
+  /** How long to wait for the write lock (read-write only); default 2000 ms. */
+  readonly lockTimeoutMs?: number;
+}
+
+/** Fact counts of a store. */
+export interface FactCountOptions {
+  /** `explicit`, `derived` or `all` (default). */
+  readonly factDomain?: string;
+  /** Count only this tuple table (default: the default graph and all named graphs). */
+  readonly tupleTable?: string;
+}
+
+type TransactionState = { readonly type: 'read-only'; readonly snapshot: Snapshot } | { readonly type: 'read-write'; readonly tx: WriteTransaction };
+
+/** A connection to one data store. Serves one call at a time. */
+export class DataStoreConnection extends ConnectionBase {
+  private transaction: TransactionState | undefined;
+
+  /** @internal */
+  constructor(
+    server: Server,
+    /** @internal */
+    private readonly store: DataStore,
+    roleName: string,
+  ) {
+    super(server, roleName);
+  }
+
+  /** The name of the data store. */
+  get dataStoreName(): string {
+    return this.store.name;
+  }
+
+  /** The store's unique id. */
+  get uniqueId(): string {
+    this.checkUsable();
+    return this.store.uniqueId;
+  }
+
+  /** The store's type. */
+  get type(): string {
+    this.checkUsable();
+    return this.store.type;
+  }
+
+  /** The open transaction's type, or undefined. */
+  get transactionType(): TransactionType | undefined {
+    return this.transaction?.type;
+  }
+
+  /** A second connection to the same store with the same role. */
+  duplicate(): DataStoreConnection {
+    this.checkUsable();
+    return new DataStoreConnection(this.server, this.store, this.roleName);
+  }
+
+  /** Closes the connection, rolling back its open transaction. */
+  override close(): void {
+    if (this.transaction) this.endTransaction(false);
+    super.close();
+  }
+
+  // ---- transactions ----
+
+  /** Starts an explicit transaction; every later call runs inside it until commit or rollback. */
+  async beginTransaction(type: TransactionType = 'read-write', options: BeginTransactionOptions = {}): Promise<void> {
+    await this.guard('beginTransaction', async () => {
+      if (this.transaction) throw new TransactionError(`a ${this.transaction.type} transaction is already open on this connection`);
+      if (type === 'read-only') this.transaction = { type, snapshot: this.store.facts.read() };
+      else if (type === 'read-write') this.transaction = { type, tx: await this.store.facts.beginWrite(options.lockTimeoutMs ?? IMPLICIT_LOCK_TIMEOUT_MS) };
+      else throw new BadRequestError(`unknown transaction type '${String(type)}' (expected read-only or read-write)`);
+    });
+  }
+
+  /** Commits the open transaction (a read-only one just ends). */
+  async commitTransaction(): Promise<void> {
+    await this.guard('commitTransaction', () => {
+      if (!this.transaction) throw new TransactionError('no transaction is open on this connection');
+      this.endTransaction(true);
+    });
+  }
+
+  /** Rolls back the open transaction: none of its changes remain. */
+  async rollbackTransaction(): Promise<void> {
+    await this.guard('rollbackTransaction', () => {
+      if (!this.transaction) throw new TransactionError('no transaction is open on this connection');
+      this.endTransaction(false);
+    });
+  }
+
+  private endTransaction(commit: boolean): void {
+    const t = this.transaction!;
+    this.transaction = undefined;
+    if (t.type === 'read-only') this.store.facts.release(t.snapshot);
+    else if (commit) this.store.facts.commit(t.tx);
+    else this.store.facts.rollback(t.tx);
+  }
+
+  /** @internal */
+  protected override checkUsable(): void {
+    super.checkUsable();
+    if (this.store.isDeleted) throw new InvalidConnectionError(`data store '${this.store.name}' was deleted: this connection can no longer be used (close it)`);
+  }
+
+  /** Runs `fn` on the state of the open transaction, or of an implicit read-only one. */
+  private async read<T>(fn: (state: StoreState) => Promise<T> | T): Promise<T> {
+    if (this.transaction) return fn(this.transaction.type === 'read-only' ? this.transaction.snapshot : this.transaction.tx);
+    const snapshot = this.store.facts.read();
+    try {
+      return await fn(snapshot);
+    } finally {
+      this.store.facts.release(snapshot);
+    }
+  }
+
+  /**
+   * Runs `fn` in the open read/write transaction (undoing just its changes when it fails or
+   * when `failed` says so), or in an implicit one that is committed on success and rolled
+   * back otherwise.
+   */
+  private async write<T>(fn: (tx: WriteTransaction) => Promise<T> | T, failed: (result: T) => boolean = () => false): Promise<T> {
+    const facts = this.store.facts;
+    if (this.transaction) {
+      if (this.transaction.type !== 'read-write') throw new TransactionError('the open transaction is read-only: this operation needs a read-write transaction');
+      const tx = this.transaction.tx;
+      const sp = facts.savepoint(tx);
+      try {
+        const result = await fn(tx);
+        if (failed(result)) facts.rollbackTo(tx, sp);
+        return result;
+      } catch (e) {
+        facts.rollbackTo(tx, sp);
+        throw e;
+      }
+    }
+    const tx = await facts.beginWrite(IMPLICIT_LOCK_TIMEOUT_MS);
+    let result: T;
+    try {
+      result = await fn(tx);
+    } catch (e) {
+      facts.rollback(tx);
+      throw e;
+    }
+    if (failed(result)) facts.rollback(tx);
+    else facts.commit(tx);
+    return result;
+  }
+
+  /** Fails when a transaction is open (for the non-transactional operations). */
+  private noTransaction(what: string): void {
+    if (this.transaction) throw new TransactionError(`${what} is not transactional and cannot run while the connection has an open transaction`);
+  }
+
+  // ---- import and export ----
+
+  /**
+   * Imports content: ADD adds the facts, DELETE deletes them, ADDITION_UPDATE_PREFIXES adds
+   * them and then sets the store's prefixes to include those the input defines. Errors do
+   * not throw: they are in the result, and when there are any, nothing was changed.
+   */
+  async importData(updateType: UpdateType, source: ImportSource, options: ImportDataOptions = {}): Promise<ImportResult> {
+    return this.guard('importData', async () => {
+      if (!UPDATE_TYPES.includes(updateType)) throw new BadRequestError(`unknown update type '${String(updateType)}' (expected ${UPDATE_TYPES.join(', ')})`);
+      const report = new ImportReport();
+      const prefixes = new Map<string, string>();
+      report.onRow = (row) => {
+        if (row.type === 'prefix') prefixes.set(row.description, row.value);
+        options.onNotification?.(row);
+      };
+      await this.write(
+        (tx) => importInto(this.store, tx, updateType, source, options, report, this.interrupter),
+        () => report.errors > 0,
+      );
+      if (report.errors > 0) report.changedFacts = 0;
+      const rows = report.rows();
+      return {
+        rows,
+        errors: report.errors,
+        warnings: report.warnings,
+        processedFacts: report.processedFacts,
+        changedFacts: report.changedFacts,
+        processedRules: report.processedRules,
+        changedRules: report.changedRules,
+        processedAxioms: report.processedAxioms,
+        changedAxioms: report.changedAxioms,
+        prefixes,
+        text: report.toText(),
+      };
+    });
+  }
+
+  /** Writes the store's facts to `output` in an RDF media type (parameter fact-domain). */
+  async exportData(output: ExportOutput, mediaType: string, parameters: ExportParameters = {}): Promise<void> {
+    await this.guard('exportData', () => this.read((state) => exportFacts(state, this.store.facts.dictionary, output, mediaType, parameters, this.interrupter)));
+  }
+
+  /** Exports to a string (convenient for small stores). */
+  async exportDataToString(mediaType: string, parameters: ExportParameters = {}): Promise<string> {
+    const parts: string[] = [];
+    await this.exportData((chunk) => void parts.push(chunk), mediaType, parameters);
+    return parts.join('');
+  }
+
+  /** Counts facts of the default graph and named graphs (or of one tuple table). */
+  async countFacts(options: FactCountOptions = {}): Promise<number> {
+    return this.guard('countFacts', () =>
+      this.read((state) => {
+        const mask = factDomainMask(options.factDomain, 'all');
+        const ids = options.tupleTable !== undefined ? [this.store.tableInfo(state, options.tupleTable).id] : [DEFAULT_TRIPLES_ID, QUADS_ID];
+        let n = 0;
+        for (const id of ids) {
+          const table = state.table(id);
+          const view = state.view(id);
+          for (let row = 0; row < view.limit; row++) if (table.visible(row, view) && (table.statusOf(row) & mask) !== 0) n++;
+        }
+        return n;
+      }),
+    );
+  }
+
+  /** Deletes every fact (and, once they exist, every rule and axiom). */
+  async clear(): Promise<void> {
+    await this.guard('clear', () => this.write((tx) => this.store.clear(tx)));
+  }
+
+  /** Reclaims the space of deleted facts that no reader can still see. */
+  async compact(): Promise<void> {
+    await this.guard('compact', async () => {
+      this.noTransaction('compact');
+      await this.store.facts.compact(IMPLICIT_LOCK_TIMEOUT_MS);
+    });
+  }
+
+  // ---- properties, prefixes, base IRI ----
+
+  /** The data store's properties (Property, Value, Mutable). */
+  async getDataStoreProperties(): Promise<PropertyRow[]> {
+    return this.guard('getDataStoreProperties', () => this.read((state) => this.store.properties(state)));
+  }
+
+  /** The base IRI. */
+  async getBaseIRI(): Promise<string> {
+    return this.guard('getBaseIRI', () => this.read((state) => state.catalogue.baseIRI));
+  }
+
+  /** Sets the base IRI; returns whether it changed. */
+  async setBaseIRI(iri: string): Promise<boolean> {
+    return this.guard('setBaseIRI', () => this.write((tx) => this.store.setBaseIRI(tx, iri)));
+  }
+
+  /** Sets a mutable data store property (base-iri); returns whether it changed. */
+  async setDataStoreProperty(name: string, value: string): Promise<boolean> {
+    if (name !== 'base-iri') {
+      const known = await this.getDataStoreProperties();
+      throw new BadRequestError(known.some((r) => r.property === name) ? `data store property '${name}' cannot be changed` : `unknown data store property '${name}'`);
+    }
+    return this.setBaseIRI(value);
+  }
+
+  /** The prefixes (name with colon → IRI), in definition order. */
+  async getPrefixes(): Promise<Map<string, string>> {
+    return this.guard('getPrefixes', () => this.read((state) => new Map(state.catalogue.prefixes)));
+  }
+
+  /** Replaces all prefixes. */
+  async setPrefixes(prefixes: ReadonlyMap<string, string> | Readonly<Record<string, string>>): Promise<void> {
+    await this.guard('setPrefixes', () => this.write((tx) => this.store.setPrefixes(tx, prefixes)));
+  }
+
+  /** Sets one prefix (`ex:` → IRI); returns whether anything changed. */
+  async setPrefix(name: string, iri: string): Promise<boolean> {
+    return this.guard('setPrefix', () => this.write((tx) => this.store.setPrefix(tx, name, iri)));
+  }
+
+  /** Removes one prefix; returns whether it existed. */
+  async unsetPrefix(name: string): Promise<boolean> {
+    return this.guard('unsetPrefix', () => this.write((tx) => this.store.unsetPrefix(tx, name)));
+  }
+
+  // ---- tuple tables ----
+
+  /** The tuple tables (Name, Type, ID, MinArity, MaxArity). */
+  async listTupleTables(): Promise<TupleTableRow[]> {
+    return this.guard('listTupleTables', () => this.read((state) => this.store.listTupleTables(state)));
+  }
+
+  /** Property/Value rows describing a tuple table. */
+  async describeTupleTable(name: string): Promise<Array<{ property: string; value: string }>> {
+    return this.guard('describeTupleTable', () => this.read((state) => this.store.describeTupleTable(state, name)));
+  }
+
+  /** Creates an in-memory tuple table (parameters: `arity`, or `min-arity` = `max-arity`; `type=memory`). Not transactional. */
+  async createTupleTable(name: string, parameters: Readonly<Record<string, string>>): Promise<void> {
+    await this.guard('createTupleTable', async () => {
+      this.noTransaction('creating a tuple table');
+      await this.store.createTupleTable(name, parameters, IMPLICIT_LOCK_TIMEOUT_MS);
+    });
+  }
+
+  /** Deletes a user tuple table and its facts. Not transactional. */
+  async deleteTupleTable(name: string): Promise<void> {
+    await this.guard('deleteTupleTable', async () => {
+      this.noTransaction('deleting a tuple table');
+      await this.store.deleteTupleTable(name, IMPLICIT_LOCK_TIMEOUT_MS);
+    });
+  }
+
+  // ---- diagnostics ----
+
+  /** Component information of the store (ComponentID, Property, Value). */
+  async getComponentInfo(extended = false): Promise<ComponentInfoRow[]> {
+    return this.guard('getComponentInfo', () => this.read((state) => this.store.componentInfo(state, extended)));
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * The public error classes (defined in the model layer so every layer can throw them).
+ * @module
+ */
+export {
+  QuadlogError,
+  ParsingError,
+  QueryCompilationError,
+  RuleCompilationError,
+  AuthenticationError,
+  AccessDeniedError,
+  UnknownResourceError,
+  DuplicateResourceError,
+  ResourceInUseError,
+  TransactionError,
+  LockTimeoutError,
+  InterruptedError,
+  BadRequestError,
+  InvalidConnectionError,
+} from '../model/errors.js';

@@ -1,0 +1,108 @@
+/**
+ * The media types quadlog reads and writes, and content detection.
+ * @module
+ */
+
+/** Turtle: triples of the default graph. */
+export const TURTLE = 'text/turtle';
+/** N-Triples: one triple per line. */
+export const N_TRIPLES = 'application/n-triples';
+/** N-Quads: one triple or quad per line. */
+export const N_QUADS = 'application/n-quads';
+/** TriG: Turtle with named graphs. */
+export const TRIG = 'application/trig';
+/** Datalog rules and facts in RDFox's syntax. */
+export const DATALOG = 'application/x.datalog';
+
+/** The RDF formats of facts. */
+export const RDF_FORMATS: readonly string[] = [TURTLE, N_TRIPLES, N_QUADS, TRIG];
+
+const ALIASES: Readonly<Record<string, string>> = {
+  'text/turtle': TURTLE,
+  'application/x-turtle': TURTLE,
+  'application/turtle': TURTLE,
+  turtle: TURTLE,
+  ttl: TURTLE,
+  'application/n-triples': N_TRIPLES,
+  'text/plain+ntriples': N_TRIPLES,
+  ntriples: N_TRIPLES,
+  'n-triples': N_TRIPLES,
+  nt: N_TRIPLES,
+  'application/n-quads': N_QUADS,
+  'text/x-nquads': N_QUADS,
+  nquads: N_QUADS,
+  'n-quads': N_QUADS,
+  nq: N_QUADS,
+  'application/trig': TRIG,
+  'application/x-trig': TRIG,
+  trig: TRIG,
+  'application/x.datalog': DATALOG,
+  datalog: DATALOG,
+  dlog: DATALOG,
+};
+
+/**
+ * The canonical media type of a content type header value or a short name (`turtle`,
+ * `nt`, …), ignoring parameters such as `; charset=utf-8`; undefined when unknown.
+ */
+export function canonicalMediaType(contentType: string): string | undefined {
+  const base = contentType.split(';')[0]!.trim().toLowerCase();
+  return ALIASES[base];
+}
+
+/** The media type suggested by a file name's extension (a trailing `.gz` is ignored). */
+export function mediaTypeOfFileName(name: string): string | undefined {
+  const m = /\.([A-Za-z]+)(?:\.gz)?$/.exec(name);
+  return m ? ALIASES[m[1]!.toLowerCase()] : undefined;
+}
+
+/**
+ * Guesses the format of content from its first bytes (decoded as text).
+ * Line-based content whose statements have four terms is N-Quads, three terms N-Triples;
+ * `{` or `GRAPH` blocks mean TriG; `:-` rules mean Datalog; anything else Turtle.
+ */
+export function detectMediaType(head: string): string {
+  const text = stripComments(head);
+  const skeleton = text.replace(/"(?:[^"\\\n]|\\.)*"/g, '""').replace(/<[^>\s]*>/g, '<>');
+  if (/:-/.test(skeleton)) return DATALOG;
+  if (/\{/.test(skeleton)) return TRIG;
+  if (/@prefix|@base|^\s*(PREFIX|BASE)\s/im.test(text)) return TURTLE;
+  let quads = false;
+  let lineBased = true;
+  let sawStatement = false;
+  for (const line of text.split(/\r\n|\r|\n/)) {
+    const t = line.trim();
+    if (t === '') continue;
+    const terms = countLineTerms(t);
+    if (terms === 4) quads = true;
+    else if (terms !== 3) {
+      // the last line of a sample may be cut short
+      if (sawStatement && line === text.split(/\r\n|\r|\n/).at(-1)) break;
+      lineBased = false;
+      break;
+    }
+    sawStatement = true;
+  }
+  if (lineBased && sawStatement) return quads ? N_QUADS : N_TRIPLES;
+  return TURTLE;
+}
+
+function stripComments(text: string): string {
+  // remove `#` comments that are not inside IRIs or strings (good enough for a sample)
+  return text.replace(/("(?:[^"\\\n]|\\.)*"|<[^>\s]*>)|#[^\n\r]*/g, (m, keep: string | undefined) => keep ?? '');
+}
+
+/** Number of N-Triples terms in a line ending with ` .`, or -1 if it is not such a line. */
+function countLineTerms(line: string): number {
+  const re = /\s*(<[^>\s]*>|_:[^\s]+|"(?:[^"\\]|\\.)*"(?:@[A-Za-z0-9-]+|\^\^<[^>\s]*>)?)/y;
+  let n = 0;
+  let pos = 0;
+  for (;;) {
+    re.lastIndex = pos;
+    const m = re.exec(line);
+    if (!m) break;
+    pos = re.lastIndex;
+    n++;
+  }
+  return /^\s*\.\s*$/.test(line.slice(pos)) ? n : -1;
+}

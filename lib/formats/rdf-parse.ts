@@ -1,0 +1,215 @@
+/**
+ * Reading RDF content into term ids: N-Triples and N-Quads through the byte-level
+ * {@link NTriplesParser} (the bulk path), Turtle and TriG through n3's streaming parser.
+ * Errors become notification rows with line and column; parsing goes on where the format's
+ * parser can recover (the line-based formats skip the bad line), so every error found is
+ * reported.
+ * @module
+ */
+import { StringDecoder } from 'node:string_decoder';
+import { Readable } from 'node:stream';
+import type * as RDF from '@rdfjs/types';
+import { DataFactory, Parser } from 'n3';
+import type { TermDictionary } from '../model/dictionary.js';
+import type { Interrupter } from '../model/control.js';
+import { termToKey } from '../model/terms.js';
+import { DATALOG, N_QUADS, N_TRIPLES, TRIG, TURTLE, detectMediaType } from './media-types.js';
+import type { ImportReport } from './notifications.js';
+import { NTriplesParser } from './ntriples-parser.js';
+
+/** Where parsed statements go. */
+export interface StatementSink {
+  /** One statement of term ids; `g` is -1 for the default graph. */
+  statement(s: number, p: number, o: number, g: number): void;
+}
+
+/** Options of {@link parseRdf}. */
+export interface ParseOptions {
+  /** The stated media type; detected from the content when absent. */
+  readonly mediaType?: string | undefined;
+  /** Base IRI for relative IRIs (Turtle, TriG). */
+  readonly baseIRI: string;
+  /** Prefixes known before the input starts (the store's), name with colon → IRI. */
+  readonly prefixes: ReadonlyMap<string, string>;
+  /** Makes a fresh, store-unique blank node label for anonymous blank nodes (`[]`, lists). */
+  readonly freshBlankNode: () => string;
+  /** The interrupt flag of the calling connection. */
+  readonly interrupter: Interrupter;
+}
+
+/** The result of {@link parseRdf}: the format read and the prefixes in force at the end. */
+export interface ParseOutcome {
+  /** The media type the content was read as. */
+  readonly mediaType: string;
+  /** Prefixes defined by the input, in order (name with colon → IRI). */
+  readonly definedPrefixes: ReadonlyMap<string, string>;
+}
+
+const SNIFF_BYTES = 64 * 1024;
+
+/**
+ * Parses RDF content from byte chunks into `sink`, interning terms in `dictionary` and
+ * recording errors, warnings and prefix definitions in `report`.
+ */
+export async function parseRdf(
+  chunks: AsyncIterable<Uint8Array>,
+  dictionary: TermDictionary,
+  sink: StatementSink,
+  report: ImportReport,
+  options: ParseOptions,
+): Promise<ParseOutcome> {
+  const { head, rest } = await peek(chunks, SNIFF_BYTES);
+  const detected = detectMediaType(Buffer.from(head.buffer, head.byteOffset, head.byteLength).toString('utf8'));
+  const mediaType = options.mediaType ?? detected;
+  const errorsBefore = report.errors;
+  let outcome: ParseOutcome;
+  if (mediaType === N_TRIPLES || mediaType === N_QUADS) {
+    outcome = await parseLines(rest, mediaType, dictionary, sink, report, options.interrupter);
+  } else if (mediaType === TURTLE || mediaType === TRIG) {
+    outcome = await parseTurtle(rest, mediaType, dictionary, sink, report, options);
+  } else if (mediaType === DATALOG) {
+    report.error('Datalog content (application/x.datalog) cannot be imported: rules are not supported by this version of quadlog');
+    return { mediaType, definedPrefixes: new Map() };
+  } else {
+    report.error(`unsupported content type '${mediaType}'`);
+    return { mediaType, definedPrefixes: new Map() };
+  }
+  if (report.errors > errorsBefore && options.mediaType !== undefined && detected !== options.mediaType && !compatible(options.mediaType, detected)) {
+    report.error(`the content does not match the stated type ${options.mediaType}: it looks like ${detected}`);
+  }
+  return outcome;
+}
+
+/** Whether content detected as `detected` is also valid in the stated format. */
+function compatible(stated: string, detected: string): boolean {
+  if (stated === TRIG) return detected !== N_QUADS && detected !== DATALOG;
+  if (stated === TURTLE) return detected === N_TRIPLES;
+  if (stated === N_QUADS) return detected === N_TRIPLES;
+  return false;
+}
+
+/** Reads chunks until `bytes` bytes are buffered; returns them and an iterable over everything. */
+async function peek(chunks: AsyncIterable<Uint8Array>, bytes: number): Promise<{ head: Uint8Array; rest: AsyncIterable<Uint8Array> }> {
+  const it = chunks[Symbol.asyncIterator]();
+  const buffered: Uint8Array[] = [];
+  let size = 0;
+  let done = false;
+  while (size < bytes) {
+    const r = await it.next();
+    if (r.done) {
+      done = true;
+      break;
+    }
+    buffered.push(r.value);
+    size += r.value.length;
+  }
+  const head = buffered.length === 1 ? buffered[0]! : Buffer.concat(buffered);
+  async function* rest(): AsyncGenerator<Uint8Array> {
+    for (const b of buffered) yield b;
+    if (done) return;
+    for (;;) {
+      const r = await it.next();
+      if (r.done) return;
+      yield r.value;
+    }
+  }
+  return { head: head.subarray(0, Math.min(head.length, bytes)), rest: rest() };
+}
+
+async function parseLines(
+  chunks: AsyncIterable<Uint8Array>,
+  mediaType: string,
+  dictionary: TermDictionary,
+  sink: StatementSink,
+  report: ImportReport,
+  interrupter: Interrupter,
+): Promise<ParseOutcome> {
+  const parser = new NTriplesParser(
+    {
+      intern: (bytes, start, end) => dictionary.internBytes(bytes, start, end),
+      statement: (s, p, o, g) => sink.statement(s, p, o, g),
+      error: (line, column, message) => report.error(message, line, column),
+    },
+    { quads: mediaType === N_QUADS },
+  );
+  const SLICE = 1 << 16;
+  for await (const chunk of chunks) {
+    // feed big chunks in slices so that interrupts and other requests get their turn
+    for (let i = 0; i < chunk.length; i += SLICE) {
+      parser.write(chunk.subarray(i, Math.min(chunk.length, i + SLICE)));
+      if (interrupter.due()) await interrupter.yield();
+    }
+    interrupter.check();
+  }
+  parser.end();
+  return { mediaType, definedPrefixes: new Map() };
+}
+
+async function parseTurtle(
+  chunks: AsyncIterable<Uint8Array>,
+  mediaType: string,
+  dictionary: TermDictionary,
+  sink: StatementSink,
+  report: ImportReport,
+  options: ParseOptions,
+): Promise<ParseOutcome> {
+  // The store's prefixes apply unless the input redefines them: declare them on one extra
+  // first line (positions are shifted back by one line in every message).
+  const preamble = [...options.prefixes].map(([name, iri]) => `@prefix ${name} <${iri}> .`).join(' ') + '\n';
+  const preambleCount = options.prefixes.size;
+  const factory = {
+    ...DataFactory,
+    blankNode: (name?: string): RDF.BlankNode => DataFactory.blankNode(name ?? options.freshBlankNode()),
+  };
+  const parser = new Parser({ format: mediaType === TRIG ? 'application/trig' : 'text/turtle', baseIRI: options.baseIRI, blankNodePrefix: '_:', factory } as ConstructorParameters<typeof Parser>[0]);
+  const defined = new Map<string, string>();
+  let seenPrefixes = 0;
+  const decoder = new StringDecoder('utf8');
+  const interrupter = options.interrupter;
+  async function* text(): AsyncGenerator<string> {
+    yield preamble;
+    for await (const chunk of chunks) {
+      yield decoder.write(chunk as Buffer);
+      await interrupter.maybeYield();
+    }
+    const tail = decoder.end();
+    if (tail) yield tail;
+  }
+  const input = Readable.from(text(), { objectMode: false, encoding: 'utf8' });
+  const internTerm = (term: RDF.Term): number => dictionary.intern(termToKey(term));
+  await new Promise<void>((resolve, reject) => {
+    input.on('error', reject);
+    parser.parse(input as unknown as NodeJS.ReadableStream & { setEncoding?: (e: string) => void }, {
+      onQuad: (error: Error | null, quad: RDF.Quad | null) => {
+        if (error) {
+          const ctx = (error as Error & { context?: { line?: number; token?: { start?: number; line?: number }; previousToken?: { end?: number; line?: number } } }).context;
+          const line = ctx?.line !== undefined ? Math.max(1, ctx.line - 1) : undefined;
+          let column: number | undefined;
+          if (ctx?.token?.start !== undefined) column = ctx.token.start + 1;
+          else if (ctx?.previousToken?.end !== undefined && ctx.previousToken.line === ctx.line) column = ctx.previousToken.end + 1;
+          report.error(error.message.replace(/ on line \d+\.$/, ''), line, column);
+          input.destroy();
+          resolve();
+          return;
+        }
+        if (!quad) {
+          resolve();
+          return;
+        }
+        try {
+          const g = quad.graph.termType === 'DefaultGraph' ? -1 : internTerm(quad.graph);
+          sink.statement(internTerm(quad.subject), internTerm(quad.predicate), internTerm(quad.object), g);
+        } catch (e) {
+          report.error((e as Error).message);
+        }
+      },
+      onPrefix: (prefix: string, iri: RDF.NamedNode) => {
+        if (++seenPrefixes <= preambleCount) return;
+        const name = `${prefix}:`;
+        defined.set(name, iri.value);
+        report.prefix(name, iri.value);
+      },
+    } as unknown as Parameters<Parser['parse']>[1]);
+  });
+  return { mediaType, definedPrefixes: defined };
+}

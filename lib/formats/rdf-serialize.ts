@@ -1,0 +1,161 @@
+/**
+ * Writing facts as RDF text: N-Triples and N-Quads by hand from the dictionary's canonical
+ * forms (the bulk path), Turtle and TriG through n3's Writer with the store's prefixes and
+ * base IRI. Output is produced in chunks so that big exports stream.
+ * @module
+ */
+import type * as RDF from '@rdfjs/types';
+import { DataFactory, Writer } from 'n3';
+import type { TermDictionary } from '../model/dictionary.js';
+import { KIND_LITERAL, keyToTerm } from '../model/terms.js';
+import { N_QUADS, N_TRIPLES, TRIG, TURTLE } from './media-types.js';
+
+/** Options of {@link createRdfWriter}. */
+export interface RdfWriterOptions {
+  /** Prefixes to declare and abbreviate with (name with colon → IRI). */
+  readonly prefixes: ReadonlyMap<string, string>;
+  /** The base IRI (written as `@base` in Turtle and TriG). */
+  readonly baseIRI?: string;
+}
+
+/** Writes statements of term ids as text, handing out chunks of output. */
+export interface RdfWriter {
+  /** Adds a statement; `g` is -1 for the default graph. */
+  statement(s: number, p: number, o: number, g: number): void;
+  /** Takes the text produced so far (possibly empty). */
+  take(): string;
+  /** Finishes the document; the remaining text is available through take(). */
+  end(): void;
+}
+
+/** Escapes a string for an N-Triples quoted literal. */
+export function escapeLiteral(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return /["\\\n\r\u0000-\u001f\u007f]/.test(s) ? s.replace(/["\\\n\r\u0000-\u001f\u007f]/g, escapeChar) : s;
+}
+
+function escapeChar(c: string): string {
+  switch (c) {
+    case '"':
+      return '\\"';
+    case '\\':
+      return '\\\\';
+    case '\n':
+      return '\\n';
+    case '\r':
+      return '\\r';
+    case '\t':
+      return '\\t';
+    case '\b':
+      return '\\b';
+    case '\f':
+      return '\\f';
+    default:
+      return `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+  }
+}
+
+/** Escapes characters an N-Triples IRI may not hold raw. */
+function escapeIri(iri: string): string {
+  // eslint-disable-next-line no-control-regex
+  return /[\u0000-\u0020<>"{}|^`\\]/.test(iri) ? iri.replace(/[\u0000-\u0020<>"{}|^`\\]/g, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`) : iri;
+}
+
+/** The N-Triples form of a canonical key. */
+export function keyToNTriples(key: string): string {
+  const c = key.charCodeAt(0);
+  if (c === KIND_LITERAL) {
+    const close = key.lastIndexOf('"');
+    const lexical = key.slice(1, close);
+    const suffix = key.slice(close + 1);
+    return `"${escapeLiteral(lexical)}"${suffix.startsWith('^^<') ? `^^<${escapeIri(suffix.slice(3, -1))}>` : suffix}`;
+  }
+  if (c === 0x3c) return `<${escapeIri(key.slice(1, -1))}>`;
+  return key;
+}
+
+class LineWriter implements RdfWriter {
+  private out = '';
+  private readonly cache = new Map<number, string>();
+  constructor(
+    private readonly dictionary: TermDictionary,
+    private readonly quads: boolean,
+  ) {}
+
+  private term(id: number): string {
+    let t = this.cache.get(id);
+    if (t === undefined) {
+      t = keyToNTriples(this.dictionary.keyOf(id));
+      if (this.cache.size > 100_000) this.cache.clear();
+      this.cache.set(id, t);
+    }
+    return t;
+  }
+
+  statement(s: number, p: number, o: number, g: number): void {
+    if (g >= 0 && !this.quads) return;
+    this.out += `${this.term(s)} ${this.term(p)} ${this.term(o)}${g >= 0 ? ` ${this.term(g)}` : ''} .\n`;
+  }
+
+  take(): string {
+    const t = this.out;
+    this.out = '';
+    return t;
+  }
+
+  end(): void {}
+}
+
+class N3Writer implements RdfWriter {
+  private out = '';
+  private readonly writer: Writer;
+  constructor(
+    private readonly dictionary: TermDictionary,
+    private readonly trig: boolean,
+    options: RdfWriterOptions,
+  ) {
+    const prefixes: Record<string, string> = {};
+    for (const [name, iri] of options.prefixes) prefixes[name.slice(0, -1)] = iri;
+    const sink = { write: (chunk: string) => { this.out += chunk; return true; }, end: () => {}, on: () => sink, once: () => sink, emit: () => true };
+    const writerOptions: ConstructorParameters<typeof Writer>[1] = { format: trig ? 'application/trig' : 'text/turtle', prefixes };
+    if (options.baseIRI) (writerOptions as { baseIRI?: string }).baseIRI = options.baseIRI;
+    this.writer = new Writer(sink as unknown as NodeJS.WritableStream, writerOptions);
+    if (options.baseIRI) this.out += `@base <${options.baseIRI}> .\n`;
+  }
+
+  private term(id: number): RDF.NamedNode | RDF.BlankNode | RDF.Literal {
+    return keyToTerm(this.dictionary.keyOf(id));
+  }
+
+  statement(s: number, p: number, o: number, g: number): void {
+    if (g >= 0 && !this.trig) return;
+    const graph = g >= 0 ? (this.term(g) as RDF.NamedNode) : DataFactory.defaultGraph();
+    this.writer.addQuad(this.term(s) as RDF.NamedNode, this.term(p) as RDF.NamedNode, this.term(o), graph);
+  }
+
+  take(): string {
+    const t = this.out;
+    this.out = '';
+    return t;
+  }
+
+  end(): void {
+    this.writer.end();
+  }
+}
+
+/** A writer for one of the four RDF media types. */
+export function createRdfWriter(mediaType: string, dictionary: TermDictionary, options: RdfWriterOptions): RdfWriter {
+  switch (mediaType) {
+    case N_TRIPLES:
+      return new LineWriter(dictionary, false);
+    case N_QUADS:
+      return new LineWriter(dictionary, true);
+    case TURTLE:
+      return new N3Writer(dictionary, false, options);
+    case TRIG:
+      return new N3Writer(dictionary, true, options);
+    default:
+      throw new TypeError(`cannot write facts as '${mediaType}'`);
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * quadlog: an embeddable RDF knowledge-graph store with Datalog reasoning and SPARQL.
+ *
+ * Start a {@link Server}, open a {@link ServerConnection} through {@link ConnectionFactory},
+ * create a data store and work with it through a {@link DataStoreConnection}.
+ * @module
+ */
+export { Server, type ServerOptions } from './server/server.js';
+export { ConnectionFactory } from './api/connection-factory.js';
+export { ConnectionBase } from './api/connection-base.js';
+export { ServerConnection } from './api/server-connection.js';
+export {
+  DataStoreConnection,
+  IMPLICIT_LOCK_TIMEOUT_MS,
+  type BeginTransactionOptions,
+  type FactCountOptions,
+  type ImportDataOptions,
+  type ImportResult,
+  type TransactionType,
+} from './api/data-store-connection.js';
+export type { PropertyRow, TupleTableRow } from './server/data-store.js';
+export type { ComponentInfoRow } from './server/component-info.js';
+export type { ImportOptions, ImportSource, IriListSource, UpdateType } from './server/import.js';
+export type { ExportOutput, ExportParameters, FactDomain } from './server/export.js';
+export type { ContentSource } from './formats/byte-source.js';
+export { type NotificationRow, type NotificationType, NOTIFICATION_COLUMNS, formatNotification } from './formats/notifications.js';
+export { TURTLE, N_TRIPLES, N_QUADS, TRIG, DATALOG } from './formats/media-types.js';
+export * from './api/errors.js';

@@ -1,0 +1,202 @@
+/**
+ * The term dictionary of a data store: canonical term bytes ⇄ dense 32-bit ids.
+ *
+ * Terms are kept in one growing byte arena (UTF-8 of the canonical form, see `terms.ts`)
+ * with an offset per id, and found through an open-addressing hash table of ids. Lookups
+ * from the bulk parsers hash the bytes of the input chunk directly, so a known term costs
+ * one probe sequence and no allocation. The dictionary is append-only between commits;
+ * a rolled-back transaction truncates it back to its mark.
+ * @module
+ */
+
+const EMPTY = 0; // slot value: 0 = empty, otherwise id + 1
+
+/** FNV-1a over a byte range, finished with a murmur-style avalanche. */
+function hashBytes(bytes: Uint8Array, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) {
+    h ^= bytes[i]!;
+    h = Math.imul(h, 0x01000193);
+  }
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  return h >>> 0;
+}
+
+/** Dense id assignment for canonical term forms. */
+export class TermDictionary {
+  private arena = new Uint8Array(1 << 16);
+  private arenaView = Buffer.from(this.arena.buffer, 0, this.arena.length);
+  private arenaUsed = 0;
+  /** offsets[id] = start of term id; offsets[size] = arenaUsed. */
+  private offsets = new Uint32Array(1 << 12);
+  private hashes = new Uint32Array(1 << 12);
+  private slots = new Uint32Array(1 << 13);
+  private mask = (1 << 13) - 1;
+  private count = 0;
+  private scratch = Buffer.alloc(256);
+
+  /** Number of terms. Ids are 0 .. size-1. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** Bytes held by the dictionary's arrays (for component info and benchmarks). */
+  get byteSize(): number {
+    return this.arena.byteLength + this.offsets.byteLength + this.hashes.byteLength + this.slots.byteLength;
+  }
+
+  /** The id of the canonical bytes in [start, end), interning them if new. */
+  internBytes(bytes: Uint8Array, start: number, end: number): number {
+    const h = hashBytes(bytes, start, end);
+    const found = this.probe(bytes, start, end, h);
+    if (found >= 0) return found;
+    return this.insert(bytes, start, end, h);
+  }
+
+  /** The id of the canonical bytes in [start, end), or -1 when unknown. */
+  lookupBytes(bytes: Uint8Array, start: number, end: number): number {
+    return this.probe(bytes, start, end, hashBytes(bytes, start, end));
+  }
+
+  /** The id of a canonical key string, interning it if new. */
+  intern(key: string): number {
+    const n = this.encode(key);
+    return this.internBytes(this.scratch, 0, n);
+  }
+
+  /** The id of a canonical key string, or -1 when unknown. */
+  lookup(key: string): number {
+    const n = this.encode(key);
+    return this.lookupBytes(this.scratch, 0, n);
+  }
+
+  /** The canonical key string of an id. */
+  keyOf(id: number): string {
+    if (id < 0 || id >= this.count) throw new RangeError(`unknown term id ${id}`);
+    return this.arenaView.toString('utf8', this.offsets[id]!, this.offsets[id + 1]!);
+  }
+
+  /** The first byte of an id's canonical form: `<` IRI, `_` blank node, `"` literal. */
+  kindOf(id: number): number {
+    return this.arena[this.offsets[id]!]!;
+  }
+
+  /** Byte offset of an id's canonical form in {@link TermDictionary.arenaBytes}. */
+  startOf(id: number): number {
+    return this.offsets[id]!;
+  }
+
+  /** End byte offset (exclusive) of an id's canonical form. */
+  endOf(id: number): number {
+    return this.offsets[id + 1]!;
+  }
+
+  /** The arena holding every canonical form; valid until the next insertion. */
+  get arenaBytes(): Uint8Array {
+    return this.arena;
+  }
+
+  /** Removes every id >= mark (rolls the dictionary back to an earlier size). */
+  truncate(mark: number): void {
+    for (let id = this.count - 1; id >= mark; id--) this.removeSlot(id);
+    if (mark < this.count) {
+      this.arenaUsed = this.offsets[mark]!;
+      this.count = mark;
+    }
+  }
+
+  private encode(key: string): number {
+    const max = key.length * 3;
+    if (max > this.scratch.length) this.scratch = Buffer.alloc(Math.max(max, this.scratch.length * 2));
+    return this.scratch.write(key, 0, 'utf8');
+  }
+
+  private probe(bytes: Uint8Array, start: number, end: number, h: number): number {
+    const slots = this.slots;
+    const mask = this.mask;
+    const len = end - start;
+    let i = h & mask;
+    for (;;) {
+      const v = slots[i]!;
+      if (v === EMPTY) return -1;
+      const id = v - 1;
+      if (this.hashes[id] === h) {
+        const a = this.offsets[id]!;
+        if (this.offsets[id + 1]! - a === len) {
+          const arena = this.arena;
+          let k = 0;
+          while (k < len && arena[a + k] === bytes[start + k]) k++;
+          if (k === len) return id;
+        }
+      }
+      i = (i + 1) & mask;
+    }
+  }
+
+  private insert(bytes: Uint8Array, start: number, end: number, h: number): number {
+    const len = end - start;
+    if (this.arenaUsed + len > this.arena.length) {
+      let cap = this.arena.length * 2;
+      while (cap < this.arenaUsed + len) cap *= 2;
+      const grown = new Uint8Array(cap);
+      grown.set(this.arena.subarray(0, this.arenaUsed));
+      this.arena = grown;
+      this.arenaView = Buffer.from(grown.buffer, 0, grown.length);
+    }
+    const id = this.count;
+    if (id + 2 > this.offsets.length) {
+      const offsets = new Uint32Array(this.offsets.length * 2);
+      offsets.set(this.offsets);
+      this.offsets = offsets;
+      const hashes = new Uint32Array(this.hashes.length * 2);
+      hashes.set(this.hashes);
+      this.hashes = hashes;
+    }
+    this.arena.set(bytes.subarray(start, end), this.arenaUsed);
+    this.offsets[id] = this.arenaUsed;
+    this.arenaUsed += len;
+    this.offsets[id + 1] = this.arenaUsed;
+    this.hashes[id] = h;
+    this.count = id + 1;
+    if (this.count * 2 > this.slots.length) this.rehash(this.slots.length * 2);
+    else this.place(id);
+    return id;
+  }
+
+  private place(id: number): void {
+    const mask = this.mask;
+    let i = this.hashes[id]! & mask;
+    while (this.slots[i] !== EMPTY) i = (i + 1) & mask;
+    this.slots[i] = id + 1;
+  }
+
+  private rehash(capacity: number): void {
+    this.slots = new Uint32Array(capacity);
+    this.mask = capacity - 1;
+    for (let id = 0; id < this.count; id++) this.place(id);
+  }
+
+  /** Deletes an id's slot with backward-shift deletion (linear probing stays valid). */
+  private removeSlot(id: number): void {
+    const slots = this.slots;
+    const mask = this.mask;
+    let i = this.hashes[id]! & mask;
+    while (slots[i] !== id + 1) i = (i + 1) & mask;
+    let j = i;
+    for (;;) {
+      slots[i] = EMPTY;
+      for (;;) {
+        j = (j + 1) & mask;
+        const v = slots[j]!;
+        if (v === EMPTY) return;
+        const home = this.hashes[v - 1]! & mask;
+        // move v to i when its home is not cyclically in (i, j]
+        if (i <= j ? home <= i || home > j : home <= i && home > j) break;
+      }
+      slots[i] = slots[j]!;
+      i = j;
+    }
+  }
+}

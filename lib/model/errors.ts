@@ -1,0 +1,135 @@
+/**
+ * The error classes of quadlog. Each has a stable `name` and the HTTP status the adapter
+ * answers with. They live in the lowest layer so that every layer can throw them; the
+ * public API re-exports them.
+ * @module
+ */
+
+/** Base class of every error quadlog raises on purpose. */
+export class QuadlogError extends Error {
+  /** The HTTP status the HTTP adapter maps this error to. */
+  readonly status: number = 500;
+  /** Creates the error with a message. */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'QuadlogError';
+  }
+}
+
+/** Input text (data, rules, queries) could not be parsed. HTTP 400. */
+export class ParsingError extends QuadlogError {
+  override readonly status: number = 400;
+  /** Creates the error with a message. */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'ParsingError';
+  }
+}
+/** A query could not be compiled. HTTP 400. */
+export class QueryCompilationError extends QuadlogError {
+  override readonly status: number = 400;
+  /** Creates the error with a message. */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'QueryCompilationError';
+  }
+}
+/** A rule could not be compiled (unsafe, unstratifiable, …). HTTP 400. */
+export class RuleCompilationError extends QuadlogError {
+  override readonly status: number = 400;
+  /** Creates the error with a message. */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'RuleCompilationError';
+  }
+}
+/** Wrong role name or password. HTTP 401. */
+export class AuthenticationError extends QuadlogError {
+  override readonly status: number = 401;
+  /** Creates the error with a message. */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'AuthenticationError';
+  }
+}
+/** The role lacks a privilege. HTTP 403. */
+export class AccessDeniedError extends QuadlogError {
+  override readonly status: number = 403;
+  /** Creates the error with a message. */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'AccessDeniedError';
+  }
+}
+/** A named resource (data store, tuple table, connection, …) does not exist. HTTP 404. */
+export class UnknownResourceError extends QuadlogError {
+  override readonly status: number = 404;
+  /** Creates the error with a message. */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'UnknownResourceError';
+  }
+}
+/** A resource with that name already exists. HTTP 409. */
+export class DuplicateResourceError extends QuadlogError {
+  override readonly status: number = 409;
+  /** Creates the error with a message. */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'DuplicateResourceError';
+  }
+}
+/** A resource is in use (a connection busy with another call, a table used by rules, …). HTTP 409. */
+export class ResourceInUseError extends QuadlogError {
+  override readonly status: number = 409;
+  /** Creates the error with a message. */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'ResourceInUseError';
+  }
+}
+/** A transaction operation is not possible in the connection's current state. HTTP 409. */
+export class TransactionError extends QuadlogError {
+  override readonly status: number = 409;
+  /** Creates the error with a message. */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'TransactionError';
+  }
+}
+/** The data store's write lock could not be acquired in time. HTTP 423. */
+export class LockTimeoutError extends QuadlogError {
+  override readonly status: number = 423;
+  /** Creates the error with a message. */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'LockTimeoutError';
+  }
+}
+/** The operation was interrupted; its transaction was rolled back. HTTP 409. */
+export class InterruptedError extends QuadlogError {
+  override readonly status: number = 409;
+  /** Creates the error with a message. */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'InterruptedError';
+  }
+}
+/** A request was malformed in a way not covered by a more specific class (bad parameter, …). HTTP 400. */
+export class BadRequestError extends QuadlogError {
+  override readonly status: number = 400;
+  /** Creates the error with a message. */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'BadRequestError';
+  }
+}
+/** A connection was used after its data store was deleted or after it was closed. HTTP 409. */
+export class InvalidConnectionError extends QuadlogError {
+  override readonly status: number = 409;
+  /** Creates the error with a message. */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'InvalidConnectionError';
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * RDF terms at the API boundary (RDF/JS, n3's DataFactory) and their canonical key strings.
+ *
+ * The canonical form of a term is what the dictionary stores (as UTF-8 bytes):
+ * - IRI: `<iri>`
+ * - blank node: `_:label`
+ * - literal: `"lexical"` (xsd:string), `"lexical"@lang` (tag lower-cased) or `"lexical"^^<datatype>`.
+ * The lexical form is stored raw (no escapes); the suffix after the last `"` tells the kind,
+ * since neither language tags nor IRIs contain `"`.
+ * @module
+ */
+import type * as RDF from '@rdfjs/types';
+import { DataFactory } from 'n3';
+
+/** XML Schema namespace. */
+export const XSD = 'http://www.w3.org/2001/XMLSchema#';
+/** RDF namespace. */
+export const RDF_NS = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
+/** xsd:string, the datatype of simple literals. */
+export const XSD_STRING = `${XSD}string`;
+/** rdf:langString, the datatype of language-tagged literals. */
+export const RDF_LANG_STRING = `${RDF_NS}langString`;
+
+/** First character code of an IRI key. */
+export const KIND_IRI = 0x3c; // <
+/** First character code of a blank node key. */
+export const KIND_BLANK = 0x5f; // _
+/** First character code of a literal key. */
+export const KIND_LITERAL = 0x22; // "
+
+/** The canonical key of an RDF/JS IRI, blank node or literal. */
+export function termToKey(term: RDF.Term): string {
+  switch (term.termType) {
+    case 'NamedNode':
+      return `<${term.value}>`;
+    case 'BlankNode':
+      return `_:${term.value}`;
+    case 'Literal': {
+      if (term.language) return `"${term.value}"@${term.language.toLowerCase()}`;
+      const dt = term.datatype.value;
+      return dt === XSD_STRING ? `"${term.value}"` : `"${term.value}"^^<${dt}>`;
+    }
+    default:
+      throw new TypeError(`a ${term.termType} cannot be stored in a fact`);
+  }
+}
+
+/** The canonical key of an IRI string. */
+export function iriKey(iri: string): string {
+  return `<${iri}>`;
+}
+
+/** The RDF/JS term of a canonical key. */
+export function keyToTerm(key: string): RDF.NamedNode | RDF.BlankNode | RDF.Literal {
+  const c = key.charCodeAt(0);
+  if (c === KIND_IRI) return DataFactory.namedNode(key.slice(1, -1));
+  if (c === KIND_BLANK) return DataFactory.blankNode(key.slice(2));
+  const close = key.lastIndexOf('"');
+  const lexical = key.slice(1, close);
+  if (close === key.length - 1) return DataFactory.literal(lexical);
+  if (key.charCodeAt(close + 1) === 0x40) return DataFactory.literal(lexical, key.slice(close + 2));
+  return DataFactory.literal(lexical, DataFactory.namedNode(key.slice(close + 4, -1)));
+}
+
+/** Lower-cases a language tag, as the canonical form does. */
+export function normalizeLanguage(tag: string): string {
+  return tag.toLowerCase();
+}

@@ -1,0 +1,58 @@
+/**
+ * Data store types and creation parameters, with validation.
+ * @module
+ */
+import { BadRequestError } from '../model/errors.js';
+
+/** The data store types. */
+export const DATA_STORE_TYPES = ['parallel-nn', 'parallel-nw', 'parallel-ww'] as const;
+
+/** A data store type. */
+export type DataStoreType = (typeof DATA_STORE_TYPES)[number];
+
+/** The type of a store created without one. */
+export const DEFAULT_DATA_STORE_TYPE: DataStoreType = 'parallel-nn';
+
+/** Resolves a type name or an older alias (`par-complex-nn`, `par-simple-nw`, …). */
+export function resolveDataStoreType(name: string | undefined): DataStoreType {
+  if (name === undefined || name === '') return DEFAULT_DATA_STORE_TYPE;
+  const m = /^(?:parallel|par-complex|par-simple)-(nn|nw|ww)$/.exec(name);
+  if (!m) throw new BadRequestError(`unknown data store type '${name}' (expected one of ${DATA_STORE_TYPES.join(', ')})`);
+  return `parallel-${m[1]}` as DataStoreType;
+}
+
+type Check = (value: string) => string | undefined; // returns an error text or undefined
+
+const boolean: Check = (v) => (v === 'true' || v === 'false' ? undefined : 'must be true or false');
+const count: Check = (v) => (/^\d+$/.test(v) ? undefined : 'must be a non-negative integer');
+
+/** Allowed creation parameters, their checks and defaults. */
+const PARAMETERS: Readonly<Record<string, { check: Check; default?: string }>> = {
+  'by-levels': { check: boolean, default: 'true' },
+  'use-DRed': { check: boolean, default: 'false' },
+  equality: {
+    check: (v) => (v === 'off' ? undefined : v === 'noUNA' || v === 'UNA' ? `'${v}' needs equality reasoning, which this version of quadlog does not provide yet (use off)` : 'must be off, noUNA or UNA'),
+    default: 'off',
+  },
+  'import.rename-user-blank-nodes': { check: boolean, default: 'false' },
+  'init-tuple-capacity': { check: count },
+  'init-resource-capacity': { check: count },
+  'max-tuple-capacity': { check: count },
+  'max-resource-capacity': { check: count },
+  'max-data-pool-size': { check: count },
+  persistence: { check: (v) => (v === 'off' ? undefined : 'only persistence=off is supported (stores live in memory)'), default: 'off' },
+};
+
+/** Validates creation parameters and fills in defaults; unknown keys and bad values are errors. */
+export function resolveDataStoreParameters(given: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, spec] of Object.entries(PARAMETERS)) if (spec.default !== undefined) out[key] = spec.default;
+  for (const [key, value] of Object.entries(given)) {
+    const spec = PARAMETERS[key];
+    if (!spec) throw new BadRequestError(`unknown data store parameter '${key}' (known: ${Object.keys(PARAMETERS).join(', ')})`);
+    const problem = spec.check(String(value));
+    if (problem) throw new BadRequestError(`invalid value '${value}' of data store parameter '${key}': ${problem}`);
+    out[key] = String(value);
+  }
+  return out;
+}

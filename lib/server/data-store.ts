@@ -1,0 +1,283 @@
+/**
+ * A data store of the server: its identity, parameters and facts, and the operations the
+ * connections run on it (inside the transaction the connection provides).
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import { OrderedMap } from 'immutable';
+import { BadRequestError, DuplicateResourceError, ResourceInUseError, UnknownResourceError } from '../model/errors.js';
+import { FactStore, DEFAULT_TRIPLES, QUADS, type StoreState, type WriteTransaction } from '../storage/fact-store.js';
+import type { TupleTableInfo } from '../storage/catalogue.js';
+import { DERIVED, EXPLICIT } from '../storage/tuple-table.js';
+import { type Component, componentRows, type ComponentInfoRow } from './component-info.js';
+import { type DataStoreType, resolveDataStoreParameters, resolveDataStoreType } from './data-store-parameters.js';
+
+/** One row of a Property/Value/Mutable listing. */
+export interface PropertyRow {
+  /** Property name. */
+  readonly property: string;
+  /** Its value as text. */
+  readonly value: string;
+  /** Whether it can be set. */
+  readonly mutable: boolean;
+}
+
+/** One row of the tuple table listing. */
+export interface TupleTableRow {
+  /** Table name. */
+  readonly name: string;
+  /** Table type (`memory`). */
+  readonly type: string;
+  /** Unique id within the store. */
+  readonly id: number;
+  /** Minimum atom arity. */
+  readonly minArity: number;
+  /** Maximum atom arity. */
+  readonly maxArity: number;
+}
+
+const BUILT_IN_TABLES = new Set([DEFAULT_TRIPLES, QUADS]);
+
+/** Checks a prefix name (`ex:` or `:`) and an IRI. */
+export function checkPrefix(name: string, iri?: string): void {
+  if (!/^([A-Za-z\u00C0-\uFFFD]([\w.\-\u00B7\u00C0-\uFFFD]*[\w\-\u00B7\u00C0-\uFFFD])?)?:$/.test(name)) {
+    throw new BadRequestError(`invalid prefix name '${name}': it must be a Turtle prefix name ending with ':' (e.g. 'ex:' or ':')`);
+  }
+  if (iri !== undefined) checkIri(iri, `prefix '${name}'`);
+}
+
+/** Checks an absolute IRI. */
+export function checkIri(iri: string, what: string): void {
+  // eslint-disable-next-line no-control-regex
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:[^\u0000-\u0020<>"{}|^`\\]*$/.test(iri)) throw new BadRequestError(`invalid IRI '${iri}' for ${what}: it must be an absolute IRI`);
+}
+
+/** A named data store. */
+export class DataStore {
+  /** Its facts, versions and transactions. */
+  readonly facts: FactStore;
+  /** A unique id assigned at creation. */
+  readonly uniqueId = randomUUID();
+  /** The store type. */
+  readonly type: DataStoreType;
+  /** Creation parameters with defaults filled in. */
+  readonly parameters: Readonly<Record<string, string>>;
+  /** Number of times the store's content was cleared. */
+  generationCounter = 0;
+  private deleted = false;
+  private blankCounter = 0;
+
+  /** Creates an empty store (validating type and parameters). */
+  constructor(
+    /** The store name. */
+    readonly name: string,
+    type: string | undefined,
+    parameters: Readonly<Record<string, string>>,
+  ) {
+    if (!/^[A-Za-z0-9_.~-]+$/.test(name)) throw new BadRequestError(`invalid data store name '${name}': use letters, digits, '_', '-', '.' and '~'`);
+    this.type = resolveDataStoreType(type);
+    this.parameters = resolveDataStoreParameters(parameters);
+    this.facts = new FactStore(`data store '${name}'`);
+  }
+
+  /** Whether the store was deleted (its connections are then invalid). */
+  get isDeleted(): boolean {
+    return this.deleted;
+  }
+
+  /** Marks the store deleted. */
+  markDeleted(): void {
+    this.deleted = true;
+  }
+
+  /** A blank node label not used in the store yet (for anonymous blank nodes of imports). */
+  freshBlankNodeLabel(): string {
+    for (;;) {
+      const label = `anon${++this.blankCounter}`;
+      if (this.facts.dictionary.lookup(`_:${label}`) < 0) return label;
+    }
+  }
+
+  /** Property rows (columns Property, Value, Mutable). */
+  properties(state: StoreState): PropertyRow[] {
+    const rows: PropertyRow[] = [
+      { property: 'name', value: this.name, mutable: false },
+      { property: 'unique-id', value: this.uniqueId, mutable: false },
+      { property: 'type', value: this.type, mutable: false },
+      { property: 'data-store-version', value: String(this.facts.committed.version), mutable: false },
+    ];
+    for (const [k, v] of Object.entries(this.parameters)) rows.push({ property: `parameters.${k}`, value: v, mutable: false });
+    rows.push(
+      { property: 'concurrent', value: String(this.type !== 'parallel-nn'), mutable: false },
+      { property: 'equality-axiomatization', value: this.parameters.equality ?? 'off', mutable: false },
+      { property: 'generation-counter', value: String(this.generationCounter), mutable: false },
+      { property: 'base-iri', value: state.catalogue.baseIRI, mutable: true },
+      { property: 'requires-incremental-reasoning', value: 'false', mutable: false },
+    );
+    return rows;
+  }
+
+  /** Sets base-iri in a transaction; returns whether it changed. */
+  setBaseIRI(tx: WriteTransaction, iri: string): boolean {
+    checkIri(iri, 'the base IRI');
+    if (tx.catalogue.baseIRI === iri) return false;
+    tx.catalogue = tx.catalogue.set('baseIRI', iri);
+    return true;
+  }
+
+  /** Replaces every prefix. */
+  setPrefixes(tx: WriteTransaction, prefixes: ReadonlyMap<string, string> | Readonly<Record<string, string>>): void {
+    const entries = prefixes instanceof Map ? [...(prefixes as ReadonlyMap<string, string>)] : Object.entries(prefixes);
+    for (const [name, iri] of entries) checkPrefix(name, iri);
+    tx.catalogue = tx.catalogue.set('prefixes', OrderedMap(entries));
+  }
+
+  /** Sets one prefix; returns whether anything changed. */
+  setPrefix(tx: WriteTransaction, name: string, iri: string): boolean {
+    checkPrefix(name, iri);
+    if (tx.catalogue.prefixes.get(name) === iri) return false;
+    tx.catalogue = tx.catalogue.set('prefixes', tx.catalogue.prefixes.set(name, iri));
+    return true;
+  }
+
+  /** Removes one prefix; returns whether it existed. */
+  unsetPrefix(tx: WriteTransaction, name: string): boolean {
+    checkPrefix(name);
+    if (!tx.catalogue.prefixes.has(name)) return false;
+    tx.catalogue = tx.catalogue.set('prefixes', tx.catalogue.prefixes.delete(name));
+    return true;
+  }
+
+  /** Deletes every fact of every table (rules and axioms too, once those exist). */
+  clear(tx: WriteTransaction): void {
+    for (const info of tx.catalogue.tupleTables.values()) {
+      const table = tx.table(info.id);
+      const view = tx.view(info.id);
+      const tuple = new Uint32Array(table.arity);
+      for (let row = 0; row < view.limit; row++) {
+        if (!table.visible(row, view)) continue;
+        for (let c = 0; c < table.arity; c++) tuple[c] = table.get(row, c);
+        table.remove(tuple, EXPLICIT | DERIVED, tx.version);
+      }
+    }
+    this.generationCounter++;
+  }
+
+  /** The tuple table listing. */
+  listTupleTables(state: StoreState): TupleTableRow[] {
+    return [...state.catalogue.tupleTables.values()].map((t) => ({ name: t.name, type: t.type, id: t.id, minArity: t.minArity, maxArity: t.maxArity }));
+  }
+
+  /** The description of one tuple table (Property/Value rows). */
+  describeTupleTable(state: StoreState, name: string): Array<{ property: string; value: string }> {
+    const t = this.tableInfo(state, name);
+    const rows = [
+      { property: 'name', value: t.name },
+      { property: 'type', value: t.type },
+      { property: 'ID', value: String(t.id) },
+      { property: 'min-arity', value: String(t.minArity) },
+      { property: 'max-arity', value: String(t.maxArity) },
+      { property: 'facts', value: String(state.table(t.id).liveCount) },
+    ];
+    for (const [k, v] of Object.entries(t.parameters)) rows.push({ property: `parameters.${k}`, value: v });
+    return rows;
+  }
+
+  /** A table's catalogue entry, or UnknownResourceError. */
+  tableInfo(state: StoreState, name: string): TupleTableInfo {
+    const t = state.catalogue.tupleTables.get(name);
+    if (!t) throw new UnknownResourceError(`tuple table '${name}' does not exist in data store '${this.name}'`);
+    return t;
+  }
+
+  /** Creates an in-memory tuple table (non-transactional: published at once). */
+  async createTupleTable(name: string, parameters: Readonly<Record<string, string>>, lockTimeoutMs: number): Promise<TupleTableInfo> {
+    if (!/^[A-Za-z_][\w.-]*$/.test(name)) throw new BadRequestError(`invalid tuple table name '${name}'`);
+    let type = 'memory';
+    let arity: number | undefined;
+    for (const [key, value] of Object.entries(parameters)) {
+      if (key === 'type') {
+        if (value !== 'memory') throw new BadRequestError(`unknown tuple table type '${value}' (this version supports type=memory)`);
+        type = value;
+      } else if (key === 'arity' || key === 'min-arity' || key === 'max-arity') {
+        const n = Number(value);
+        if (!/^\d+$/.test(value) || n < 1 || n > 64) throw new BadRequestError(`invalid ${key} '${value}': an integer from 1 to 64 is required`);
+        if (arity !== undefined && arity !== n) throw new BadRequestError('an in-memory tuple table has one arity: min-arity and max-arity must be equal');
+        arity = n;
+      } else throw new BadRequestError(`unknown tuple table parameter '${key}' (known: type, arity, min-arity, max-arity)`);
+    }
+    if (arity === undefined) throw new BadRequestError(`tuple table '${name}' needs an arity (parameter arity, or min-arity and max-arity)`);
+    let info: TupleTableInfo | undefined;
+    await this.facts.alterCatalogue(lockTimeoutMs, (catalogue) => {
+      if (catalogue.tupleTables.has(name)) throw new DuplicateResourceError(`tuple table '${name}' already exists in data store '${this.name}'`);
+      const id = this.facts.createTable(arity);
+      info = { name, id, type, minArity: arity, maxArity: arity, parameters: { ...parameters } };
+      return catalogue.set('tupleTables', catalogue.tupleTables.set(name, info));
+    });
+    return info!;
+  }
+
+  /** Deletes a user tuple table and its facts (non-transactional). */
+  async deleteTupleTable(name: string, lockTimeoutMs: number): Promise<void> {
+    if (BUILT_IN_TABLES.has(name)) throw new ResourceInUseError(`tuple table '${name}' is built in and cannot be deleted`);
+    let id = -1;
+    await this.facts.alterCatalogue(lockTimeoutMs, (catalogue) => {
+      const t = catalogue.tupleTables.get(name);
+      if (!t) throw new UnknownResourceError(`tuple table '${name}' does not exist in data store '${this.name}'`);
+      id = t.id;
+      return catalogue.set('tupleTables', catalogue.tupleTables.delete(name));
+    });
+    this.facts.dropTable(id);
+  }
+
+  /** The component tree of the store. */
+  component(state: StoreState, extended: boolean): Component {
+    const tables: Component[] = [];
+    let facts = 0;
+    for (const info of state.catalogue.tupleTables.values()) {
+      const table = state.table(info.id);
+      const view = state.view(info.id);
+      let explicit = 0;
+      let derived = 0;
+      let all = 0;
+      for (let row = 0; row < view.limit; row++) {
+        if (!table.visible(row, view)) continue;
+        all++;
+        const s = table.statusOf(row);
+        if (s & EXPLICIT) explicit++;
+        if (s & DERIVED) derived++;
+      }
+      facts += all;
+      const properties: Array<[string, string | number | boolean]> = [
+        ['Name', info.name],
+        ['Type', info.type],
+        ['Arity', info.maxArity],
+        ['Number of facts', all],
+        ['Number of explicit facts', explicit],
+        ['Number of derived facts', derived],
+      ];
+      if (extended) properties.push(['Rows (including deleted, not yet compacted)', table.rowCount], ['Bytes', table.byteSize]);
+      tables.push({ name: 'Tuple table', properties, children: [] });
+    }
+    const parameters: Component = { name: 'Parameters', properties: Object.entries(this.parameters), children: [] };
+    const dictionary: Component = {
+      name: 'Dictionary',
+      properties: extended ? [['Number of terms', this.facts.dictionary.size], ['Bytes', this.facts.dictionary.byteSize]] : [['Number of terms', this.facts.dictionary.size]],
+      children: [],
+    };
+    const rootProps: Array<[string, string | number | boolean]> = [
+      ['Name', this.name],
+      ['Unique ID', this.uniqueId],
+      ['Type', this.type],
+      ['Data store version', state.version],
+      ['Number of facts', facts],
+    ];
+    if (extended) rootProps.push(['Bytes', this.facts.byteSize]);
+    return { name: 'Data store', properties: rootProps, children: [parameters, dictionary, ...tables] };
+  }
+
+  /** Component information rows. */
+  componentInfo(state: StoreState, extended: boolean): ComponentInfoRow[] {
+    return componentRows(this.component(state, extended));
+  }
+}

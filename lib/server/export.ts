@@ -1,0 +1,85 @@
+/**
+ * Exporting a data store's facts in an RDF format, streamed to an output.
+ * @module
+ */
+import type { Interrupter } from '../model/control.js';
+import { BadRequestError } from '../model/errors.js';
+import { canonicalMediaType, DATALOG, RDF_FORMATS } from '../formats/media-types.js';
+import { createRdfWriter } from '../formats/rdf-serialize.js';
+import { DEFAULT_TRIPLES_ID, QUADS_ID, type StoreState } from '../storage/fact-store.js';
+import { DERIVED, EXPLICIT } from '../storage/tuple-table.js';
+import type { TermDictionary } from '../model/dictionary.js';
+
+/** Which facts an operation sees: explicit ones, derived ones, or all. */
+export type FactDomain = 'explicit' | 'derived' | 'all';
+
+/** The status bits a fact domain selects. */
+export function factDomainMask(domain: string | undefined, fallback: FactDomain): number {
+  switch (domain ?? fallback) {
+    case 'explicit':
+      return EXPLICIT;
+    case 'derived':
+      return DERIVED;
+    case 'all':
+      return EXPLICIT | DERIVED;
+    default:
+      throw new BadRequestError(`invalid fact-domain '${domain}' (expected explicit, derived or all)`);
+  }
+}
+
+/** Where exported text goes: a Node writable stream or a function (which may return a promise). */
+export type ExportOutput = NodeJS.WritableStream | ((chunk: string) => void | Promise<void>);
+
+async function emit(output: ExportOutput, chunk: string): Promise<void> {
+  if (chunk === '') return;
+  if (typeof output === 'function') {
+    await output(chunk);
+    return;
+  }
+  if (!output.write(chunk)) await new Promise<void>((resolve) => output.once('drain', resolve));
+}
+
+/** Parameters of an export. */
+export interface ExportParameters {
+  /** `explicit` (default), `derived` or `all`. */
+  readonly 'fact-domain'?: string;
+}
+
+/** Writes the facts of `state` as `mediaType` to `output`. */
+export async function exportFacts(
+  state: StoreState,
+  dictionary: TermDictionary,
+  output: ExportOutput,
+  mediaType: string,
+  parameters: ExportParameters,
+  interrupter: Interrupter,
+): Promise<void> {
+  const type = canonicalMediaType(mediaType);
+  if (type === DATALOG) throw new BadRequestError('exporting rules (application/x.datalog) is not supported by this version of quadlog');
+  if (!type || !RDF_FORMATS.includes(type)) throw new BadRequestError(`cannot export as '${mediaType}': use text/turtle, application/n-triples, application/n-quads or application/trig`);
+  for (const key of Object.keys(parameters)) {
+    if (key !== 'fact-domain') throw new BadRequestError(`unknown export parameter '${key}'`);
+  }
+  const mask = factDomainMask(parameters['fact-domain'], 'explicit');
+  const writer = createRdfWriter(type, dictionary, { prefixes: state.catalogue.prefixes, baseIRI: state.catalogue.baseIRI });
+  const tables: Array<[number, number]> = [
+    [DEFAULT_TRIPLES_ID, 3],
+    [QUADS_ID, 4],
+  ];
+  let pending = 0;
+  for (const [id, arity] of tables) {
+    const table = state.table(id);
+    const view = state.view(id);
+    for (let row = 0; row < view.limit; row++) {
+      if (!table.visible(row, view) || (table.statusOf(row) & mask) === 0) continue;
+      writer.statement(table.get(row, 0), table.get(row, 1), table.get(row, 2), arity === 4 ? table.get(row, 3) : -1);
+      if (++pending >= 4096) {
+        pending = 0;
+        await emit(output, writer.take());
+        await interrupter.maybeYield();
+      }
+    }
+  }
+  writer.end();
+  await emit(output, writer.take());
+}

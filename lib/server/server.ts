@@ -1,0 +1,152 @@
+/**
+ * The server: roles, server properties and the registry of data stores. Servers are
+ * registered under a URL (`local` by default) so connections can be opened by URL.
+ * @module
+ */
+import { availableParallelism, totalmem } from 'node:os';
+import { Map as IMap } from 'immutable';
+import { BadRequestError, DuplicateResourceError, UnknownResourceError } from '../model/errors.js';
+import { componentRows, type ComponentInfoRow } from './component-info.js';
+import { DataStore, type PropertyRow } from './data-store.js';
+import { GUEST_ROLE, RoleRegistry } from './roles.js';
+import { GIT_SHA, VERSION } from './version.js';
+
+/** How to create a server. */
+export interface ServerOptions {
+  /** Name of the first role, which holds every privilege. */
+  readonly roleName: string;
+  /** Its password. */
+  readonly password: string;
+  /** Server parameters, listed as `parameters.<name>` properties. */
+  readonly parameters?: Readonly<Record<string, string>>;
+  /** The URL connections name this server by (default `local`). */
+  readonly url?: string;
+}
+
+const registry = new Map<string, Server>();
+
+/** A quadlog server holding named data stores. */
+export class Server {
+  /** The roles of the server. */
+  readonly roles = new RoleRegistry();
+  /** The first role (every privilege). */
+  readonly firstRole: string;
+  private stores = IMap<string, DataStore>();
+  private maxMemory = totalmem();
+  private numThreads = availableParallelism();
+  private readonly parameters: Readonly<Record<string, string>>;
+  private closed = false;
+
+  private constructor(
+    /** The URL of the server in this process. */
+    readonly url: string,
+    options: ServerOptions,
+  ) {
+    this.firstRole = options.roleName;
+    this.parameters = { ...(options.parameters ?? {}) };
+  }
+
+  /** Creates and registers a server with a first role and the guest role. */
+  static async create(options: ServerOptions): Promise<Server> {
+    const url = options.url ?? 'local';
+    if (registry.has(url)) throw new DuplicateResourceError(`a server is already registered at '${url}'`);
+    if (!options.roleName || options.roleName === GUEST_ROLE) throw new BadRequestError(`the first role needs a name other than '${GUEST_ROLE}'`);
+    const server = new Server(url, options);
+    registry.set(url, server);
+    try {
+      await server.roles.create(options.roleName, options.password);
+      await server.roles.create(GUEST_ROLE, GUEST_ROLE);
+    } catch (e) {
+      registry.delete(url);
+      throw e;
+    }
+    return server;
+  }
+
+  /** The server registered at a URL. */
+  static lookup(url: string): Server {
+    const server = registry.get(url);
+    if (!server) throw new UnknownResourceError(`no server is running at '${url}' (create one with Server.create)`);
+    return server;
+  }
+
+  /** Unregisters the server and deletes its stores. */
+  shutdown(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const store of this.stores.values()) store.markDeleted();
+    this.stores = IMap();
+    registry.delete(this.url);
+  }
+
+  /** Server properties (Property, Value, Mutable). */
+  properties(): PropertyRow[] {
+    const used = process.memoryUsage().rss;
+    const rows: PropertyRow[] = [
+      { property: 'version', value: VERSION, mutable: false },
+      { property: 'git-SHA', value: GIT_SHA, mutable: false },
+      { property: 'max-memory', value: String(this.maxMemory), mutable: true },
+      { property: 'available-memory', value: String(Math.max(0, this.maxMemory - used)), mutable: false },
+      { property: 'num-threads', value: String(this.numThreads), mutable: true },
+    ];
+    for (const [k, v] of Object.entries(this.parameters)) rows.push({ property: `parameters.${k}`, value: v, mutable: false });
+    return rows;
+  }
+
+  /** Sets a mutable server property (max-memory, num-threads). */
+  setProperty(name: string, value: string): void {
+    const known = this.properties().find((r) => r.property === name);
+    if (!known) throw new BadRequestError(`unknown server property '${name}'`);
+    if (!known.mutable) throw new BadRequestError(`server property '${name}' cannot be changed`);
+    if (!/^\d+$/.test(value)) throw new BadRequestError(`invalid value '${value}' for '${name}': a positive integer is required`);
+    const n = Number(value);
+    if (name === 'num-threads') {
+      if (n < 1 || n > 1024) throw new BadRequestError(`invalid value '${value}' for 'num-threads': from 1 to 1024`);
+      this.numThreads = n;
+    } else {
+      if (n < 1 << 24) throw new BadRequestError(`invalid value '${value}' for 'max-memory': at least 16777216 bytes`);
+      this.maxMemory = n;
+    }
+  }
+
+  /** Creates a data store. */
+  createDataStore(name: string, type: string | undefined, parameters: Readonly<Record<string, string>>): DataStore {
+    if (this.stores.has(name)) throw new DuplicateResourceError(`data store '${name}' already exists`);
+    const store = new DataStore(name, type, parameters);
+    this.stores = this.stores.set(name, store);
+    return store;
+  }
+
+  /** Deletes a data store; its connections become invalid. */
+  deleteDataStore(name: string): void {
+    const store = this.dataStore(name);
+    store.markDeleted();
+    this.stores = this.stores.delete(name);
+  }
+
+  /** The data store with a name. */
+  dataStore(name: string): DataStore {
+    const store = this.stores.get(name);
+    if (!store) throw new UnknownResourceError(`data store '${name}' does not exist`);
+    return store;
+  }
+
+  /** Names of the data stores, in creation order. */
+  dataStoreNames(): string[] {
+    return [...this.stores.keys()];
+  }
+
+  /** Component information of the server (its stores as children). */
+  componentInfo(extended: boolean): ComponentInfoRow[] {
+    const stores = [...this.stores.values()].map((s) => s.component(s.facts.committed, extended));
+    return componentRows({
+      name: 'Server',
+      properties: [
+        ['Version', VERSION],
+        ['Number of data stores', stores.length],
+        ...(extended ? ([['Heap bytes used', process.memoryUsage().heapUsed]] as Array<[string, number]>) : []),
+      ],
+      children: stores,
+    });
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * The catalogue of a data store: tuple table descriptions, prefixes and base IRI, as an
+ * immutable.js value. A write transaction edits a draft; commit publishes it with the facts.
+ * @module
+ */
+import { OrderedMap, Record } from 'immutable';
+
+/** Description of one tuple table. */
+export interface TupleTableInfo {
+  /** Table name (e.g. `DefaultTriples`). */
+  readonly name: string;
+  /** Unique numeric id within the store. */
+  readonly id: number;
+  /** Kind of table: `memory` for in-memory tables. */
+  readonly type: string;
+  /** Minimum number of arguments of atoms over the table. */
+  readonly minArity: number;
+  /** Maximum number of arguments of atoms over the table. */
+  readonly maxArity: number;
+  /** Creation parameters. */
+  readonly parameters: Readonly<{ [key: string]: string }>;
+}
+
+/** Fields of a {@link Catalogue}. */
+export interface CatalogueFields {
+  /** Tuple tables by name, in creation order. */
+  tupleTables: OrderedMap<string, TupleTableInfo>;
+  /** Prefix name (with the colon) → IRI, in definition order. */
+  prefixes: OrderedMap<string, string>;
+  /** The base IRI for import, export and queries. */
+  baseIRI: string;
+}
+
+/** The immutable catalogue record type. */
+export const Catalogue = Record<CatalogueFields>({
+  tupleTables: OrderedMap<string, TupleTableInfo>(),
+  prefixes: OrderedMap<string, string>(),
+  baseIRI: '',
+});
+
+/** One catalogue value. */
+export type Catalogue = ReturnType<typeof Catalogue>;
+
+/** The prefixes every new store starts with. */
+export const DEFAULT_PREFIXES: ReadonlyArray<readonly [string, string]> = [
+  ['owl:', 'http://www.w3.org/2002/07/owl#'],
+  ['rdf:', 'http://www.w3.org/1999/02/22-rdf-syntax-ns#'],
+  ['rdfs:', 'http://www.w3.org/2000/01/rdf-schema#'],
+  ['rdfox:', 'https://rdfox.com/vocabulary#'],
+  ['sh:', 'http://www.w3.org/ns/shacl#'],
+  ['swrl:', 'http://www.w3.org/2003/11/swrl#'],
+  ['swrlb:', 'http://www.w3.org/2003/11/swrlb#'],
+  ['xsd:', 'http://www.w3.org/2001/XMLSchema#'],
+];
+
+/** The base IRI of a new store. */
+export const DEFAULT_BASE_IRI = 'https://quadlog.invalid/data-store/';

@@ -1,0 +1,308 @@
+/**
+ * The versioned facts of one data store: the term dictionary, the tuple tables, the
+ * published versions (snapshots) and the read/write transaction.
+ *
+ * A commit publishes a new {@link Snapshot}: its version number, each table's row limit at
+ * that moment and the catalogue. Readers keep the snapshot they started with and see exactly
+ * that state however many commits follow. One {@link WriteTransaction} at a time holds the
+ * write lock; it sees its own changes, and rollback truncates every table (and the
+ * dictionary) back to where the transaction began.
+ * @module
+ */
+import { OrderedMap } from 'immutable';
+import { TermDictionary } from '../model/dictionary.js';
+import { TransactionError, UnknownResourceError } from '../model/errors.js';
+import { Catalogue, DEFAULT_BASE_IRI, DEFAULT_PREFIXES, type TupleTableInfo } from './catalogue.js';
+import { TupleTable, type TableSavepoint, type TableView } from './tuple-table.js';
+import { WriteLock } from './write-lock.js';
+
+/** Id of the default-graph triple table. */
+export const DEFAULT_TRIPLES_ID = 1;
+/** Id of the named-graph quad table. */
+export const QUADS_ID = 2;
+/** Name of the default-graph triple table. */
+export const DEFAULT_TRIPLES = 'DefaultTriples';
+/** Name of the named-graph quad table. */
+export const QUADS = 'Quads';
+
+/** A point inside a write transaction (see {@link FactStore.savepoint}). */
+export interface StoreSavepoint {
+  /** Dictionary size. */
+  readonly terms: number;
+  /** Catalogue draft. */
+  readonly catalogue: Catalogue;
+  /** Per-table savepoints by table id. */
+  readonly tables: ReadonlyMap<number, TableSavepoint>;
+}
+
+/** What every reader of a store state offers: a version, the catalogue and table views. */
+export interface StoreState {
+  /** Version number this state reads at (the pending number, for a writer). */
+  readonly version: number;
+  /** The catalogue as of this state. */
+  readonly catalogue: Catalogue;
+  /** The table with an id. */
+  table(id: number): TupleTable;
+  /** The view of a table for this state (taken fresh: a writer's limit grows). */
+  view(id: number): TableView;
+  /** Whether this state belongs to a read/write transaction. */
+  readonly writable: boolean;
+}
+
+/** An immutable published version of a store. */
+export class Snapshot implements StoreState {
+  /** Always false: snapshots are read-only. */
+  readonly writable = false;
+  /** @internal */
+  constructor(
+    private readonly store: FactStore,
+    /** The version number. */
+    readonly version: number,
+    /** The catalogue of this version. */
+    readonly catalogue: Catalogue,
+    /** Row limit per table id (mutated only by compaction, which preserves content). */
+    readonly limits: Map<number, number>,
+  ) {}
+
+  /** The table with an id. */
+  table(id: number): TupleTable {
+    return this.store.table(id);
+  }
+
+  /** The view of a table at this version. */
+  view(id: number): TableView {
+    return { version: this.version, limit: this.limits.get(id) ?? 0 };
+  }
+}
+
+/** The open read/write transaction of a store. */
+export class WriteTransaction implements StoreState {
+  /** Always true. */
+  readonly writable = true;
+  /** The catalogue draft; replaced by edits, published at commit. */
+  catalogue: Catalogue;
+  /** The pending version number. */
+  readonly version: number;
+  private open = true;
+
+  /** @internal */
+  constructor(
+    private readonly store: FactStore,
+    /** The snapshot the transaction started from. */
+    readonly base: Snapshot,
+    /** Dictionary size at the start (rollback truncates to it). */
+    readonly termMark: number,
+  ) {
+    this.version = base.version + 1;
+    this.catalogue = base.catalogue;
+  }
+
+  /** Whether commit or rollback has not happened yet. */
+  get active(): boolean {
+    return this.open;
+  }
+
+  /** The table with an id. */
+  table(id: number): TupleTable {
+    return this.store.table(id);
+  }
+
+  /** The writer's view of a table: everything appended so far. */
+  view(id: number): TableView {
+    return { version: this.version, limit: this.store.table(id).rowCount };
+  }
+
+  /** @internal */
+  close(): void {
+    this.open = false;
+  }
+}
+
+/** Facts, versions and transactions of one data store. */
+export class FactStore {
+  /** The term dictionary. */
+  readonly dictionary = new TermDictionary();
+  private readonly tables = new Map<number, TupleTable>();
+  private current: Snapshot;
+  private readonly lock = new WriteLock();
+  private writer: WriteTransaction | null = null;
+  private readonly readers = new Map<number, number>(); // version → open readers
+  private readonly liveSnapshots = new Map<number, Snapshot>();
+  private nextTableId = QUADS_ID + 1;
+
+  /** Creates a store holding the two built-in tables and the default prefixes. */
+  constructor(private readonly label = 'the data store') {
+    const tables = OrderedMap<string, TupleTableInfo>([
+      [DEFAULT_TRIPLES, { name: DEFAULT_TRIPLES, id: DEFAULT_TRIPLES_ID, type: 'memory', minArity: 3, maxArity: 3, parameters: {} }],
+      [QUADS, { name: QUADS, id: QUADS_ID, type: 'memory', minArity: 4, maxArity: 4, parameters: {} }],
+    ]);
+    this.tables.set(DEFAULT_TRIPLES_ID, new TupleTable(3));
+    this.tables.set(QUADS_ID, new TupleTable(4));
+    const catalogue = Catalogue({ tupleTables: tables, prefixes: OrderedMap(DEFAULT_PREFIXES.map(([k, v]) => [k, v] as [string, string])), baseIRI: DEFAULT_BASE_IRI });
+    this.current = new Snapshot(this, 0, catalogue, this.limits());
+  }
+
+  /** The latest committed version. */
+  get committed(): Snapshot {
+    return this.current;
+  }
+
+  /** The open write transaction, if any. */
+  get activeWriter(): WriteTransaction | null {
+    return this.writer;
+  }
+
+  /** The table with an id (throws if it was deleted). */
+  table(id: number): TupleTable {
+    const t = this.tables.get(id);
+    if (!t) throw new UnknownResourceError(`tuple table #${id} does not exist`);
+    return t;
+  }
+
+  /** Every table with its id. */
+  allTables(): ReadonlyMap<number, TupleTable> {
+    return this.tables;
+  }
+
+  /** Starts a read-only transaction at the latest version; pair with {@link FactStore.release}. */
+  read(): Snapshot {
+    const s = this.current;
+    this.readers.set(s.version, (this.readers.get(s.version) ?? 0) + 1);
+    this.liveSnapshots.set(s.version, s);
+    return s;
+  }
+
+  /** Ends a read-only transaction. */
+  release(snapshot: Snapshot): void {
+    const n = (this.readers.get(snapshot.version) ?? 0) - 1;
+    if (n > 0) this.readers.set(snapshot.version, n);
+    else {
+      this.readers.delete(snapshot.version);
+      if (snapshot !== this.current) this.liveSnapshots.delete(snapshot.version);
+    }
+  }
+
+  /** Starts the read/write transaction, waiting up to `timeoutMs` for the write lock. */
+  async beginWrite(timeoutMs: number): Promise<WriteTransaction> {
+    await this.lock.acquire(timeoutMs, this.label);
+    const tx = new WriteTransaction(this, this.current, this.dictionary.size);
+    for (const t of this.tables.values()) t.beginWrite();
+    this.writer = tx;
+    return tx;
+  }
+
+  /** Publishes the transaction's changes as the next version. */
+  commit(tx: WriteTransaction): Snapshot {
+    this.checkWriter(tx);
+    for (const t of this.tables.values()) {
+      t.endWrite();
+      t.shrink();
+    }
+    const previous = this.current;
+    this.current = new Snapshot(this, tx.version, tx.catalogue, this.limits());
+    if (!this.readers.has(previous.version)) this.liveSnapshots.delete(previous.version);
+    this.liveSnapshots.set(this.current.version, this.current);
+    this.finish(tx);
+    return this.current;
+  }
+
+  /** A point inside the open transaction to return to with {@link FactStore.rollbackTo}. */
+  savepoint(tx: WriteTransaction): StoreSavepoint {
+    this.checkWriter(tx);
+    const tables = new Map<number, TableSavepoint>();
+    for (const [id, t] of this.tables) tables.set(id, t.savepoint());
+    return { terms: this.dictionary.size, catalogue: tx.catalogue, tables };
+  }
+
+  /** Undoes the transaction's changes made after a savepoint; the transaction stays open. */
+  rollbackTo(tx: WriteTransaction, sp: StoreSavepoint): void {
+    this.checkWriter(tx);
+    for (const [id, t] of this.tables) {
+      const tsp = sp.tables.get(id);
+      if (tsp) t.rollbackTo(tsp);
+    }
+    this.dictionary.truncate(sp.terms);
+    tx.catalogue = sp.catalogue;
+  }
+
+  /** Discards the transaction's changes. */
+  rollback(tx: WriteTransaction): void {
+    this.checkWriter(tx);
+    for (const t of this.tables.values()) t.rollback();
+    this.dictionary.truncate(tx.termMark);
+    this.finish(tx);
+  }
+
+  /**
+   * Runs a non-transactional catalogue change (tuple table creation and deletion): it takes
+   * the write lock, applies `change` to the committed catalogue and publishes it at once.
+   */
+  async alterCatalogue(timeoutMs: number, change: (catalogue: Catalogue) => Catalogue): Promise<void> {
+    const tx = await this.beginWrite(timeoutMs);
+    try {
+      tx.catalogue = change(tx.catalogue);
+    } catch (e) {
+      this.rollback(tx);
+      throw e;
+    }
+    this.commit(tx);
+  }
+
+  /** Creates the physical table for a new in-memory tuple table; returns its id. */
+  createTable(arity: number): number {
+    const id = this.nextTableId++;
+    const table = new TupleTable(arity);
+    this.tables.set(id, table);
+    return id;
+  }
+
+  /** Drops the physical table (the catalogue entry is removed by the caller). */
+  dropTable(id: number): void {
+    this.tables.delete(id);
+  }
+
+  /**
+   * Reclaims rows deleted before every live reader's version. Needs the write lock, so it
+   * waits for an open read/write transaction to finish (up to `timeoutMs`).
+   */
+  async compact(timeoutMs: number): Promise<void> {
+    const tx = await this.beginWrite(timeoutMs);
+    try {
+      let oldest = this.current.version;
+      for (const v of this.readers.keys()) oldest = Math.min(oldest, v);
+      for (const [id, table] of this.tables) {
+        table.endWrite();
+        const remap = table.compact(oldest);
+        for (const snap of this.liveSnapshots.values()) {
+          const limit = snap.limits.get(id);
+          if (limit !== undefined) snap.limits.set(id, remap(limit));
+        }
+      }
+    } finally {
+      this.finish(tx);
+    }
+  }
+
+  /** Bytes held by dictionary and tables. */
+  get byteSize(): number {
+    let n = this.dictionary.byteSize;
+    for (const t of this.tables.values()) n += t.byteSize;
+    return n;
+  }
+
+  private limits(): Map<number, number> {
+    const m = new Map<number, number>();
+    for (const [id, t] of this.tables) m.set(id, t.rowCount);
+    return m;
+  }
+
+  private checkWriter(tx: WriteTransaction): void {
+    if (this.writer !== tx || !tx.active) throw new TransactionError('the transaction is no longer active');
+  }
+
+  private finish(tx: WriteTransaction): void {
+    tx.close();
+    this.writer = null;
+    this.lock.release();
+  }
+}

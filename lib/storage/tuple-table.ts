@@ -1,0 +1,531 @@
+/**
+ * A tuple table: an append-only row store of fixed-arity tuples of term ids, versioned by
+ * row position and removal stamps, with a chained hash index per column and a full-tuple
+ * membership hash.
+ *
+ * Visibility: a row is visible to a {@link TableView} `{version, limit}` when `row < limit`
+ * (rows are appended in commit order, so the row count at a commit is that version's limit)
+ * and it is not removed at a version `<= view.version`. A status change (explicit ⇄ derived)
+ * removes the old row and appends a new one, so each view sees at most one row per tuple.
+ *
+ * Per column `c`, `heads[c][term]` is the newest row (+1) whose column `c` is `term`, and
+ * `next[c][row]` the next older such row (+1); 0 ends a chain. Chains are indexed by term id
+ * directly (ids are dense), so a lookup is one array read. `counts[c][term]` counts the rows
+ * of the current state, for choosing the shortest chain.
+ * @module
+ */
+
+/** Fact status bit: the fact was imported or inserted. */
+export const EXPLICIT = 1;
+/** Fact status bit: the fact follows from rules. */
+export const DERIVED = 2;
+const REMOVED = 4;
+
+/** Which rows a reader sees: rows below `limit`, minus those removed at versions `<= version`. */
+export interface TableView {
+  /** The reader's version number. */
+  readonly version: number;
+  /** Rows at or above this index are invisible. */
+  readonly limit: number;
+}
+
+/** A position inside a write transaction to roll back to (see {@link TupleTable.savepoint}). */
+export interface TableSavepoint {
+  /** Row count at the savepoint. */
+  readonly rows: number;
+  /** Length of the removal undo list at the savepoint. */
+  readonly removed: number;
+  /** Length of the slot-replacement undo list at the savepoint. */
+  readonly replaced: number;
+}
+
+/** A pattern position that matches any term. */
+export const ANY = -1;
+
+const GROW = 1.5;
+
+function grow32(a: Uint32Array, min: number): Uint32Array {
+  const b = new Uint32Array(Math.max(min, Math.ceil(a.length * GROW), 16));
+  b.set(a);
+  return b;
+}
+
+function hashTuple(data: Uint32Array, base: number, arity: number): number {
+  let h = 0x9e3779b9 ^ arity;
+  for (let i = 0; i < arity; i++) {
+    h = Math.imul(h ^ data[base + i]!, 0x85ebca6b);
+    h ^= h >>> 13;
+  }
+  h = Math.imul(h, 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/** One fact table of a data store. */
+export class TupleTable {
+  /** Number of positions of every tuple. */
+  readonly arity: number;
+  private data: Uint32Array;
+  private flags: Uint8Array;
+  private readonly removedAt = new Map<number, number>();
+  private readonly next: Uint32Array[] = [];
+  private readonly heads: Uint32Array[] = [];
+  private readonly counts: Uint32Array[] = [];
+  private slots = new Uint32Array(64);
+  private slotMask = 63;
+  private rows = 0;
+  private live = 0;
+  private tuples = 0; // occupied membership slots (distinct tuples)
+  /** Scratch for hashing a probe tuple. */
+  private probeBuf: Uint32Array;
+  // undo state of the open write transaction
+  private mark = -1;
+  private undoRemoved: number[] = [];
+  private undoReplaced: number[] = []; // pairs (newRow, oldRow) whose slot was overwritten
+
+  /** Creates an empty table of the given arity. */
+  constructor(arity: number) {
+    if (!Number.isInteger(arity) || arity < 1) throw new RangeError(`invalid arity ${arity}`);
+    this.arity = arity;
+    this.data = new Uint32Array(16 * arity);
+    this.flags = new Uint8Array(16);
+    this.probeBuf = new Uint32Array(arity);
+    for (let c = 0; c < arity; c++) {
+      this.next.push(new Uint32Array(16));
+      this.heads.push(new Uint32Array(16));
+      this.counts.push(new Uint32Array(16));
+    }
+  }
+
+  /** Rows ever appended and not yet compacted away (the writer's limit). */
+  get rowCount(): number {
+    return this.rows;
+  }
+
+  /** Facts in the current (writer's) state. */
+  get liveCount(): number {
+    return this.live;
+  }
+
+  /** Bytes held by the table's arrays. */
+  get byteSize(): number {
+    let n = this.data.byteLength + this.flags.byteLength + this.slots.byteLength;
+    for (let c = 0; c < this.arity; c++) n += this.next[c]!.byteLength + this.heads[c]!.byteLength + this.counts[c]!.byteLength;
+    return n + this.removedAt.size * 16;
+  }
+
+  /** The term id at a row and column. */
+  get(row: number, column: number): number {
+    return this.data[row * this.arity + column]!;
+  }
+
+  /** The status bits (EXPLICIT, DERIVED) of a row. */
+  statusOf(row: number): number {
+    return this.flags[row]! & (EXPLICIT | DERIVED);
+  }
+
+  /** Whether a row is visible to a view. */
+  visible(row: number, view: TableView): boolean {
+    if (row >= view.limit) return false;
+    if ((this.flags[row]! & REMOVED) === 0) return true;
+    return this.removedAt.get(row)! > view.version;
+  }
+
+  /** Newest row (or -1) of the chain of rows whose `column` holds `term`. */
+  head(column: number, term: number): number {
+    const h = this.heads[column]!;
+    return term < h.length ? h[term]! - 1 : -1;
+  }
+
+  /** Next older row (or -1) after `row` in its chain for `column`. */
+  nextRow(column: number, row: number): number {
+    return this.next[column]![row]! - 1;
+  }
+
+  /** Rows of the current state whose `column` holds `term` (a planning estimate for older views). */
+  countOf(column: number, term: number): number {
+    const c = this.counts[column]!;
+    return term < c.length ? c[term]! : 0;
+  }
+
+  /** The visible row holding exactly `tuple`, or -1. */
+  find(tuple: ArrayLike<number>, view: TableView): number {
+    const row = this.newestRow(tuple);
+    if (row < 0) return -1;
+    if (this.visible(row, view)) return row;
+    // an older row of the same tuple may still be visible to an older view
+    for (let r = this.nextRow(0, row); r >= 0; r = this.nextRow(0, r)) {
+      if (this.sameTuple(r, tuple) && this.visible(r, view)) return r;
+    }
+    return -1;
+  }
+
+  /**
+   * Calls `onRow` for every row visible to `view` matching `pattern` (ANY = unbound).
+   * The shortest applicable chain is walked; with nothing bound, the rows are scanned.
+   * Stops early when `onRow` returns false.
+   */
+  scan(pattern: ArrayLike<number>, view: TableView, onRow: (row: number) => boolean | void): void {
+    const arity = this.arity;
+    let best = -1;
+    let bestCount = Infinity;
+    for (let c = 0; c < arity; c++) {
+      const t = pattern[c]!;
+      if (t !== ANY) {
+        const n = this.countOf(c, t);
+        if (n < bestCount) {
+          bestCount = n;
+          best = c;
+        }
+      }
+    }
+    const data = this.data;
+    if (best < 0) {
+      const limit = Math.min(view.limit, this.rows);
+      for (let row = 0; row < limit; row++) {
+        if (this.visible(row, view) && onRow(row) === false) return;
+      }
+      return;
+    }
+    for (let row = this.head(best, pattern[best]!); row >= 0; row = this.nextRow(best, row)) {
+      if (!this.visible(row, view)) continue;
+      const base = row * arity;
+      let ok = true;
+      for (let c = 0; c < arity; c++) {
+        const t = pattern[c]!;
+        if (t !== ANY && data[base + c] !== t) {
+          ok = false;
+          break;
+        }
+      }
+      if (ok && onRow(row) === false) return;
+    }
+  }
+
+  /** Counts rows visible to `view` matching `pattern`. */
+  count(pattern: ArrayLike<number>, view: TableView): number {
+    let n = 0;
+    this.scan(pattern, view, () => {
+      n++;
+    });
+    return n;
+  }
+
+  /** Starts recording undo information for a write transaction. */
+  beginWrite(): void {
+    this.mark = this.rows;
+    this.undoRemoved = [];
+    this.undoReplaced = [];
+  }
+
+  /** Forgets the undo information: the transaction's rows become permanent. */
+  endWrite(): void {
+    this.mark = -1;
+    this.undoRemoved = [];
+    this.undoReplaced = [];
+  }
+
+  /**
+   * Adds status bits to a tuple in the writer's state (pending `version`).
+   * Returns true when the fact was absent or its status changed.
+   */
+  add(tuple: ArrayLike<number>, status: number, version: number): boolean {
+    const row = this.newestRow(tuple);
+    if (row >= 0 && (this.flags[row]! & REMOVED) === 0) {
+      const old = this.flags[row]!;
+      if ((old & status) === status) return false;
+      this.retire(row, version);
+      this.append(tuple, old | status, row);
+      return true;
+    }
+    this.append(tuple, status, row);
+    return true;
+  }
+
+  /**
+   * Clears status bits of a tuple in the writer's state; a fact left with no status is
+   * deleted. Returns true when the fact's status changed.
+   */
+  remove(tuple: ArrayLike<number>, status: number, version: number): boolean {
+    const row = this.newestRow(tuple);
+    if (row < 0 || (this.flags[row]! & REMOVED) !== 0) return false;
+    const old = this.flags[row]!;
+    if ((old & status) === 0) return false;
+    this.retire(row, version);
+    const rest = old & ~status & (EXPLICIT | DERIVED);
+    if (rest !== 0) this.append(tuple, rest, row);
+    return true;
+  }
+
+  /** A point inside the write transaction that {@link TupleTable.rollbackTo} can return to. */
+  savepoint(): TableSavepoint {
+    return { rows: this.rows, removed: this.undoRemoved.length, replaced: this.undoReplaced.length };
+  }
+
+  /** Undoes everything since {@link TupleTable.beginWrite}. */
+  rollback(): void {
+    if (this.mark < 0) return;
+    this.rollbackTo({ rows: this.mark, removed: 0, replaced: 0 });
+    this.endWrite();
+  }
+
+  /** Undoes everything since a savepoint of the open write transaction. */
+  rollbackTo(sp: TableSavepoint): void {
+    const target = sp.rows;
+    const replaced = new Map<number, number>();
+    for (let i = sp.replaced; i < this.undoReplaced.length; i += 2) replaced.set(this.undoReplaced[i]!, this.undoReplaced[i + 1]!);
+    for (let row = this.rows - 1; row >= target; row--) {
+      if ((this.flags[row]! & REMOVED) === 0) {
+        this.live--;
+        this.recount(row, -1);
+      } else this.removedAt.delete(row);
+      for (let c = 0; c < this.arity; c++) {
+        const t = this.data[row * this.arity + c]!;
+        this.heads[c]![t] = this.next[c]![row]!;
+        this.next[c]![row] = 0;
+      }
+      const older = replaced.get(row);
+      if (older !== undefined) this.slots[this.slotOf(row)] = older + 1;
+      else this.deleteSlot(row);
+      this.flags[row] = 0;
+    }
+    this.rows = target;
+    for (let i = this.undoRemoved.length - 1; i >= sp.removed; i--) {
+      const row = this.undoRemoved[i]!;
+      if (row < target) {
+        this.flags[row] = this.flags[row]! & ~REMOVED;
+        this.removedAt.delete(row);
+        this.live++;
+        this.recount(row, 1);
+      }
+    }
+    this.undoRemoved.length = sp.removed;
+    this.undoReplaced.length = sp.replaced;
+  }
+
+  /**
+   * Drops rows removed at or before `oldestLiveVersion` (no reader can see them) and rebuilds
+   * the indexes. Returns a function mapping an old view limit to the new one.
+   */
+  compact(oldestLiveVersion: number): (limit: number) => number {
+    const arity = this.arity;
+    const keep = new Uint32Array(this.rows + 1); // keep[i] = kept rows below i
+    let kept = 0;
+    for (let row = 0; row < this.rows; row++) {
+      keep[row] = kept;
+      const gone = (this.flags[row]! & REMOVED) !== 0 && this.removedAt.get(row)! <= oldestLiveVersion;
+      if (!gone) kept++;
+    }
+    keep[this.rows] = kept;
+    if (kept === this.rows) {
+      this.shrink();
+      return (limit) => limit;
+    }
+    const data = new Uint32Array(Math.max(16, kept) * arity);
+    const flags = new Uint8Array(Math.max(16, kept));
+    const removedAt = new Map<number, number>();
+    let w = 0;
+    for (let row = 0; row < this.rows; row++) {
+      if (keep[row + 1] === keep[row]) continue;
+      data.set(this.data.subarray(row * arity, row * arity + arity), w * arity);
+      flags[w] = this.flags[row]!;
+      const stamp = this.removedAt.get(row);
+      if (stamp !== undefined) removedAt.set(w, stamp);
+      w++;
+    }
+    this.data = data;
+    this.flags = flags;
+    this.removedAt.clear();
+    for (const [r, v] of removedAt) this.removedAt.set(r, v);
+    this.rows = kept;
+    this.rebuildIndexes();
+    return (limit) => keep[Math.min(limit, keep.length - 1)]!;
+  }
+
+  /** Releases unused capacity of the row arrays (after a bulk load). */
+  shrink(): void {
+    const cap = Math.max(16, this.rows + (this.rows >>> 4));
+    if (this.flags.length <= cap * 1.1) return;
+    this.data = this.data.slice(0, cap * this.arity);
+    const flags = new Uint8Array(cap);
+    flags.set(this.flags.subarray(0, Math.min(cap, this.flags.length)));
+    this.flags = flags;
+    for (let c = 0; c < this.arity; c++) this.next[c] = this.next[c]!.slice(0, cap);
+  }
+
+  // ---- internals ----
+
+  private sameTuple(row: number, tuple: ArrayLike<number>): boolean {
+    const base = row * this.arity;
+    for (let c = 0; c < this.arity; c++) if (this.data[base + c] !== tuple[c]) return false;
+    return true;
+  }
+
+  private newestRow(tuple: ArrayLike<number>): number {
+    const probe = this.probeBuf;
+    for (let c = 0; c < this.arity; c++) probe[c] = tuple[c]!;
+    const mask = this.slotMask;
+    let i = hashTuple(probe, 0, this.arity) & mask;
+    for (;;) {
+      const v = this.slots[i]!;
+      if (v === 0) return -1;
+      if (this.sameTuple(v - 1, probe)) return v - 1;
+      i = (i + 1) & mask;
+    }
+  }
+
+  private slotOf(row: number): number {
+    const mask = this.slotMask;
+    let i = hashTuple(this.data, row * this.arity, this.arity) & mask;
+    while (this.slots[i] !== row + 1) i = (i + 1) & mask;
+    return i;
+  }
+
+  /** The slot holding the tuple of `row` (whichever row of that tuple it points to). */
+  private slotOf0(row: number): number {
+    const mask = this.slotMask;
+    const base = row * this.arity;
+    let i = hashTuple(this.data, base, this.arity) & mask;
+    for (;;) {
+      const v = this.slots[i]!;
+      if (v === 0) return i;
+      const other = (v - 1) * this.arity;
+      let same = true;
+      for (let c = 0; c < this.arity; c++) {
+        if (this.data[other + c] !== this.data[base + c]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return i;
+      i = (i + 1) & mask;
+    }
+  }
+
+  /** Marks a live row removed at `version` and takes it out of the current counts. */
+  private retire(row: number, version: number): void {
+    this.flags[row] = this.flags[row]! | REMOVED;
+    this.removedAt.set(row, version);
+    if (this.mark >= 0) this.undoRemoved.push(row);
+    this.live--;
+    this.recount(row, -1);
+  }
+
+  private recount(row: number, delta: number): void {
+    const base = row * this.arity;
+    for (let c = 0; c < this.arity; c++) {
+      const counts = this.counts[c]!;
+      const t = this.data[base + c]!;
+      counts[t] = counts[t]! + delta;
+    }
+  }
+
+  /** Appends a row; `older` is the previous row of the same tuple (or -1). */
+  private append(tuple: ArrayLike<number>, status: number, older: number): void {
+    const arity = this.arity;
+    const row = this.rows;
+    if (row >= this.flags.length) {
+      const cap = Math.ceil(this.flags.length * GROW) + 16;
+      const flags = new Uint8Array(cap);
+      flags.set(this.flags);
+      this.flags = flags;
+      this.data = grow32(this.data, cap * arity);
+      for (let c = 0; c < arity; c++) this.next[c] = grow32(this.next[c]!, cap);
+    }
+    const base = row * arity;
+    for (let c = 0; c < arity; c++) {
+      const t = tuple[c]!;
+      this.data[base + c] = t;
+      let heads = this.heads[c]!;
+      if (t >= heads.length) {
+        const n = Math.max(t + 1, Math.ceil(heads.length * GROW));
+        heads = grow32(heads, n);
+        this.heads[c] = heads;
+        this.counts[c] = grow32(this.counts[c]!, n);
+      }
+      this.next[c]![row] = heads[t]!;
+      heads[t] = row + 1;
+      const counts = this.counts[c]!;
+      counts[t] = counts[t]! + 1;
+    }
+    this.flags[row] = status;
+    this.rows = row + 1;
+    this.live++;
+    if (older >= 0) {
+      // the tuple's slot now points at the new row
+      this.slots[this.slotOf(older)] = row + 1;
+      if (this.mark >= 0) this.undoReplaced.push(row, older);
+    } else {
+      if ((this.tuples + 1) * 4 > this.slots.length * 3) this.rehash(this.slots.length * 2);
+      this.placeSlot(row);
+    }
+  }
+
+  private placeSlot(row: number): void {
+    const mask = this.slotMask;
+    let i = hashTuple(this.data, row * this.arity, this.arity) & mask;
+    while (this.slots[i] !== 0) i = (i + 1) & mask;
+    this.slots[i] = row + 1;
+    this.tuples++;
+  }
+
+  private deleteSlot(row: number): void {
+    const slots = this.slots;
+    const mask = this.slotMask;
+    let i = this.slotOf(row);
+    let j = i;
+    this.tuples--;
+    for (;;) {
+      slots[i] = 0;
+      for (;;) {
+        j = (j + 1) & mask;
+        const v = slots[j]!;
+        if (v === 0) return;
+        const home = hashTuple(this.data, (v - 1) * this.arity, this.arity) & mask;
+        if (i <= j ? home <= i || home > j : home <= i && home > j) break;
+      }
+      slots[i] = slots[j]!;
+      i = j;
+    }
+  }
+
+  private rehash(capacity: number): void {
+    this.slots = new Uint32Array(capacity);
+    this.slotMask = capacity - 1;
+    this.tuples = 0;
+    // newest row per tuple wins: walk rows newest first and place only unseen tuples
+    for (let row = this.rows - 1; row >= 0; row--) {
+      const i = this.slotOf0(row);
+      if (this.slots[i] === 0) {
+        this.slots[i] = row + 1;
+        this.tuples++;
+      }
+    }
+  }
+
+  private rebuildIndexes(): void {
+    const arity = this.arity;
+    let cap = 64;
+    while (cap * 3 < this.rows * 4) cap *= 2;
+    for (let c = 0; c < arity; c++) {
+      this.heads[c]!.fill(0);
+      this.counts[c]!.fill(0);
+      this.next[c] = new Uint32Array(this.flags.length);
+    }
+    this.live = 0;
+    for (let row = 0; row < this.rows; row++) {
+      const base = row * arity;
+      for (let c = 0; c < arity; c++) {
+        const t = this.data[base + c]!;
+        this.next[c]![row] = this.heads[c]![t]!;
+        this.heads[c]![t] = row + 1;
+      }
+    }
+    this.rehash(cap);
+    for (let row = 0; row < this.rows; row++) {
+      if ((this.flags[row]! & REMOVED) === 0) {
+        this.live++;
+        this.recount(row, 1);
+      }
+    }
+  }
+}
