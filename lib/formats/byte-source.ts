@@ -68,6 +68,7 @@ export function openSource(source: ContentSource): OpenedSource {
   return { chunks: gunzipIfNeeded(toBytes(source as AsyncIterable<Uint8Array | string>)), name: 'input' };
 }
 
+// eslint-disable-next-line @typescript-eslint/require-await
 async function* single(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
   yield bytes;
 }

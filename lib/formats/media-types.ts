@@ -62,6 +62,14 @@ export function mediaTypeOfFileName(name: string): string | undefined {
  * `{` or `GRAPH` blocks mean TriG; `:-` rules mean Datalog; anything else Turtle.
  */
 export function detectMediaType(head: string): string {
+  return recognizeMediaType(head) ?? TURTLE;
+}
+
+/**
+ * The format that content positively looks like, or undefined when nothing identifies it
+ * (for example N-Triples lines with syntax errors); {@link detectMediaType} then assumes Turtle.
+ */
+export function recognizeMediaType(head: string): string | undefined {
   const text = stripComments(head);
   const skeleton = text.replace(/"(?:[^"\\\n]|\\.)*"/g, '""').replace(/<[^>\s]*>/g, '<>');
   if (/:-/.test(skeleton)) return DATALOG;
@@ -84,7 +92,7 @@ export function detectMediaType(head: string): string {
     sawStatement = true;
   }
   if (lineBased && sawStatement) return quads ? N_QUADS : N_TRIPLES;
-  return TURTLE;
+  return undefined;
 }
 
 function stripComments(text: string): string {

@@ -13,7 +13,7 @@ import { DataFactory, Parser } from 'n3';
 import type { TermDictionary } from '../model/dictionary.js';
 import type { Interrupter } from '../model/control.js';
 import { termToKey } from '../model/terms.js';
-import { DATALOG, N_QUADS, N_TRIPLES, TRIG, TURTLE, detectMediaType } from './media-types.js';
+import { DATALOG, N_QUADS, N_TRIPLES, TRIG, TURTLE, recognizeMediaType } from './media-types.js';
 import type { ImportReport } from './notifications.js';
 import { NTriplesParser } from './ntriples-parser.js';
 
@@ -59,8 +59,9 @@ export async function parseRdf(
   options: ParseOptions,
 ): Promise<ParseOutcome> {
   const { head, rest } = await peek(chunks, SNIFF_BYTES);
-  const detected = detectMediaType(Buffer.from(head.buffer, head.byteOffset, head.byteLength).toString('utf8'));
-  const mediaType = options.mediaType ?? detected;
+  // undefined when the content does not positively look like any format (e.g. broken lines)
+  const recognized = recognizeMediaType(Buffer.from(head.buffer, head.byteOffset, head.byteLength).toString('utf8'));
+  const mediaType = options.mediaType ?? recognized ?? TURTLE;
   const errorsBefore = report.errors;
   let outcome: ParseOutcome;
   if (mediaType === N_TRIPLES || mediaType === N_QUADS) {
@@ -74,8 +75,8 @@ export async function parseRdf(
     report.error(`unsupported content type '${mediaType}'`);
     return { mediaType, definedPrefixes: new Map() };
   }
-  if (report.errors > errorsBefore && options.mediaType !== undefined && detected !== options.mediaType && !compatible(options.mediaType, detected)) {
-    report.error(`the content does not match the stated type ${options.mediaType}: it looks like ${detected}`);
+  if (report.errors > errorsBefore && options.mediaType !== undefined && recognized !== undefined && recognized !== options.mediaType && !compatible(options.mediaType, recognized)) {
+    report.error(`the content does not match the stated type ${options.mediaType}: it looks like ${recognized}`);
   }
   return outcome;
 }
@@ -157,11 +158,36 @@ async function parseTurtle(
   // first line (positions are shifted back by one line in every message).
   const preamble = [...options.prefixes].map(([name, iri]) => `@prefix ${name} <${iri}> .`).join(' ') + '\n';
   const preambleCount = options.prefixes.size;
+  // Anonymous blank nodes (`[]`, lists) get fresh store-unique labels. Within this input a
+  // fresh label must not coincide with a label the input itself uses (`_:anon1`), before or
+  // after: fresh labels skip the input's labels seen so far, and a label seen later that
+  // equals an issued fresh label is renamed consistently.
+  const userLabels = new Set<string>();
+  const freshLabels = new Set<string>();
+  const renamed = new Map<string, string>();
+  const fresh = (): string => {
+    let label = options.freshBlankNode();
+    while (userLabels.has(label)) label = options.freshBlankNode();
+    freshLabels.add(label);
+    return label;
+  };
+  const blankNode = (name?: string): string => {
+    if (name === undefined) return fresh();
+    const replacement = renamed.get(name);
+    if (replacement !== undefined) return replacement;
+    if (freshLabels.has(name)) {
+      const label = fresh();
+      renamed.set(name, label);
+      return label;
+    }
+    userLabels.add(name);
+    return name;
+  };
   const factory = {
     ...DataFactory,
-    blankNode: (name?: string): RDF.BlankNode => DataFactory.blankNode(name ?? options.freshBlankNode()),
+    blankNode: (name?: string): RDF.BlankNode => DataFactory.blankNode(blankNode(name)),
   };
-  const parser = new Parser({ format: mediaType === TRIG ? 'application/trig' : 'text/turtle', baseIRI: options.baseIRI, blankNodePrefix: '_:', factory } as ConstructorParameters<typeof Parser>[0]);
+  const parser = new Parser({ format: mediaType === TRIG ? 'application/trig' : 'text/turtle', baseIRI: options.baseIRI, blankNodePrefix: '_:', factory });
   const defined = new Map<string, string>();
   let seenPrefixes = 0;
   const decoder = new StringDecoder('utf8');
@@ -169,7 +195,7 @@ async function parseTurtle(
   async function* text(): AsyncGenerator<string> {
     yield preamble;
     for await (const chunk of chunks) {
-      yield decoder.write(chunk as Buffer);
+      yield decoder.write(chunk);
       await interrupter.maybeYield();
     }
     const tail = decoder.end();

@@ -119,7 +119,7 @@ class N3Writer implements RdfWriter {
     const sink = { write: (chunk: string) => { this.out += chunk; return true; }, end: () => {}, on: () => sink, once: () => sink, emit: () => true };
     const writerOptions: ConstructorParameters<typeof Writer>[1] = { format: trig ? 'application/trig' : 'text/turtle', prefixes };
     if (options.baseIRI) (writerOptions as { baseIRI?: string }).baseIRI = options.baseIRI;
-    this.writer = new Writer(sink as unknown as NodeJS.WritableStream, writerOptions);
+    this.writer = new Writer(sink, writerOptions);
     if (options.baseIRI) this.out += `@base <${options.baseIRI}> .\n`;
   }
 

@@ -75,7 +75,7 @@ export class TermDictionary {
   /** The canonical key string of an id. */
   keyOf(id: number): string {
     if (id < 0 || id >= this.count) throw new RangeError(`unknown term id ${id}`);
-    return this.arenaView.toString('utf8', this.offsets[id]!, this.offsets[id + 1]!);
+    return this.arenaView.toString('utf8', this.offsets[id], this.offsets[id + 1]);
   }
 
   /** The first byte of an id's canonical form: `<` IRI, `_` blank node, `"` literal. */

@@ -103,7 +103,6 @@ export class DataStore {
     const rows: PropertyRow[] = [
       { property: 'name', value: this.name, mutable: false },
       { property: 'unique-id', value: this.uniqueId, mutable: false },
-      { property: 'type', value: this.type, mutable: false },
       { property: 'data-store-version', value: String(this.facts.committed.version), mutable: false },
     ];
     for (const [k, v] of Object.entries(this.parameters)) rows.push({ property: `parameters.${k}`, value: v, mutable: false });
@@ -127,9 +126,9 @@ export class DataStore {
 
   /** Replaces every prefix. */
   setPrefixes(tx: WriteTransaction, prefixes: ReadonlyMap<string, string> | Readonly<Record<string, string>>): void {
-    const entries = prefixes instanceof Map ? [...(prefixes as ReadonlyMap<string, string>)] : Object.entries(prefixes);
+    const entries: Array<[string, string]> = prefixes instanceof Map ? [...(prefixes as ReadonlyMap<string, string>)] : Object.entries(prefixes as Readonly<Record<string, string>>);
     for (const [name, iri] of entries) checkPrefix(name, iri);
-    tx.catalogue = tx.catalogue.set('prefixes', OrderedMap(entries));
+    tx.catalogue = tx.catalogue.set('prefixes', OrderedMap<string, string>(entries));
   }
 
   /** Sets one prefix; returns whether anything changed. */

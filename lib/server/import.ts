@@ -41,7 +41,7 @@ export interface ImportOptions {
 }
 
 function isIriList(source: ImportSource): source is IriListSource {
-  return typeof source === 'object' && source !== null && 'iris' in source && Array.isArray((source as IriListSource).iris);
+  return typeof source === 'object' && source !== null && 'iris' in source && Array.isArray((source).iris);
 }
 
 /** Resolves a stated media type, rejecting unknown ones. */

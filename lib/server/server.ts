@@ -27,7 +27,7 @@ const registry = new Map<string, Server>();
 
 /** A quadlog server holding named data stores. */
 export class Server {
-  /** The roles of the server. */
+  /** @internal The roles of the server. */
   readonly roles = new RoleRegistry();
   /** The first role (every privilege). */
   readonly firstRole: string;
@@ -79,7 +79,7 @@ export class Server {
     registry.delete(this.url);
   }
 
-  /** Server properties (Property, Value, Mutable). */
+  /** @internal Server properties (Property, Value, Mutable). */
   properties(): PropertyRow[] {
     const used = process.memoryUsage().rss;
     const rows: PropertyRow[] = [
@@ -93,7 +93,7 @@ export class Server {
     return rows;
   }
 
-  /** Sets a mutable server property (max-memory, num-threads). */
+  /** @internal Sets a mutable server property (max-memory, num-threads). */
   setProperty(name: string, value: string): void {
     const known = this.properties().find((r) => r.property === name);
     if (!known) throw new BadRequestError(`unknown server property '${name}'`);
@@ -109,7 +109,7 @@ export class Server {
     }
   }
 
-  /** Creates a data store. */
+  /** @internal Creates a data store. */
   createDataStore(name: string, type: string | undefined, parameters: Readonly<Record<string, string>>): DataStore {
     if (this.stores.has(name)) throw new DuplicateResourceError(`data store '${name}' already exists`);
     const store = new DataStore(name, type, parameters);
@@ -117,26 +117,26 @@ export class Server {
     return store;
   }
 
-  /** Deletes a data store; its connections become invalid. */
+  /** @internal Deletes a data store; its connections become invalid. */
   deleteDataStore(name: string): void {
     const store = this.dataStore(name);
     store.markDeleted();
     this.stores = this.stores.delete(name);
   }
 
-  /** The data store with a name. */
+  /** @internal The data store with a name. */
   dataStore(name: string): DataStore {
     const store = this.stores.get(name);
     if (!store) throw new UnknownResourceError(`data store '${name}' does not exist`);
     return store;
   }
 
-  /** Names of the data stores, in creation order. */
+  /** @internal Names of the data stores, in creation order. */
   dataStoreNames(): string[] {
     return [...this.stores.keys()];
   }
 
-  /** Component information of the server (its stores as children). */
+  /** @internal Component information of the server (its stores as children). */
   componentInfo(extended: boolean): ComponentInfoRow[] {
     const stores = [...this.stores.values()].map((s) => s.component(s.facts.committed, extended));
     return componentRows({

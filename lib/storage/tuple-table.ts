@@ -455,8 +455,9 @@ export class TupleTable {
       this.slots[this.slotOf(older)] = row + 1;
       if (this.mark >= 0) this.undoReplaced.push(row, older);
     } else {
+      // rehash places every row's tuple, this new row included (rows already counts it)
       if ((this.tuples + 1) * 4 > this.slots.length * 3) this.rehash(this.slots.length * 2);
-      this.placeSlot(row);
+      else this.placeSlot(row);
     }
   }
 
