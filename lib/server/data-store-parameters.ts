@@ -24,7 +24,6 @@ export function resolveDataStoreType(name: string | undefined): DataStoreType {
 type Check = (value: string) => string | undefined; // returns an error text or undefined
 
 const boolean: Check = (v) => (v === 'true' || v === 'false' ? undefined : 'must be true or false');
-const count: Check = (v) => (/^\d+$/.test(v) ? undefined : 'must be a non-negative integer');
 
 /** Allowed creation parameters, their checks and defaults. */
 const PARAMETERS: Readonly<Record<string, { check: Check; default?: string }>> = {
@@ -34,12 +33,6 @@ const PARAMETERS: Readonly<Record<string, { check: Check; default?: string }>> =
     check: (v) => (v === 'off' ? undefined : v === 'noUNA' || v === 'UNA' ? `'${v}' needs equality reasoning, which this version of quadlog does not provide yet (use off)` : 'must be off, noUNA or UNA'),
     default: 'off',
   },
-  'import.rename-user-blank-nodes': { check: boolean, default: 'false' },
-  'init-tuple-capacity': { check: count },
-  'init-resource-capacity': { check: count },
-  'max-tuple-capacity': { check: count },
-  'max-resource-capacity': { check: count },
-  'max-data-pool-size': { check: count },
   persistence: { check: (v) => (v === 'off' ? undefined : 'only persistence=off is supported (stores live in memory)'), default: 'off' },
 };
 
