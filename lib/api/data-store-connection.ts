@@ -112,7 +112,7 @@ export class DataStoreConnection extends ConnectionBase {
 
   /** Closes the connection, rolling back its open transaction. */
   override close(): void {
-    if (this.transaction) this.endTransaction(false);
+    if (this.transaction) this.endTransaction();
     super.close();
   }
 
@@ -128,11 +128,18 @@ export class DataStoreConnection extends ConnectionBase {
     });
   }
 
-  /** Commits the open transaction (a read-only one just ends). */
+  /**
+   * Commits the open transaction (a read-only one just ends). Reasoning brings the
+   * materialisation up to date first; if it fails or is interrupted, the transaction is
+   * rolled back.
+   */
   async commitTransaction(): Promise<void> {
-    await this.guard('commitTransaction', () => {
-      if (!this.transaction) throw new TransactionError('no transaction is open on this connection');
-      this.endTransaction(true);
+    await this.guard('commitTransaction', async () => {
+      const t = this.transaction;
+      if (!t) throw new TransactionError('no transaction is open on this connection');
+      this.transaction = undefined;
+      if (t.type === 'read-only') this.store.facts.release(t.snapshot);
+      else await this.store.commit(t.tx, this.interrupter);
     });
   }
 
@@ -140,16 +147,15 @@ export class DataStoreConnection extends ConnectionBase {
   async rollbackTransaction(): Promise<void> {
     await this.guard('rollbackTransaction', () => {
       if (!this.transaction) throw new TransactionError('no transaction is open on this connection');
-      this.endTransaction(false);
+      this.endTransaction();
     });
   }
 
-  private endTransaction(commit: boolean): void {
+  private endTransaction(): void {
     const t = this.transaction!;
     this.transaction = undefined;
     if (t.type === 'read-only') this.store.facts.release(t.snapshot);
-    else if (commit) this.store.facts.commit(t.tx);
-    else this.store.facts.rollback(t.tx);
+    else this.store.rollback(t.tx);
   }
 
   /** @internal */
@@ -160,7 +166,13 @@ export class DataStoreConnection extends ConnectionBase {
 
   /** Runs `fn` on the state of the open transaction, or of an implicit read-only one. */
   private async read<T>(fn: (state: StoreState) => Promise<T> | T): Promise<T> {
-    if (this.transaction) return fn(this.transaction.type === 'read-only' ? this.transaction.snapshot : this.transaction.tx);
+    if (this.transaction?.type === 'read-only') return fn(this.transaction.snapshot);
+    if (this.transaction) {
+      // reads inside a read/write transaction see the materialisation of its changes
+      const tx = this.transaction.tx;
+      await this.reasonInTransaction(tx);
+      return fn(tx);
+    }
     const snapshot = this.store.facts.read();
     try {
       return await fn(snapshot);
@@ -175,31 +187,43 @@ export class DataStoreConnection extends ConnectionBase {
    * back otherwise.
    */
   private async write<T>(fn: (tx: WriteTransaction) => Promise<T> | T, failed: (result: T) => boolean = () => false): Promise<T> {
-    const facts = this.store.facts;
+    const store = this.store;
     if (this.transaction) {
       if (this.transaction.type !== 'read-write') throw new TransactionError('the open transaction is read-only: this operation needs a read-write transaction');
       const tx = this.transaction.tx;
-      const sp = facts.savepoint(tx);
+      const sp = store.savepoint(tx);
       try {
         const result = await fn(tx);
-        if (failed(result)) facts.rollbackTo(tx, sp);
+        if (failed(result)) store.rollbackTo(tx, sp);
         return result;
       } catch (e) {
-        facts.rollbackTo(tx, sp);
+        store.rollbackTo(tx, sp);
         throw e;
       }
     }
-    const tx = await facts.beginWrite(IMPLICIT_LOCK_TIMEOUT_MS);
+    const tx = await store.beginWrite(IMPLICIT_LOCK_TIMEOUT_MS);
     let result: T;
     try {
       result = await fn(tx);
     } catch (e) {
-      facts.rollback(tx);
+      store.rollback(tx);
       throw e;
     }
-    if (failed(result)) facts.rollback(tx);
-    else facts.commit(tx);
+    if (failed(result)) store.rollback(tx);
+    else await store.commit(tx, this.interrupter);
     return result;
+  }
+
+  /** Runs pending reasoning inside the explicit transaction; on failure only that work is undone. */
+  private async reasonInTransaction(tx: WriteTransaction): Promise<void> {
+    if (!this.store.reasoner.requiresReasoning) return;
+    const sp = this.store.savepoint(tx);
+    try {
+      await this.store.reasoner.reason(tx, this.interrupter);
+    } catch (e) {
+      this.store.rollbackTo(tx, sp);
+      throw e;
+    }
   }
 
   /** Fails when a transaction is open (for the non-transactional operations). */
@@ -277,6 +301,34 @@ export class DataStoreConnection extends ConnectionBase {
   /** Deletes every fact (and, once they exist, every rule and axiom). */
   async clear(): Promise<void> {
     await this.guard('clear', () => this.write((tx) => this.store.clear(tx)));
+  }
+
+  /** Drops every rule and makes every fact (explicit or derived) explicit. */
+  async clearRulesExplicateFacts(): Promise<void> {
+    await this.guard('clearRulesExplicateFacts', () =>
+      this.write(async (tx) => {
+        await this.store.reasoner.reason(tx, this.interrupter);
+        this.store.clearRulesExplicateFacts(tx);
+      }),
+    );
+  }
+
+  /** Recomputes the materialisation from scratch (from the explicit facts and the rules). */
+  async recomputeMaterialization(): Promise<void> {
+    await this.guard('recomputeMaterialization', () =>
+      this.write(async (tx) => {
+        this.store.reasoner.requestRecompute(tx);
+        await this.store.reasoner.reason(tx, this.interrupter);
+      }),
+    );
+  }
+
+  /** Brings the materialisation up to date inside the open read/write transaction. */
+  async updateMaterialization(): Promise<void> {
+    await this.guard('updateMaterialization', async () => {
+      if (this.transaction?.type !== 'read-write') throw new TransactionError('update-materialization needs an open read-write transaction');
+      await this.reasonInTransaction(this.transaction.tx);
+    });
   }
 
   /** Reclaims the space of deleted facts that no reader can still see. */

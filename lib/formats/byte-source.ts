@@ -63,9 +63,18 @@ export function openSource(source: ContentSource): OpenedSource {
   if (source instanceof Uint8Array) return { chunks: gunzipIfNeeded(single(source)), name: 'input' };
   if ('path' in source && typeof source.path === 'string' && !(Symbol.asyncIterator in source)) {
     const path = source.path;
-    return { chunks: gunzipIfNeeded(createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>), name: path };
+    return { chunks: gunzipIfNeeded(readFileChunks(path)), name: path };
   }
   return { chunks: gunzipIfNeeded(toBytes(source as AsyncIterable<Uint8Array | string>)), name: 'input' };
+}
+
+/** The chunks of a file; a file that cannot be read (missing, a directory, …) is a ParsingError. */
+async function* readFileChunks(path: string): AsyncGenerator<Uint8Array> {
+  try {
+    for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) yield chunk as Buffer;
+  } catch (e) {
+    throw new ParsingError(`cannot read '${path}': ${(e as Error).message}`);
+  }
 }
 
 // eslint-disable-next-line @typescript-eslint/require-await

@@ -623,8 +623,24 @@ export class NTriplesParser {
     let p = p0 + 1;
     let esc = false;
     for (;;) {
-      let cls = IRI_CLASS[buf[p]!]!;
-      while (cls === 0) cls = IRI_CLASS[buf[++p]!]!;
+      // Skip ordinary bytes, unrolled; the line terminator is a sentinel (class 5).
+      let cls: number;
+      for (;;) {
+        if ((cls = IRI_CLASS[buf[p]!]!) !== 0) break;
+        if ((cls = IRI_CLASS[buf[p + 1]!]!) !== 0) {
+          p += 1;
+          break;
+        }
+        if ((cls = IRI_CLASS[buf[p + 2]!]!) !== 0) {
+          p += 2;
+          break;
+        }
+        if ((cls = IRI_CLASS[buf[p + 3]!]!) !== 0) {
+          p += 3;
+          break;
+        }
+        p += 4;
+      }
       if (cls === 2) break;
       if (cls === 3) {
         const e = buf[p + 1]!;
@@ -858,8 +874,24 @@ export class NTriplesParser {
     let p = p0 + 1;
     let esc = false;
     for (;;) {
-      let cls = STR_CLASS[buf[p]!]!;
-      while (cls === 0) cls = STR_CLASS[buf[++p]!]!;
+      // Skip ordinary bytes, unrolled; the line terminator is a sentinel (class 3).
+      let cls: number;
+      for (;;) {
+        if ((cls = STR_CLASS[buf[p]!]!) !== 0) break;
+        if ((cls = STR_CLASS[buf[p + 1]!]!) !== 0) {
+          p += 1;
+          break;
+        }
+        if ((cls = STR_CLASS[buf[p + 2]!]!) !== 0) {
+          p += 2;
+          break;
+        }
+        if ((cls = STR_CLASS[buf[p + 3]!]!) !== 0) {
+          p += 3;
+          break;
+        }
+        p += 4;
+      }
       if (cls === 1) break;
       if (cls === 2) {
         const e = buf[p + 1]!;

@@ -47,20 +47,46 @@ export interface ParseOutcome {
 
 const SNIFF_BYTES = 64 * 1024;
 
+/** Content whose first bytes were looked at, and the format they look like. */
+export interface SniffedContent {
+  /** The media type the first 64 KB positively look like, if any. */
+  readonly recognized: string | undefined;
+  /** Every chunk, from the start. */
+  readonly chunks: AsyncIterable<Uint8Array>;
+}
+
+/** Reads the first 64 KB of content to recognise its media type. */
+export async function sniffContent(chunks: AsyncIterable<Uint8Array>): Promise<SniffedContent> {
+  const { head, rest } = await peek(chunks, SNIFF_BYTES);
+  return { recognized: recognizeMediaType(Buffer.from(head.buffer, head.byteOffset, head.byteLength).toString('utf8')), chunks: rest };
+}
+
+/** Reads all content as text (for the formats parsed as a whole, such as Datalog). */
+export async function readText(chunks: AsyncIterable<Uint8Array>, interrupter: Interrupter): Promise<string> {
+  const decoder = new StringDecoder('utf8');
+  const parts: string[] = [];
+  for await (const chunk of chunks) {
+    parts.push(decoder.write(chunk as Buffer));
+    await interrupter.maybeYield();
+  }
+  parts.push(decoder.end());
+  return parts.join('');
+}
+
 /**
- * Parses RDF content from byte chunks into `sink`, interning terms in `dictionary` and
- * recording errors, warnings and prefix definitions in `report`.
+ * Parses RDF content into `sink`, interning terms in `dictionary` and recording errors,
+ * warnings and prefix definitions in `report`.
  */
 export async function parseRdf(
-  chunks: AsyncIterable<Uint8Array>,
+  content: SniffedContent,
   dictionary: TermDictionary,
   sink: StatementSink,
   report: ImportReport,
   options: ParseOptions,
 ): Promise<ParseOutcome> {
-  const { head, rest } = await peek(chunks, SNIFF_BYTES);
+  const rest = content.chunks;
   // undefined when the content does not positively look like any format (e.g. broken lines)
-  const recognized = recognizeMediaType(Buffer.from(head.buffer, head.byteOffset, head.byteLength).toString('utf8'));
+  const recognized = content.recognized;
   const mediaType = options.mediaType ?? recognized ?? TURTLE;
   const errorsBefore = report.errors;
   let outcome: ParseOutcome;
@@ -68,9 +94,6 @@ export async function parseRdf(
     outcome = await parseLines(rest, mediaType, dictionary, sink, report, options.interrupter);
   } else if (mediaType === TURTLE || mediaType === TRIG) {
     outcome = await parseTurtle(rest, mediaType, dictionary, sink, report, options);
-  } else if (mediaType === DATALOG) {
-    report.error('Datalog content (application/x.datalog) cannot be imported: rules are not supported by this version of quadlog');
-    return { mediaType, definedPrefixes: new Map() };
   } else {
     report.error(`unsupported content type '${mediaType}'`);
     return { mediaType, definedPrefixes: new Map() };

@@ -9,6 +9,9 @@ import { BadRequestError, DuplicateResourceError, ResourceInUseError, UnknownRes
 import { FactStore, DEFAULT_TRIPLES, QUADS, type StoreState, type WriteTransaction } from '../storage/fact-store.js';
 import type { TupleTableInfo } from '../storage/catalogue.js';
 import { DERIVED, EXPLICIT } from '../storage/tuple-table.js';
+import type { Interrupter } from '../model/control.js';
+import type { Snapshot } from '../storage/fact-store.js';
+import { type ReasoningSavepoint, StoreReasoner } from './reasoning.js';
 import { type Component, componentRows, type ComponentInfoRow } from './component-info.js';
 import { type DataStoreType, resolveDataStoreParameters, resolveDataStoreType } from './data-store-parameters.js';
 
@@ -62,6 +65,8 @@ export class DataStore {
   readonly type: DataStoreType;
   /** Creation parameters with defaults filled in. */
   readonly parameters: Readonly<Record<string, string>>;
+  /** Rules and materialisation. */
+  readonly reasoner: StoreReasoner;
   /** Number of times the store's content was cleared. */
   generationCounter = 0;
   private deleted = false;
@@ -78,6 +83,43 @@ export class DataStore {
     this.type = resolveDataStoreType(type);
     this.parameters = resolveDataStoreParameters(parameters);
     this.facts = new FactStore(`data store '${name}'`);
+    this.reasoner = new StoreReasoner(this.facts, () => ({ useDRed: this.parameters['use-DRed'] === 'true', byLevels: this.parameters['by-levels'] !== 'false' }));
+  }
+
+  // ---- transaction lifecycle (facts plus pending reasoning) ----
+
+  /** Starts the read/write transaction. */
+  beginWrite(timeoutMs: number): Promise<WriteTransaction> {
+    return this.facts.beginWrite(timeoutMs);
+  }
+
+  /** Brings the materialisation up to date, then publishes the transaction. */
+  async commit(tx: WriteTransaction, interrupter: Interrupter): Promise<Snapshot> {
+    try {
+      await this.reasoner.reason(tx, interrupter);
+    } catch (e) {
+      this.rollback(tx);
+      throw e;
+    }
+    const snapshot = this.facts.commit(tx);
+    this.reasoner.committedTransaction(tx);
+    return snapshot;
+  }
+
+  /** Discards the transaction. */
+  rollback(tx: WriteTransaction): void {
+    this.facts.rollback(tx);
+    this.reasoner.rolledBackTransaction();
+  }
+
+  /** A savepoint of the transaction. */
+  savepoint(tx: WriteTransaction): ReasoningSavepoint {
+    return this.reasoner.savepoint(tx);
+  }
+
+  /** Returns to a savepoint; the transaction stays open. */
+  rollbackTo(tx: WriteTransaction, sp: ReasoningSavepoint): void {
+    this.reasoner.rollbackTo(tx, sp);
   }
 
   /** Whether the store was deleted (its connections are then invalid). */
@@ -111,7 +153,7 @@ export class DataStore {
       { property: 'equality-axiomatization', value: this.parameters.equality ?? 'off', mutable: false },
       { property: 'generation-counter', value: String(this.generationCounter), mutable: false },
       { property: 'base-iri', value: state.catalogue.baseIRI, mutable: true },
-      { property: 'requires-incremental-reasoning', value: 'false', mutable: false },
+      { property: 'requires-incremental-reasoning', value: String(state.writable && this.reasoner.requiresReasoning), mutable: false },
     );
     return rows;
   }
@@ -147,8 +189,10 @@ export class DataStore {
     return true;
   }
 
-  /** Deletes every fact of every table (rules and axioms too, once those exist). */
+  /** Deletes every fact of every table, every rule and every axiom. */
   clear(tx: WriteTransaction): void {
+    tx.catalogue = tx.catalogue.set('rules', tx.catalogue.rules.clear());
+    this.reasoner.discardPending();
     for (const info of tx.catalogue.tupleTables.values()) {
       const table = tx.table(info.id);
       const view = tx.view(info.id);
@@ -160,6 +204,26 @@ export class DataStore {
       }
     }
     this.generationCounter++;
+  }
+
+  /** Drops every rule and makes every fact explicit (call after reasoning is up to date). */
+  clearRulesExplicateFacts(tx: WriteTransaction): void {
+    tx.catalogue = tx.catalogue.set('rules', tx.catalogue.rules.clear());
+    this.reasoner.discardPending();
+    for (const info of tx.catalogue.tupleTables.values()) {
+      const table = tx.table(info.id);
+      const view = tx.view(info.id);
+      const flat: number[] = [];
+      for (let row = 0; row < view.limit; row++) {
+        if (table.visible(row, view) && table.statusOf(row) !== EXPLICIT) for (let c = 0; c < table.arity; c++) flat.push(table.get(row, c));
+      }
+      const tuple = new Uint32Array(table.arity);
+      for (let i = 0; i < flat.length; i += table.arity) {
+        for (let c = 0; c < table.arity; c++) tuple[c] = flat[i + c]!;
+        table.add(tuple, EXPLICIT, tx.version);
+        table.remove(tuple, DERIVED, tx.version);
+      }
+    }
   }
 
   /** The tuple table listing. */

@@ -5,14 +5,15 @@
  * @module
  */
 import type { Interrupter } from '../model/control.js';
-import { BadRequestError, ParsingError } from '../model/errors.js';
-import { iriKey } from '../model/terms.js';
+import { BadRequestError, ParsingError, RuleCompilationError } from '../model/errors.js';
+import { iriKey, termToKey } from '../model/terms.js';
+import { DataFactory } from 'n3';
 import { type ContentSource, type OpenedSource, openIri, openSource } from '../formats/byte-source.js';
-import { canonicalMediaType, mediaTypeOfFileName } from '../formats/media-types.js';
+import { canonicalMediaType, DATALOG, mediaTypeOfFileName } from '../formats/media-types.js';
 import type { ImportReport } from '../formats/notifications.js';
-import { parseRdf } from '../formats/rdf-parse.js';
-import { DEFAULT_TRIPLES_ID, QUADS_ID, type WriteTransaction } from '../storage/fact-store.js';
-import { EXPLICIT } from '../storage/tuple-table.js';
+import { parseRdf, readText, sniffContent } from '../formats/rdf-parse.js';
+import { parseDatalog } from '../formats/datalog-parser.js';
+import { DEFAULT_TRIPLES, DEFAULT_TRIPLES_ID, QUADS, QUADS_ID, type WriteTransaction } from '../storage/fact-store.js';
 import type { DataStore } from './data-store.js';
 
 /** How an import changes the store. */
@@ -67,31 +68,31 @@ export async function importInto(
 ): Promise<void> {
   const mediaType = statedMediaType(options.mediaType);
   const dictionary = store.facts.dictionary;
-  const triples = tx.table(DEFAULT_TRIPLES_ID);
-  const quads = tx.table(QUADS_ID);
   const defaultGraph = options.defaultGraph ? dictionary.intern(iriKey(options.defaultGraph)) : -1;
-  const version = tx.version;
   const deleting = updateType === 'DELETE';
+  const reasoner = store.reasoner;
   const triple = new Uint32Array(3);
   const quad = new Uint32Array(4);
+  const apply = (tableId: number, tuple: Uint32Array): void => {
+    report.processedFacts++;
+    const changed = deleting ? reasoner.removeFact(tx, tableId, tuple) : reasoner.addFact(tx, tableId, tuple);
+    if (changed) report.changedFacts++;
+  };
   const sink = {
     statement(s: number, p: number, o: number, g: number): void {
-      report.processedFacts++;
       if (g < 0) g = defaultGraph;
-      let changed: boolean;
       if (g < 0) {
         triple[0] = s;
         triple[1] = p;
         triple[2] = o;
-        changed = deleting ? triples.remove(triple, EXPLICIT, version) : triples.add(triple, EXPLICIT, version);
+        apply(DEFAULT_TRIPLES_ID, triple);
       } else {
         quad[0] = s;
         quad[1] = p;
         quad[2] = o;
         quad[3] = g;
-        changed = deleting ? quads.remove(quad, EXPLICIT, version) : quads.add(quad, EXPLICIT, version);
+        apply(QUADS_ID, quad);
       }
-      if (changed) report.changedFacts++;
     },
   };
   const sources = await openAll(source, mediaType);
@@ -101,8 +102,15 @@ export async function importInto(
   await Promise.all(
     sources.map(async (opened) => {
       const forced = mediaType ?? (opened.declaredType !== undefined ? canonicalMediaType(opened.declaredType) : undefined) ?? mediaTypeOfFileName(opened.name);
-      const outcome = await parseRdf(opened.chunks, dictionary, sink, report, {
-        mediaType: sources.length > 1 || isIriList(source) ? forced : mediaType,
+      const stated = sources.length > 1 || isIriList(source) ? forced : mediaType;
+      const content = await sniffContent(opened.chunks);
+      if ((stated ?? content.recognized) === DATALOG) {
+        const text = await readText(content.chunks, interrupter);
+        importDatalog(store, tx, text, { baseIRI, prefixes, deleting, defaultGraph }, report, apply, definedPrefixes);
+        return;
+      }
+      const outcome = await parseRdf(content, dictionary, sink, report, {
+        mediaType: stated,
         baseIRI,
         prefixes,
         freshBlankNode: () => store.freshBlankNodeLabel(),
@@ -133,4 +141,68 @@ async function openAll(source: ImportSource, forced: string | undefined): Promis
     }
   }
   return opened;
+}
+
+/** Splits a `line N: column N: message` error text into its parts. */
+function positioned(message: string): { message: string; line?: number; column?: number } {
+  const m = /^line (\d+): column (\d+): ([\s\S]*)$/.exec(message);
+  return m ? { line: Number(m[1]), column: Number(m[2]), message: m[3]! } : { message };
+}
+
+/** Imports Datalog text: facts like any other facts, rules into (or out of) the user domain. */
+function importDatalog(
+  store: DataStore,
+  tx: WriteTransaction,
+  text: string,
+  options: { baseIRI: string; prefixes: ReadonlyMap<string, string>; deleting: boolean; defaultGraph: number },
+  report: ImportReport,
+  apply: (tableId: number, tuple: Uint32Array) => void,
+  definedPrefixes: Map<string, string>,
+): void {
+  const { document, errors } = parseDatalog(text, { baseIRI: options.baseIRI, prefixes: options.prefixes });
+  for (const e of errors) report.error(e.message, e.line, e.column);
+  for (const [name, iri] of document.prefixes) {
+    report.prefix(name, iri);
+    definedPrefixes.set(name, iri);
+  }
+  if (errors.length > 0) return;
+  const dictionary = store.facts.dictionary;
+  for (const fact of document.facts) {
+    let table = fact.table;
+    let args = fact.args;
+    if (table === DEFAULT_TRIPLES && options.defaultGraph >= 0) {
+      table = QUADS;
+      args = [...args, { kind: 'const', term: DataFactory.namedNode(dictionary.keyOf(options.defaultGraph).slice(1, -1)) }];
+    }
+    const info = tx.catalogue.tupleTables.get(table);
+    const at = fact.position;
+    if (!info) {
+      report.error(`tuple table '${table}' does not exist`, at.line, at.column);
+      continue;
+    }
+    if (args.length < info.minArity || args.length > info.maxArity) {
+      report.error(`tuple table '${table}' takes ${info.maxArity} arguments, not ${args.length}`, at.line, at.column);
+      continue;
+    }
+    const tuple = new Uint32Array(args.length);
+    let ground = true;
+    args.forEach((t, i) => {
+      if (t.kind === 'var') ground = false;
+      else tuple[i] = dictionary.intern(termToKey(t.term));
+    });
+    if (!ground) {
+      report.error('a fact must not contain variables', at.line, at.column);
+      continue;
+    }
+    apply(info.id, tuple);
+  }
+  if (document.rules.length === 0) return;
+  report.processedRules += document.rules.length;
+  try {
+    report.changedRules += options.deleting ? store.reasoner.removeRules(tx, document.rules) : store.reasoner.addRules(tx, document.rules, 'user');
+  } catch (e) {
+    if (!(e instanceof RuleCompilationError)) throw e;
+    const p = positioned(e.message);
+    report.error(p.message, p.line, p.column);
+  }
 }

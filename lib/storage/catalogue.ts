@@ -21,6 +21,16 @@ export interface TupleTableInfo {
   readonly parameters: Readonly<{ [key: string]: string }>;
 }
 
+/** A rule held by a store, with the domain it belongs to (`user`, `axioms`, …). */
+export interface StoredRule {
+  /** The rule's canonical text, which identifies it. */
+  readonly key: string;
+  /** The rule, as parsed (opaque to the storage layer). */
+  readonly rule: unknown;
+  /** The rule domain. */
+  readonly domain: string;
+}
+
 /** Fields of a {@link Catalogue}. */
 export interface CatalogueFields {
   /** Tuple tables by name, in creation order. */
@@ -29,6 +39,8 @@ export interface CatalogueFields {
   prefixes: OrderedMap<string, string>;
   /** The base IRI for import, export and queries. */
   baseIRI: string;
+  /** The rules, by key, in the order they were added. */
+  rules: OrderedMap<string, StoredRule>;
 }
 
 /** The immutable catalogue record type. */
@@ -36,6 +48,7 @@ export const Catalogue = Record<CatalogueFields>({
   tupleTables: OrderedMap<string, TupleTableInfo>(),
   prefixes: OrderedMap<string, string>(),
   baseIRI: '',
+  rules: OrderedMap<string, StoredRule>(),
 });
 
 /** One catalogue value. */

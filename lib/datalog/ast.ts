@@ -1,0 +1,146 @@
+/**
+ * The abstract syntax of Datalog programs (RDFox's syntax): rules, facts, atoms over tuple
+ * tables, FILTER, BIND, negation and aggregation. Expressions are SPARQL algebra expressions
+ * (sparqlalgebrajs), evaluated by the shared expression evaluator.
+ * @module
+ */
+import type * as RDF from '@rdfjs/types';
+import type { Algebra } from 'sparqlalgebrajs';
+
+/** A position in the source text (1-based line and column). */
+export interface SourcePosition {
+  /** 1-based line. */
+  readonly line: number;
+  /** 1-based column. */
+  readonly column: number;
+}
+
+/** A variable (name without `?`). */
+export interface VariableTerm {
+  /** Discriminator. */
+  readonly kind: 'var';
+  /** The variable name, without the leading `?`. */
+  readonly name: string;
+}
+
+/** A constant: an IRI, blank node or literal. */
+export interface ConstantTerm {
+  /** Discriminator. */
+  readonly kind: 'const';
+  /** The term. */
+  readonly term: RDF.NamedNode | RDF.BlankNode | RDF.Literal;
+}
+
+/** An argument of an atom. */
+export type DatalogTerm = VariableTerm | ConstantTerm;
+
+/**
+ * An atom over a tuple table. Triple syntax is normalised: `[s, p, o]`, `p[s, o]` and `C[s]`
+ * become `DefaultTriples(s, p, o)` (with `rdf:type` for `C[s]`); with a graph `:G` they become
+ * `Quads(s, p, o, G)`; `Name(t1, …, tn)` names a tuple table directly.
+ */
+export interface TupleAtom {
+  /** Discriminator. */
+  readonly kind: 'atom';
+  /** Tuple table name (`DefaultTriples`, `Quads` or a user table). */
+  readonly table: string;
+  /** The arguments, one per table position. */
+  readonly args: readonly DatalogTerm[];
+  /** Where the atom starts. */
+  readonly position: SourcePosition;
+}
+
+/** `FILTER(expression)`. */
+export interface FilterLiteral {
+  /** Discriminator. */
+  readonly kind: 'filter';
+  /** The condition. */
+  readonly expression: Algebra.Expression;
+  /** The expression's source text (for error messages and export). */
+  readonly text: string;
+  /** Where the literal starts. */
+  readonly position: SourcePosition;
+}
+
+/** `BIND(expression AS ?variable)`. */
+export interface BindLiteral {
+  /** Discriminator. */
+  readonly kind: 'bind';
+  /** The value. */
+  readonly expression: Algebra.Expression;
+  /** The expression's source text. */
+  readonly text: string;
+  /** The variable bound (without `?`). */
+  readonly variable: string;
+  /** Where the literal starts. */
+  readonly position: SourcePosition;
+}
+
+/**
+ * `NOT B`, `NOT (B1, …, Bk)` or `NOT EXISTS ?v1, … IN (B1, …, Bk)`: true when no match of the
+ * atoms exists (variables listed after EXISTS are local to the negation).
+ */
+export interface NegationLiteral {
+  /** Discriminator. */
+  readonly kind: 'not';
+  /** Variables existentially quantified inside the negation. */
+  readonly existentialVariables: readonly string[];
+  /** The negated conjunction. */
+  readonly atoms: readonly TupleAtom[];
+  /** Where the literal starts. */
+  readonly position: SourcePosition;
+}
+
+/** Aggregate functions. */
+export type AggregateFunction = 'count' | 'sum' | 'min' | 'max' | 'avg';
+
+/** One `BIND f(expr) AS ?v` of an AGGREGATE. */
+export interface AggregateBinding {
+  /** The function. */
+  readonly fn: AggregateFunction;
+  /** Whether DISTINCT was given. */
+  readonly distinct: boolean;
+  /** The argument; undefined for `COUNT(*)`. */
+  readonly expression: Algebra.Expression | undefined;
+  /** Source text of the argument (`*` for COUNT(*)). */
+  readonly text: string;
+  /** The variable receiving the result (without `?`). */
+  readonly variable: string;
+}
+
+/** `AGGREGATE(B1, …, Bk ON ?g1 … ?gn BIND f(expr) AS ?v …)`. */
+export interface AggregateLiteral {
+  /** Discriminator. */
+  readonly kind: 'aggregate';
+  /** The aggregated body: atoms, filters and binds. */
+  readonly body: ReadonlyArray<TupleAtom | FilterLiteral | BindLiteral>;
+  /** Group variables (without `?`); possibly none. */
+  readonly groupBy: readonly string[];
+  /** The aggregate bindings. */
+  readonly bindings: readonly AggregateBinding[];
+  /** Where the literal starts. */
+  readonly position: SourcePosition;
+}
+
+/** A literal of a rule body. */
+export type BodyLiteral = TupleAtom | FilterLiteral | BindLiteral | NegationLiteral | AggregateLiteral;
+
+/** A rule `H1, …, Hj :- B1, …, Bk .` */
+export interface Rule {
+  /** The head atoms. */
+  readonly head: readonly TupleAtom[];
+  /** The body literals, in source order. */
+  readonly body: readonly BodyLiteral[];
+  /** Where the rule starts. */
+  readonly position: SourcePosition;
+}
+
+/** A parsed Datalog document. */
+export interface DatalogDocument {
+  /** The rules, in order. */
+  readonly rules: readonly Rule[];
+  /** The ground facts `A .`, in order. */
+  readonly facts: readonly TupleAtom[];
+  /** Prefixes declared by the document (name with colon → IRI), in order. */
+  readonly prefixes: ReadonlyMap<string, string>;
+}

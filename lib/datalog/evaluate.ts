@@ -1,0 +1,369 @@
+/**
+ * Evaluating rule bodies over the tuple tables: greedy join plans (per rule and set of
+ * pre-bound variables, cached), executed with one Int32Array of variable slots and no
+ * allocation per matched row. A row filter selects which rows count (the old or the current
+ * materialisation during maintenance).
+ * @module
+ */
+import type { StoreState } from '../storage/fact-store.js';
+import type { TupleTable, TableView } from '../storage/tuple-table.js';
+import { compileExpression, createAggregator, effectiveBooleanValue, type Aggregator } from './expressions/index.js';
+import type { CompiledAtom, CompiledLiteral, CompiledRule } from './program.js';
+import type { TermValue, TermValues } from './term-values.js';
+
+/** Which rows count for a scan; null means every visible row. */
+export type RowFilter = ((tableId: number, row: number) => boolean) | null;
+
+/** Called for each match; returning true stops the evaluation. */
+export type MatchCallback = (slots: Int32Array) => boolean | void;
+
+type Step =
+  | { readonly kind: 'scan'; readonly atom: CompiledAtom }
+  | { readonly kind: 'filter'; readonly test: (slots: Int32Array) => boolean }
+  | { readonly kind: 'bind'; readonly slot: number; readonly compute: (slots: Int32Array) => number }
+  | { readonly kind: 'not'; readonly steps: readonly Step[]; readonly local: readonly number[] }
+  | {
+      readonly kind: 'aggregate';
+      readonly steps: readonly Step[];
+      readonly groupSlots: readonly number[];
+      readonly resultSlots: readonly number[];
+      readonly innerSlots: readonly number[];
+      readonly makeAggregators: () => Aggregator[];
+      readonly args: ReadonlyArray<((slots: Int32Array) => TermValue | undefined) | undefined>;
+    };
+
+const NOW = new Date();
+
+/** Evaluates the bodies of compiled rules against a store state. */
+export class RuleEvaluator {
+  private readonly plans = new Map<string, Step[]>();
+  /** Row filter applied to every scan. */
+  accept: RowFilter = null;
+
+  /** Creates an evaluator for one reasoning run. */
+  constructor(
+    private readonly state: StoreState,
+    private readonly terms: TermValues,
+  ) {}
+
+  /** Evaluates `rule`'s body with `slots` pre-bound (>= 0) and the literal `skip` left out. */
+  run(rule: CompiledRule, slots: Int32Array, skip: number, onMatch: MatchCallback): boolean {
+    const steps = this.plan(rule, slots, skip);
+    return this.exec(steps, 0, slots, onMatch);
+  }
+
+  /** Binds `atom`'s variables to the tuple at `row` of its table; false when constants or repeats clash. */
+  unify(atom: CompiledAtom, table: TupleTable, row: number, slots: Int32Array): boolean {
+    const args = atom.args;
+    for (let c = 0; c < args.length; c++) {
+      const a = args[c]!;
+      const v = table.get(row, c);
+      if (a >= 0) {
+        if (a !== v) return false;
+      } else {
+        const s = -a - 1;
+        if (slots[s]! < 0) slots[s] = v;
+        else if (slots[s] !== v) return false;
+      }
+    }
+    return true;
+  }
+
+  private plan(rule: CompiledRule, slots: Int32Array, skip: number): Step[] {
+    let key = `${rule.key}\u0000${skip}\u0000`;
+    for (let i = 0; i < slots.length; i++) if (slots[i]! >= 0) key += `${i},`;
+    let steps = this.plans.get(key);
+    if (!steps) {
+      const bound = new Set<number>();
+      for (let i = 0; i < slots.length; i++) if (slots[i]! >= 0) bound.add(i);
+      steps = this.order(rule, rule.body.filter((_, i) => i !== skip), bound);
+      this.plans.set(key, steps);
+    }
+    return steps;
+  }
+
+  /** Greedy ordering: cheap literals as soon as their variables are bound, then the most bound atom. */
+  private order(rule: CompiledRule, literals: readonly CompiledLiteral[], bound: Set<number>): Step[] {
+    const remaining = [...literals];
+    const steps: Step[] = [];
+    const ready = (l: CompiledLiteral): boolean => l.vars.every((v) => bound.has(v));
+    for (;;) {
+      let progress = true;
+      while (progress) {
+        progress = false;
+        for (let i = 0; i < remaining.length; i++) {
+          const l = remaining[i]!;
+          if ((l.kind === 'filter' || l.kind === 'not') && ready(l)) {
+            steps.push(this.compileLiteral(rule, l, bound));
+            remaining.splice(i--, 1);
+            progress = true;
+          } else if (l.kind === 'bind' && ready(l)) {
+            steps.push(this.compileLiteral(rule, l, bound));
+            bound.add(l.slot);
+            remaining.splice(i--, 1);
+            progress = true;
+          }
+        }
+      }
+      let best = -1;
+      let bestScore = -Infinity;
+      for (let i = 0; i < remaining.length; i++) {
+        const l = remaining[i]!;
+        if (l.kind !== 'atom') continue;
+        const score = this.score(l.atom, bound);
+        if (score > bestScore) {
+          bestScore = score;
+          best = i;
+        }
+      }
+      if (best < 0) best = remaining.findIndex((l) => l.kind === 'aggregate');
+      if (best < 0) break;
+      const l = remaining.splice(best, 1)[0]!;
+      steps.push(this.compileLiteral(rule, l, bound));
+      for (const v of l.vars) bound.add(v);
+    }
+    if (remaining.length > 0) {
+      // unsafe leftovers cannot occur for checked rules; evaluate them last anyway
+      for (const l of remaining) steps.push(this.compileLiteral(rule, l, bound));
+    }
+    return steps;
+  }
+
+  /** Higher is better: bound positions first, then small estimated size. */
+  private score(atom: CompiledAtom, bound: Set<number>): number {
+    const table = this.state.table(atom.tableId);
+    let boundPositions = 0;
+    let estimate = table.liveCount + 1;
+    for (let c = 0; c < atom.args.length; c++) {
+      const a = atom.args[c]!;
+      if (a >= 0) {
+        boundPositions++;
+        estimate = Math.min(estimate, table.countOf(c, a) + 1);
+      } else if (bound.has(-a - 1)) {
+        boundPositions++;
+        estimate = Math.max(1, estimate / 8);
+      }
+    }
+    return boundPositions * 1e12 - estimate;
+  }
+
+  private compileLiteral(rule: CompiledRule, l: CompiledLiteral, bound: Set<number>): Step {
+    switch (l.kind) {
+      case 'atom':
+        return { kind: 'scan', atom: l.atom };
+      case 'filter': {
+        const f = compileExpression(l.source.expression, { now: NOW });
+        const get = this.getter(rule);
+        return {
+          kind: 'filter',
+          test: (slots) => {
+            try {
+              return effectiveBooleanValue(f(get(slots)));
+            } catch {
+              return false;
+            }
+          },
+        };
+      }
+      case 'bind': {
+        const f = compileExpression(l.source.expression, { now: NOW });
+        const get = this.getter(rule);
+        return {
+          kind: 'bind',
+          slot: l.slot,
+          compute: (slots) => {
+            try {
+              return this.terms.id(f(get(slots)));
+            } catch {
+              return -1;
+            }
+          },
+        };
+      }
+      case 'not': {
+        const inner = new Set(bound);
+        const steps = this.order(
+          rule,
+          l.atoms.map((atom) => ({ kind: 'atom' as const, atom, vars: [...atom.args].filter((x) => x < 0).map((x) => -x - 1) })),
+          inner,
+        );
+        return { kind: 'not', steps, local: l.local };
+      }
+      case 'aggregate': {
+        const inner = new Set(bound);
+        const before = new Set(bound);
+        const steps = this.order(rule, l.inner, inner);
+        const innerSlots = [...inner].filter((s) => !before.has(s));
+        const get = this.getter(rule);
+        const args = l.source.bindings.map((b) => {
+          if (!b.expression) return undefined;
+          const f = compileExpression(b.expression, { now: NOW });
+          return (slots: Int32Array): TermValue | undefined => {
+            try {
+              return f(get(slots));
+            } catch {
+              return undefined;
+            }
+          };
+        });
+        const makeAggregators = (): Aggregator[] => l.source.bindings.map((b) => createAggregator(b.fn, b.distinct, { countStar: !b.expression }));
+        return { kind: 'aggregate', steps, groupSlots: l.groupSlots, resultSlots: l.resultSlots, innerSlots, makeAggregators, args };
+      }
+    }
+  }
+
+  private getter(rule: CompiledRule): (slots: Int32Array) => (name: string) => TermValue | undefined {
+    const index = new Map(rule.slotNames.map((n, i) => [n, i]));
+    return (slots) => (name) => {
+      const s = index.get(name);
+      if (s === undefined) return undefined;
+      const id = slots[s]!;
+      return id >= 0 ? this.terms.value(id) : undefined;
+    };
+  }
+
+  /** Runs steps from `i`; returns true when the callback asked to stop. */
+  private exec(steps: readonly Step[], i: number, slots: Int32Array, onMatch: MatchCallback): boolean {
+    if (i === steps.length) return onMatch(slots) === true;
+    const step = steps[i]!;
+    switch (step.kind) {
+      case 'scan':
+        return this.scan(step.atom, steps, i, slots, onMatch);
+      case 'filter':
+        return step.test(slots) ? this.exec(steps, i + 1, slots, onMatch) : false;
+      case 'bind': {
+        const id = step.compute(slots);
+        if (id < 0) return false;
+        slots[step.slot] = id;
+        const stop = this.exec(steps, i + 1, slots, onMatch);
+        slots[step.slot] = -1;
+        return stop;
+      }
+      case 'not': {
+        const found = this.exec(step.steps, 0, slots, () => true);
+        for (const s of step.local) slots[s] = -1;
+        return found ? false : this.exec(steps, i + 1, slots, onMatch);
+      }
+      case 'aggregate':
+        return this.aggregate(step, steps, i, slots, onMatch);
+    }
+  }
+
+  private scan(atom: CompiledAtom, steps: readonly Step[], i: number, slots: Int32Array, onMatch: MatchCallback): boolean {
+    const table = this.state.table(atom.tableId);
+    const view: TableView = this.state.view(atom.tableId);
+    const args = atom.args;
+    const arity = args.length;
+    // choose the bound column with the fewest rows
+    let best = -1;
+    let bestCount = Infinity;
+    for (let c = 0; c < arity; c++) {
+      const a = args[c]!;
+      const v = a >= 0 ? a : slots[-a - 1]!;
+      if (v >= 0) {
+        const n = table.countOf(c, v);
+        if (n < bestCount) {
+          bestCount = n;
+          best = c;
+        }
+      }
+    }
+    const accept = this.accept;
+    const tableId = atom.tableId;
+    let row: number;
+    let limit = 0;
+    if (best >= 0) {
+      const a = args[best]!;
+      row = table.head(best, a >= 0 ? a : slots[-a - 1]!);
+    } else {
+      row = 0;
+      limit = view.limit;
+      if (limit === 0) return false;
+    }
+    const boundHere: number[] = [];
+    while (row >= 0) {
+      const current = row;
+      row = best >= 0 ? table.nextRow(best, current) : current + 1 < limit ? current + 1 : -1;
+      if (!table.visible(current, view) || (accept !== null && !accept(tableId, current))) continue;
+      let ok = true;
+      boundHere.length = 0;
+      for (let c = 0; c < arity; c++) {
+        const a = args[c]!;
+        const v = table.get(current, c);
+        if (a >= 0) {
+          if (a !== v) {
+            ok = false;
+            break;
+          }
+        } else {
+          const s = -a - 1;
+          const b = slots[s]!;
+          if (b < 0) {
+            slots[s] = v;
+            boundHere.push(s);
+          } else if (b !== v) {
+            ok = false;
+            break;
+          }
+        }
+      }
+      let stop = false;
+      if (ok) stop = this.exec(steps, i + 1, slots, onMatch);
+      for (const s of boundHere) slots[s] = -1;
+      if (stop) return true;
+    }
+    return false;
+  }
+
+  private aggregate(step: Step & { kind: 'aggregate' }, steps: readonly Step[], i: number, slots: Int32Array, onMatch: MatchCallback): boolean {
+    const groups = new Map<string, { key: number[]; aggregators: Aggregator[] }>();
+    const wasBound = step.groupSlots.map((s) => slots[s]! >= 0);
+    this.exec(step.steps, 0, slots, (inner) => {
+      const key = step.groupSlots.map((s) => inner[s]!);
+      const k = key.join(',');
+      let g = groups.get(k);
+      if (!g) {
+        g = { key, aggregators: step.makeAggregators() };
+        groups.set(k, g);
+      }
+      for (let b = 0; b < g.aggregators.length; b++) {
+        const arg = step.args[b];
+        g.aggregators[b]!.add(arg ? arg(inner) : undefined);
+      }
+    });
+    for (const s of step.innerSlots) slots[s] = -1;
+    if (groups.size === 0 && step.groupSlots.length === 0) groups.set('', { key: [], aggregators: step.makeAggregators() });
+    for (const g of groups.values()) {
+      const values: number[] = [];
+      let ok = true;
+      for (const a of g.aggregators) {
+        const r = a.result();
+        if (r === undefined) {
+          ok = false;
+          break;
+        }
+        values.push(this.terms.id(r));
+      }
+      if (!ok) continue;
+      const set: number[] = [];
+      for (let k = 0; k < step.groupSlots.length; k++) {
+        const s = step.groupSlots[k]!;
+        if (!wasBound[k]) {
+          slots[s] = g.key[k]!;
+          set.push(s);
+        }
+      }
+      for (let k = 0; k < step.resultSlots.length; k++) {
+        const s = step.resultSlots[k]!;
+        if (slots[s]! < 0) {
+          slots[s] = values[k]!;
+          set.push(s);
+        } else if (slots[s] !== values[k]) ok = false;
+      }
+      const stop = ok && this.exec(steps, i + 1, slots, onMatch);
+      for (const s of set) slots[s] = -1;
+      if (stop) return true;
+    }
+    return false;
+  }
+}

@@ -1,0 +1,185 @@
+/**
+ * Term and value comparison: sameTerm, `=` (RDFterm-equal with value equality for the known
+ * datatypes, §17.4.1.7 and the §17.3 operator table), the ordering operators `<` `>` `<=` `>=`,
+ * and the total ORDER BY order (§15.1).
+ * @module
+ */
+import { compareDateTimes, compareDateTimesTotal, compareDurations, compareDurationsTotal, durationEquals } from './datetime.js';
+import { fail } from './errors.js';
+import { numericCompare, numericCompareExact } from './numeric.js';
+import { type LiteralValue, type Value, decode, describe } from './values.js';
+
+/**
+ * Compares two strings by Unicode code point (not UTF-16 code unit): negative, 0 or positive.
+ */
+export function compareCodePoints(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) {
+      // Surrogates (supplementary code points) sort after every BMP character.
+      const fx = x >= 0xd800 ? (x >= 0xe000 ? x - 0x800 : x + 0x2000) : x;
+      const fy = y >= 0xd800 ? (y >= 0xe000 ? y - 0x800 : y + 0x2000) : y;
+      return fx - fy;
+    }
+  }
+  return a.length - b.length;
+}
+
+/** sameTerm: the same RDF term (language tags compared case-insensitively). */
+export function sameTerm(a: Value, b: Value): boolean {
+  if (a === b) return true;
+  if (a.termType !== b.termType || a.value !== b.value) return false;
+  if (a.termType !== 'Literal' || b.termType !== 'Literal') return true;
+  const x = decode(a);
+  const y = decode(b);
+  if (x.datatype !== y.datatype) return false;
+  return x.kind !== 'string' || y.kind !== 'string' || x.language === y.language;
+}
+
+function sameLiteral(x: LiteralValue, y: LiteralValue): boolean {
+  return x.lexical === y.lexical && x.datatype === y.datatype && (x.kind !== 'string' || y.kind !== 'string' || x.language === y.language);
+}
+
+/**
+ * The `=` operator: value equality between numbers, strings, booleans, date/times and
+ * durations; term equality for IRIs and blank nodes. Literals whose values cannot be compared
+ * (an unknown datatype or an ill-typed lexical form, not the same term) make it an error;
+ * literals of different known types are not equal; a language-tagged string equals only the same
+ * language-tagged string.
+ */
+export function valueEquals(a: Value, b: Value): boolean {
+  if (a.termType !== 'Literal' || b.termType !== 'Literal') return a.termType === b.termType && a.value === b.value;
+  const x = decode(a);
+  const y = decode(b);
+  if (x.kind === 'string' || y.kind === 'string') {
+    if (x.kind === 'string' && y.kind === 'string') return x.lexical === y.lexical && x.language === y.language;
+    const s = x.kind === 'string' ? x : (y as LiteralValue & { kind: 'string' });
+    const other = x.kind === 'string' ? y : x;
+    if (s.language !== '') return false;
+    if (other.kind === 'invalid' || other.kind === 'other') fail(`cannot compare ${describe(a)} and ${describe(b)}`);
+    return false;
+  }
+  if (x.kind === 'numeric' && y.kind === 'numeric') return numericCompare(x.numeric, y.numeric) === 0;
+  if (x.kind === 'boolean' && y.kind === 'boolean') return x.value === y.value;
+  if (x.kind === 'datetime' && y.kind === 'datetime') {
+    if (x.value.kind !== y.value.kind) return false;
+    const c = compareDateTimes(x.value, y.value);
+    if (c === undefined) fail(`cannot compare ${describe(a)} and ${describe(b)}: indeterminate`);
+    return c === 0;
+  }
+  if (x.kind === 'duration' && y.kind === 'duration') return durationEquals(x.value, y.value);
+  if (x.kind === 'invalid' || x.kind === 'other' || y.kind === 'invalid' || y.kind === 'other') {
+    if (sameLiteral(x, y)) return true;
+    fail(`cannot compare ${describe(a)} and ${describe(b)}`);
+  }
+  return false;
+}
+
+/**
+ * The order used by `<`, `>`, `<=`, `>=`: negative, 0, positive, or NaN when both are numbers
+ * but unordered (NaN). Defined between numbers, between simple/xsd:string literals, between
+ * booleans, between date/times of the same kind (when determinate) and between
+ * dayTimeDurations or yearMonthDurations; anything else is an error.
+ */
+export function valueCompare(a: Value, b: Value): number {
+  if (a.termType === 'Literal' && b.termType === 'Literal') {
+    const x = decode(a);
+    const y = decode(b);
+    if (x.kind === 'numeric' && y.kind === 'numeric') return numericCompare(x.numeric, y.numeric);
+    if (x.kind === 'string' && y.kind === 'string') {
+      if (x.language === '' && y.language === '') return compareCodePoints(x.lexical, y.lexical);
+    } else if (x.kind === 'boolean' && y.kind === 'boolean') {
+      return Number(x.value) - Number(y.value);
+    } else if (x.kind === 'datetime' && y.kind === 'datetime') {
+      if (x.value.kind === y.value.kind) {
+        const c = compareDateTimes(x.value, y.value);
+        if (c !== undefined) return c;
+        fail(`cannot order ${describe(a)} and ${describe(b)}: indeterminate`);
+      }
+    } else if (x.kind === 'duration' && y.kind === 'duration') {
+      const c = compareDurations(x.value, y.value);
+      if (c !== undefined) return c;
+    }
+  }
+  return fail(`cannot order ${describe(a)} and ${describe(b)}`);
+}
+
+const TERM_RANK = { BlankNode: 1, NamedNode: 2, Literal: 3 } as const;
+const NUMERIC_RANK = { integer: 0, decimal: 1, float: 2, double: 3 } as const;
+
+function literalRank(v: LiteralValue): number {
+  switch (v.kind) {
+    case 'numeric':
+      return 0;
+    case 'boolean':
+      return 1;
+    case 'datetime':
+      return v.value.kind === 'dateTime' ? 2 : v.value.kind === 'date' ? 3 : 4;
+    case 'duration':
+      return 5;
+    case 'string':
+      return v.language === '' ? 6 : 7;
+    default:
+      return 8;
+  }
+}
+
+function compareLiteralValues(x: LiteralValue, y: LiteralValue): number {
+  const rx = literalRank(x);
+  const ry = literalRank(y);
+  if (rx !== ry) return rx - ry;
+  let c = 0;
+  if (x.kind === 'numeric' && y.kind === 'numeric') {
+    c = numericCompareExact(x.numeric, y.numeric);
+    if (c === 0) c = NUMERIC_RANK[x.numeric.type] - NUMERIC_RANK[y.numeric.type];
+  }
+  else if (x.kind === 'boolean' && y.kind === 'boolean') c = Number(x.value) - Number(y.value);
+  else if (x.kind === 'datetime' && y.kind === 'datetime') c = compareDateTimesTotal(x.value, y.value);
+  else if (x.kind === 'duration' && y.kind === 'duration') c = compareDurationsTotal(x.value, y.value);
+  else if (x.kind === 'string' && y.kind === 'string') {
+    c = compareCodePoints(x.lexical, y.lexical);
+    if (c === 0) c = compareCodePoints(x.language, y.language);
+  }
+  if (c !== 0) return c;
+  c = compareCodePoints(x.datatype, y.datatype);
+  if (c !== 0) return c;
+  return compareCodePoints(x.lexical, y.lexical);
+}
+
+/**
+ * SPARQL ORDER BY comparison (§15.1) of two possibly unbound values: unbound < blank nodes <
+ * IRIs < literals. Literals are grouped (numbers, booleans, dateTimes, dates, times, durations,
+ * simple literals, language-tagged strings, other datatypes), ordered by value inside a group
+ * (numbers by exact value, NaN first; date/times without a timezone taken as UTC) and then by
+ * datatype and lexical form, which makes the order total and stable.
+ */
+export function compareForOrder(a: Value | undefined, b: Value | undefined): number {
+  if (a === b) return 0;
+  if (a === undefined) return -1;
+  if (b === undefined) return 1;
+  const ra = TERM_RANK[a.termType];
+  const rb = TERM_RANK[b.termType];
+  if (ra !== rb) return ra - rb;
+  if (a.termType !== 'Literal' || b.termType !== 'Literal') return compareCodePoints(a.value, b.value);
+  const c = compareLiteralValues(decode(a), decode(b));
+  return c < 0 ? -1 : c > 0 ? 1 : 0;
+}
+
+/** A string that identifies a term (for DISTINCT): equal keys ⇔ sameTerm. */
+export function termKey(v: Value): string {
+  switch (v.termType) {
+    case 'NamedNode':
+      return `I${v.value}`;
+    case 'BlankNode':
+      return `B${v.value}`;
+    default: {
+      const x = decode(v);
+      return x.kind === 'string' && x.language !== ''
+        ? `L${x.lexical.length}:${x.lexical}@${x.language}`
+        : `L${x.lexical.length}:${x.lexical}^${x.datatype}`;
+    }
+  }
+}

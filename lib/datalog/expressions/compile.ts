@@ -1,0 +1,389 @@
+/**
+ * Compiles sparqlalgebrajs expression trees into closures over a variable getter: operators
+ * (§17.3, with the error-tolerant `||`/`&&` of §17.2), function forms that take their arguments
+ * lazily (BOUND, IF, COALESCE, IN, NOT IN, EXISTS), built-in functions (§17.4) and XSD
+ * constructor functions (§17.5).
+ * @module
+ */
+import type * as RDF from '@rdfjs/types';
+import { DataFactory } from 'n3';
+import type { Algebra } from 'sparqlalgebrajs';
+import { castFunction } from './casts.js';
+import { valueCompare, valueEquals } from './comparison.js';
+import { dateTimeFromDate } from './datetime.js';
+import { effectiveBooleanValue } from './ebv.js';
+import { ExpressionError, fail } from './errors.js';
+import { HASH_ALGORITHMS, hash } from './hash.js';
+import { type Numeric, numericAdd, numericDivide, numericMultiply, numericNegate, numericSubtract } from './numeric.js';
+import * as strings from './strings.js';
+import * as terms from './terms.js';
+import { type Value, dateTimeLiteral, numericLiteral, requireNumeric, requireSimple } from './values.js';
+import { FALSE, TRUE, XSD_DATE_TIME, booleanLiteral } from './vocabulary.js';
+
+/** Returns the bound value of a variable (name without `?`) or undefined. */
+export type Getter = (variable: string) => Value | undefined;
+
+/** A compiled expression. */
+export type Evaluator = (get: Getter) => Value;
+
+/** What compiled expressions need from their surroundings. */
+export interface EvaluationContext {
+  /** The query's fixed NOW() (same value for the whole evaluation). */
+  readonly now: Date;
+  /** Base IRI for IRI()/URI() with relative arguments. */
+  readonly baseIRI?: string;
+  /** Evaluates EXISTS/NOT EXISTS (SPARQL only); absent → EXISTS throws ExpressionError. Gets the pattern and the current bindings. */
+  readonly exists?: (pattern: Algebra.Operation, bindings: (variable: string) => Value | undefined) => boolean;
+  /** For BNODE(): returns a fresh blank node, or the same one for the same label within one solution (the caller resets per solution). */
+  readonly bnode?: (label?: string) => RDF.BlankNode;
+}
+
+/** Per-compilation state. */
+interface Compilation {
+  readonly context: EvaluationContext;
+  /** NOW() as a literal, made once. */
+  now: RDF.Literal | undefined;
+  /** BNODE(label) without a context callback: labels of the current evaluation. */
+  labels: Map<string, RDF.BlankNode> | undefined;
+  /** Whether BNODE(label) is used without a context callback (the labels reset per call). */
+  usesLabels: boolean;
+}
+
+let bnodeCounter = 0;
+const BNODE_PREFIX = `e${Math.floor(Math.random() * 0x100000).toString(36)}_`;
+
+function freshBlankNode(): RDF.BlankNode {
+  return DataFactory.blankNode(`${BNODE_PREFIX}${(bnodeCounter++).toString(36)}`);
+}
+
+function rethrowUnlessExpressionError(e: unknown): void {
+  if (!(e instanceof ExpressionError)) throw e;
+}
+
+/** A strict function: all arguments are evaluated (left to right) before it is applied. */
+function strict(args: readonly Evaluator[], fn: (...values: Value[]) => Value): Evaluator {
+  switch (args.length) {
+    case 0:
+      return () => fn();
+    case 1: {
+      const [a] = args as [Evaluator];
+      return (get) => fn(a(get));
+    }
+    case 2: {
+      const [a, b] = args as [Evaluator, Evaluator];
+      return (get) => fn(a(get), b(get));
+    }
+    case 3: {
+      const [a, b, c] = args as [Evaluator, Evaluator, Evaluator];
+      return (get) => fn(a(get), b(get), c(get));
+    }
+    default:
+      return (get) => fn(...args.map((a) => a(get)));
+  }
+}
+
+type Builtin = {
+  readonly min: number;
+  readonly max: number;
+  readonly fn: (...values: Value[]) => Value;
+};
+
+function fixed(n: number, fn: (...values: Value[]) => Value): Builtin {
+  return { min: n, max: n, fn };
+}
+
+function arithmetic(op: (a: Numeric, b: Numeric) => Numeric, symbol: string): Builtin {
+  return fixed(2, (a, b) => numericLiteral(op(requireNumeric(a, symbol), requireNumeric(b, symbol))));
+}
+
+/** Strict built-ins, by lower-case operator name. */
+const BUILTINS: ReadonlyMap<string, Builtin> = new Map<string, Builtin>([
+  ['!', fixed(1, (a) => booleanLiteral(!effectiveBooleanValue(a)))],
+  ['=', fixed(2, (a, b) => booleanLiteral(valueEquals(a, b)))],
+  ['!=', fixed(2, (a, b) => booleanLiteral(!valueEquals(a, b)))],
+  ['<', fixed(2, (a, b) => booleanLiteral(valueCompare(a, b) < 0))],
+  ['>', fixed(2, (a, b) => booleanLiteral(valueCompare(a, b) > 0))],
+  ['<=', fixed(2, (a, b) => booleanLiteral(valueCompare(a, b) <= 0))],
+  ['>=', fixed(2, (a, b) => booleanLiteral(valueCompare(a, b) >= 0))],
+  ['+', arithmetic(numericAdd, '+')],
+  ['*', arithmetic(numericMultiply, '*')],
+  ['/', arithmetic(numericDivide, '/')],
+  [
+    '-',
+    {
+      min: 1,
+      max: 2,
+      fn: (a, b) =>
+        numericLiteral(b === undefined ? numericNegate(requireNumeric(a!, '-')) : numericSubtract(requireNumeric(a!, '-'), requireNumeric(b, '-'))),
+    },
+  ],
+  ['uplus', fixed(1, (a) => numericLiteral(requireNumeric(a, '+')))],
+  ['uminus', fixed(1, (a) => numericLiteral(numericNegate(requireNumeric(a, '-'))))],
+  ['str', fixed(1, terms.str)],
+  ['lang', fixed(1, terms.lang)],
+  ['langmatches', fixed(2, strings.langMatches)],
+  ['datatype', fixed(1, terms.datatype)],
+  ['rand', fixed(0, terms.rand)],
+  ['abs', fixed(1, terms.abs)],
+  ['ceil', fixed(1, terms.ceil)],
+  ['floor', fixed(1, terms.floor)],
+  ['round', fixed(1, terms.round)],
+  ['concat', { min: 0, max: Infinity, fn: (...args) => strings.concat(args) }],
+  ['substr', { min: 2, max: 3, fn: (s, start, len) => strings.substr(s!, start!, len) }],
+  ['strlen', fixed(1, strings.strlen)],
+  ['replace', { min: 3, max: 4, fn: (s, p, r, f) => strings.replace(s!, p!, r!, f) }],
+  ['ucase', fixed(1, strings.ucase)],
+  ['lcase', fixed(1, strings.lcase)],
+  ['encode_for_uri', fixed(1, strings.encodeForUri)],
+  ['contains', fixed(2, strings.contains)],
+  ['strstarts', fixed(2, strings.strstarts)],
+  ['strends', fixed(2, strings.strends)],
+  ['strbefore', fixed(2, strings.strbefore)],
+  ['strafter', fixed(2, strings.strafter)],
+  ['year', fixed(1, terms.year)],
+  ['month', fixed(1, terms.month)],
+  ['day', fixed(1, terms.day)],
+  ['hours', fixed(1, terms.hours)],
+  ['minutes', fixed(1, terms.minutes)],
+  ['seconds', fixed(1, terms.seconds)],
+  ['timezone', fixed(1, terms.timezone)],
+  ['tz', fixed(1, terms.tz)],
+  ['uuid', fixed(0, terms.uuid)],
+  ['struuid', fixed(0, terms.struuid)],
+  ['strlang', fixed(2, terms.strlang)],
+  ['strdt', fixed(2, terms.strdt)],
+  ['sameterm', fixed(2, terms.sameTerm)],
+  ['isiri', fixed(1, terms.isIri)],
+  ['isuri', fixed(1, terms.isIri)],
+  ['isblank', fixed(1, terms.isBlank)],
+  ['isliteral', fixed(1, terms.isLiteral)],
+  ['isnumeric', fixed(1, terms.isNumeric)],
+  ['regex', { min: 2, max: 3, fn: (t, p, f) => strings.regex(t!, p!, f) }],
+  ...Object.keys(HASH_ALGORITHMS).map((name): [string, Builtin] => [name, fixed(1, (a) => hash(HASH_ALGORITHMS[name]!, a))]),
+]);
+
+function arity(name: string, args: readonly unknown[], min: number, max: number): void {
+  if (args.length < min || args.length > max) throw new ExpressionError(`${name.toUpperCase()} takes ${min === max ? min : `${min} to ${max}`} arguments, got ${args.length}`);
+}
+
+function toValue(term: RDF.Term): Value {
+  switch (term.termType) {
+    case 'NamedNode':
+      return DataFactory.namedNode(term.value);
+    case 'BlankNode':
+      return DataFactory.blankNode(term.value);
+    case 'Literal': {
+      const lit = term;
+      if (lit.language !== '') return DataFactory.literal(lit.value, lit.language);
+      return DataFactory.literal(lit.value, DataFactory.namedNode(lit.datatype.value));
+    }
+    default:
+      throw new ExpressionError(`a ${term.termType} cannot occur in an expression`);
+  }
+}
+
+function compileTerm(term: RDF.Term): Evaluator {
+  if (term.termType === 'Variable') {
+    const name = term.value;
+    return (get) => get(name) ?? fail(`?${name} is unbound`);
+  }
+  const value = toValue(term);
+  return () => value;
+}
+
+function compileOr(args: readonly Evaluator[]): Evaluator {
+  return (get) => {
+    let error: unknown;
+    for (const arg of args) {
+      try {
+        if (effectiveBooleanValue(arg(get))) return TRUE;
+      } catch (e) {
+        rethrowUnlessExpressionError(e);
+        error = e;
+      }
+    }
+    if (error !== undefined) throw error;
+    return FALSE;
+  };
+}
+
+function compileAnd(args: readonly Evaluator[]): Evaluator {
+  return (get) => {
+    let error: unknown;
+    for (const arg of args) {
+      try {
+        if (!effectiveBooleanValue(arg(get))) return FALSE;
+      } catch (e) {
+        rethrowUnlessExpressionError(e);
+        error = e;
+      }
+    }
+    if (error !== undefined) throw error;
+    return TRUE;
+  };
+}
+
+function compileIn(args: readonly Evaluator[], negated: boolean): Evaluator {
+  const [left, ...list] = args as [Evaluator, ...Evaluator[]];
+  const found = negated ? FALSE : TRUE;
+  const notFound = negated ? TRUE : FALSE;
+  return (get) => {
+    const x = left(get);
+    let error: unknown;
+    for (const item of list) {
+      try {
+        if (valueEquals(x, item(get))) return found;
+      } catch (e) {
+        rethrowUnlessExpressionError(e);
+        error = e;
+      }
+    }
+    if (error !== undefined) throw error;
+    return notFound;
+  };
+}
+
+function compileCoalesce(args: readonly Evaluator[]): Evaluator {
+  return (get) => {
+    for (const arg of args) {
+      try {
+        return arg(get);
+      } catch (e) {
+        rethrowUnlessExpressionError(e);
+      }
+    }
+    return fail('COALESCE: every argument is an error');
+  };
+}
+
+function compileBnode(args: readonly Evaluator[], c: Compilation): Evaluator {
+  const callback = c.context.bnode;
+  if (args.length === 0) return callback === undefined ? () => freshBlankNode() : () => callback();
+  const [arg] = args as [Evaluator];
+  if (callback !== undefined) return (get) => callback(requireSimple(arg(get), 'BNODE'));
+  c.usesLabels = true;
+  return (get) => {
+    const label = requireSimple(arg(get), 'BNODE');
+    c.labels ??= new Map();
+    let node = c.labels.get(label);
+    if (node === undefined) {
+      node = freshBlankNode();
+      c.labels.set(label, node);
+    }
+    return node;
+  };
+}
+
+function compileOperator(e: Algebra.OperatorExpression, c: Compilation): Evaluator {
+  const name = e.operator.toLowerCase();
+  const raw = e.args;
+  switch (name) {
+    case 'bound': {
+      arity(name, raw, 1, 1);
+      const arg = raw[0]!;
+      if (arg.expressionType !== 'term' || arg.term.termType !== 'Variable') throw new ExpressionError('BOUND takes a variable');
+      const variable = arg.term.value;
+      return (get) => booleanLiteral(get(variable) !== undefined);
+    }
+    case 'exists':
+    case 'notexists':
+      throw new ExpressionError(`unexpected operator ${name}`);
+    default:
+      break;
+  }
+  const args = raw.map((a) => compile(a, c));
+  switch (name) {
+    case '||':
+      arity(name, args, 1, Infinity);
+      return compileOr(args);
+    case '&&':
+      arity(name, args, 1, Infinity);
+      return compileAnd(args);
+    case 'in':
+    case 'notin':
+      arity(name, args, 1, Infinity);
+      return compileIn(args, name === 'notin');
+    case 'if': {
+      arity(name, args, 3, 3);
+      const [cond, then, otherwise] = args as [Evaluator, Evaluator, Evaluator];
+      return (get) => (effectiveBooleanValue(cond(get)) ? then(get) : otherwise(get));
+    }
+    case 'coalesce':
+      return compileCoalesce(args);
+    case 'bnode':
+      arity(name, args, 0, 1);
+      return compileBnode(args, c);
+    case 'now': {
+      arity(name, args, 0, 0);
+      c.now ??= dateTimeLiteral(dateTimeFromDate(c.context.now), XSD_DATE_TIME);
+      const now = c.now;
+      return () => now;
+    }
+    case 'iri':
+    case 'uri': {
+      arity(name, args, 1, 1);
+      const base = c.context.baseIRI;
+      return strict(args, (v) => terms.toIri(v, base));
+    }
+    default: {
+      const builtin = BUILTINS.get(name);
+      if (builtin === undefined) throw new ExpressionError(`unknown operator ${e.operator}`);
+      arity(name, args, builtin.min, builtin.max);
+      return strict(args, builtin.fn);
+    }
+  }
+}
+
+function compileNamed(e: Algebra.NamedExpression, c: Compilation): Evaluator {
+  const iri = e.name.value;
+  const args = e.args.map((a) => compile(a, c));
+  const cast = castFunction(iri);
+  if (cast === undefined) return () => fail(`unknown function <${iri}>`);
+  if (args.length !== 1) return () => fail(`<${iri}> takes one argument, got ${args.length}`);
+  return strict(args, cast);
+}
+
+function compileExistence(e: Algebra.ExistenceExpression, c: Compilation): Evaluator {
+  const exists = c.context.exists;
+  const pattern = e.input;
+  const negated = e.not;
+  if (exists === undefined) return () => fail('EXISTS is not available here');
+  return (get) => booleanLiteral(exists(pattern, get) !== negated);
+}
+
+function compile(e: Algebra.Expression, c: Compilation): Evaluator {
+  switch (e.expressionType) {
+    case 'term':
+      return compileTerm(e.term);
+    case 'operator':
+      return compileOperator(e, c);
+    case 'named':
+      return compileNamed(e, c);
+    case 'existence':
+      return compileExistence(e, c);
+    case 'aggregate':
+      throw new ExpressionError(`the aggregate ${e.aggregator.toUpperCase()} is not allowed here`);
+    case 'wildcard':
+      throw new ExpressionError('* is not allowed here');
+    default:
+      throw new ExpressionError(`unknown expression type ${String((e as { expressionType?: unknown }).expressionType)}`);
+  }
+}
+
+/**
+ * Compiles an expression once into a closure. `get` returns the bound value of a variable (name
+ * without `?`) or undefined. The closure returns the value or throws {@link ExpressionError}.
+ * Structural problems (an aggregate or `*` in a scalar expression, an unknown operator, a built-in
+ * with the wrong number of arguments, BOUND of a non-variable) throw ExpressionError here, at
+ * compile time; an unknown function IRI is an error when evaluated.
+ */
+export function compileExpression(expression: Algebra.Expression, context: EvaluationContext): (get: (variable: string) => Value | undefined) => Value {
+  const c: Compilation = { context, now: undefined, labels: undefined, usesLabels: false };
+  const f = compile(expression, c);
+  if (!c.usesLabels) return f;
+  return (get) => {
+    c.labels = undefined;
+    return f(get);
+  };
+}
+

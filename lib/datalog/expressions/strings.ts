@@ -1,0 +1,164 @@
+/**
+ * SPARQL string functions (§17.4.3): STRLEN, SUBSTR, UCASE, LCASE, STRSTARTS, STRENDS,
+ * CONTAINS, STRBEFORE, STRAFTER, ENCODE_FOR_URI, CONCAT, LANGMATCHES, REGEX and REPLACE, with
+ * the argument compatibility rules (§17.4.3.1.2) and the language tags of results. Lengths and
+ * positions count Unicode code points, not UTF-16 code units.
+ * @module
+ */
+import type * as RDF from '@rdfjs/types';
+import { fail } from './errors.js';
+import { toDouble } from './numeric.js';
+import { regexMatches, regexReplace } from './regex.js';
+import { type StringValue, type Value, integerLiteral, requireNumeric, requireSimple, requireString, stringLiteral } from './values.js';
+import { booleanLiteral } from './vocabulary.js';
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** Number of code points of a string. */
+export function codePointLength(s: string): number {
+  if (!SURROGATE.test(s)) return s.length;
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xdc00 || c > 0xdfff || i === 0 || s.charCodeAt(i - 1) < 0xd800 || s.charCodeAt(i - 1) > 0xdbff) n++;
+  }
+  return n;
+}
+
+/** Checks that two string arguments are compatible (§17.4.3.1.2); error otherwise. */
+function compatible(a: StringValue, b: StringValue, what: string): void {
+  if (b.language !== '' && a.language !== b.language) fail(`${what}: incompatible arguments`);
+}
+
+/** STRLEN: the number of characters. */
+export function strlen(arg: Value): Value {
+  return integerLiteral(BigInt(codePointLength(requireString(arg, 'STRLEN').lexical)));
+}
+
+/** fn:round on a double (halves toward positive infinity). */
+function xpathRound(x: number): number {
+  return Math.round(x);
+}
+
+/**
+ * SUBSTR (fn:substring): the characters at 1-based positions p with
+ * round(start) ≤ p < round(start) + round(length); the result keeps the argument's language tag.
+ */
+export function substr(source: Value, start: Value, length?: Value): Value {
+  const s = requireString(source, 'SUBSTR');
+  const from = xpathRound(toDouble(requireNumeric(start, 'SUBSTR')));
+  const end = length === undefined ? Infinity : from + xpathRound(toDouble(requireNumeric(length, 'SUBSTR')));
+  if (Number.isNaN(from) || Number.isNaN(end)) return stringLiteral('', s.language);
+  const chars = SURROGATE.test(s.lexical) ? Array.from(s.lexical) : undefined;
+  const n = chars === undefined ? s.lexical.length : chars.length;
+  const first = Math.max(from, 1);
+  const last = Math.min(end, n + 1);
+  if (last <= first) return stringLiteral('', s.language);
+  const text = chars === undefined ? s.lexical.slice(first - 1, last - 1) : chars.slice(first - 1, last - 1).join('');
+  return stringLiteral(text, s.language);
+}
+
+/** UCASE. */
+export function ucase(arg: Value): Value {
+  const s = requireString(arg, 'UCASE');
+  return stringLiteral(s.lexical.toUpperCase(), s.language);
+}
+
+/** LCASE. */
+export function lcase(arg: Value): Value {
+  const s = requireString(arg, 'LCASE');
+  return stringLiteral(s.lexical.toLowerCase(), s.language);
+}
+
+/** STRSTARTS. */
+export function strstarts(a: Value, b: Value): Value {
+  const x = requireString(a, 'STRSTARTS');
+  const y = requireString(b, 'STRSTARTS');
+  compatible(x, y, 'STRSTARTS');
+  return booleanLiteral(x.lexical.startsWith(y.lexical));
+}
+
+/** STRENDS. */
+export function strends(a: Value, b: Value): Value {
+  const x = requireString(a, 'STRENDS');
+  const y = requireString(b, 'STRENDS');
+  compatible(x, y, 'STRENDS');
+  return booleanLiteral(x.lexical.endsWith(y.lexical));
+}
+
+/** CONTAINS. */
+export function contains(a: Value, b: Value): Value {
+  const x = requireString(a, 'CONTAINS');
+  const y = requireString(b, 'CONTAINS');
+  compatible(x, y, 'CONTAINS');
+  return booleanLiteral(x.lexical.includes(y.lexical));
+}
+
+/** STRBEFORE: the part before the first match (keeping the tag), or `""` when there is none. */
+export function strbefore(a: Value, b: Value): Value {
+  const x = requireString(a, 'STRBEFORE');
+  const y = requireString(b, 'STRBEFORE');
+  compatible(x, y, 'STRBEFORE');
+  const i = x.lexical.indexOf(y.lexical);
+  return i < 0 ? stringLiteral('') : stringLiteral(x.lexical.slice(0, i), x.language);
+}
+
+/** STRAFTER: the part after the first match (keeping the tag), or `""` when there is none. */
+export function strafter(a: Value, b: Value): Value {
+  const x = requireString(a, 'STRAFTER');
+  const y = requireString(b, 'STRAFTER');
+  compatible(x, y, 'STRAFTER');
+  const i = x.lexical.indexOf(y.lexical);
+  return i < 0 ? stringLiteral('') : stringLiteral(x.lexical.slice(i + y.lexical.length), x.language);
+}
+
+const UNRESERVED = /^[A-Za-z0-9\-_.~]$/;
+const encoder = new TextEncoder();
+
+/** ENCODE_FOR_URI: percent-encodes (UTF-8) every character but the RFC 3986 unreserved ones. */
+export function encodeForUri(arg: Value): Value {
+  const s = requireString(arg, 'ENCODE_FOR_URI').lexical;
+  let out = '';
+  for (const ch of s) {
+    if (UNRESERVED.test(ch)) out += ch;
+    else for (const byte of encoder.encode(ch)) out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return stringLiteral(out);
+}
+
+/** CONCAT: the result has a language tag only when every argument has that same tag. */
+export function concat(args: readonly Value[]): Value {
+  let text = '';
+  let language: string | undefined;
+  for (const arg of args) {
+    const s = requireString(arg, 'CONCAT');
+    text += s.lexical;
+    language = language === undefined ? s.language : language === s.language ? language : '';
+  }
+  return stringLiteral(text, language ?? '');
+}
+
+/** LANGMATCHES: RFC 4647 basic filtering; `*` matches every non-empty tag. */
+export function langMatches(tag: Value, range: Value): Value {
+  const t = requireSimple(tag, 'LANGMATCHES').toLowerCase();
+  const r = requireSimple(range, 'LANGMATCHES').toLowerCase();
+  if (r === '*') return booleanLiteral(t !== '');
+  return booleanLiteral(t === r || (t.startsWith(r) && t.charAt(r.length) === '-'));
+}
+
+/** REGEX(text, pattern[, flags]). */
+export function regex(text: Value, pattern: Value, flags?: Value): Value {
+  const s = requireString(text, 'REGEX').lexical;
+  const p = requireSimple(pattern, 'REGEX');
+  const f = flags === undefined ? '' : requireSimple(flags, 'REGEX');
+  return booleanLiteral(regexMatches(s, p, f));
+}
+
+/** REPLACE(arg, pattern, replacement[, flags]): the result keeps the argument's language tag. */
+export function replace(arg: Value, pattern: Value, replacement: Value, flags?: Value): RDF.Literal {
+  const s = requireString(arg, 'REPLACE');
+  const p = requireSimple(pattern, 'REPLACE');
+  const r = requireSimple(replacement, 'REPLACE');
+  const f = flags === undefined ? '' : requireSimple(flags, 'REPLACE');
+  return stringLiteral(regexReplace(s.lexical, p, r, f), s.language);
+}

@@ -1,0 +1,281 @@
+/**
+ * Decoded literal values. Each literal term is decoded once (its datatype interpreted, its
+ * lexical form parsed) and the result cached in a WeakMap keyed by the term object; literals the
+ * evaluator creates are entered in the cache as they are made.
+ * @module
+ */
+import type * as RDF from '@rdfjs/types';
+import { DataFactory } from 'n3';
+import {
+  type DateTimeValue,
+  type DurationValue,
+  formatDateTime,
+  parseDate,
+  parseDateTime,
+  parseDuration,
+  parseTime,
+} from './datetime.js';
+import { fail } from './errors.js';
+import { parseDecimal } from './decimal.js';
+import {
+  type Numeric,
+  NUMERIC_DATATYPE,
+  numericToLexical,
+  parseDoubleLexical,
+  parseFloatLexical,
+  parseIntegerLexical,
+} from './numeric.js';
+import {
+  INTEGER_SUBTYPES,
+  iri,
+  RDF_DIR_LANG_STRING,
+  RDF_LANG_STRING,
+  XSD_BOOLEAN,
+  XSD_DATE,
+  XSD_DATE_TIME,
+  XSD_DATE_TIME_STAMP,
+  XSD_DAY_TIME_DURATION,
+  XSD_DECIMAL,
+  XSD_DOUBLE,
+  XSD_DURATION,
+  XSD_FLOAT,
+  XSD_INTEGER,
+  XSD_STRING,
+  XSD_TIME,
+  XSD_YEAR_MONTH_DURATION,
+} from './vocabulary.js';
+
+/** A value an expression evaluates to. */
+export type Value = RDF.NamedNode | RDF.BlankNode | RDF.Literal;
+
+/** The decoded value of a literal. */
+export type LiteralValue =
+  | StringValue
+  | { readonly kind: 'numeric'; readonly lexical: string; readonly datatype: string; readonly numeric: Numeric }
+  | { readonly kind: 'boolean'; readonly lexical: string; readonly datatype: string; readonly value: boolean }
+  | { readonly kind: 'datetime'; readonly lexical: string; readonly datatype: string; readonly value: DateTimeValue }
+  | { readonly kind: 'duration'; readonly lexical: string; readonly datatype: string; readonly value: DurationValue }
+  /** A known datatype with a lexical form outside its lexical space ("ill-typed"). */
+  | { readonly kind: 'invalid'; readonly lexical: string; readonly datatype: string }
+  /** A datatype the evaluator does not interpret. */
+  | { readonly kind: 'other'; readonly lexical: string; readonly datatype: string };
+
+/** A simple literal, an xsd:string literal or a language-tagged string. */
+export interface StringValue {
+  /** Discriminator. */
+  readonly kind: 'string';
+  /** The lexical form. */
+  readonly lexical: string;
+  /** xsd:string, rdf:langString or rdf:dirLangString. */
+  readonly datatype: string;
+  /** The language tag, lower case; `''` for simple literals. */
+  readonly language: string;
+}
+
+type Parser = (lexical: string, datatype: string) => LiteralValue;
+
+const invalid = (lexical: string, datatype: string): LiteralValue => ({ kind: 'invalid', lexical, datatype });
+
+function numericParser(parse: (lexical: string) => Numeric | undefined): Parser {
+  return (lexical, datatype) => {
+    const numeric = parse(lexical);
+    return numeric === undefined ? invalid(lexical, datatype) : { kind: 'numeric', lexical, datatype, numeric };
+  };
+}
+
+function datetimeParser(parse: (lexical: string) => DateTimeValue | undefined, needsTz = false): Parser {
+  return (lexical, datatype) => {
+    const value = parse(lexical);
+    return value === undefined || (needsTz && value.tz === undefined) ? invalid(lexical, datatype) : { kind: 'datetime', lexical, datatype, value };
+  };
+}
+
+function durationParser(kind: DurationValue['kind']): Parser {
+  return (lexical, datatype) => {
+    const value = parseDuration(lexical, kind);
+    return value === undefined ? invalid(lexical, datatype) : { kind: 'duration', lexical, datatype, value };
+  };
+}
+
+const PARSERS = new Map<string, Parser>([
+  [
+    XSD_INTEGER,
+    numericParser((l) => {
+      const v = parseIntegerLexical(l);
+      return v === undefined ? undefined : { type: 'integer', value: v };
+    }),
+  ],
+  [
+    XSD_DECIMAL,
+    numericParser((l) => {
+      const v = parseDecimal(l);
+      return v === undefined ? undefined : { type: 'decimal', value: v };
+    }),
+  ],
+  [
+    XSD_FLOAT,
+    numericParser((l) => {
+      const v = parseFloatLexical(l);
+      return v === undefined ? undefined : { type: 'float', value: v };
+    }),
+  ],
+  [
+    XSD_DOUBLE,
+    numericParser((l) => {
+      const v = parseDoubleLexical(l);
+      return v === undefined ? undefined : { type: 'double', value: v };
+    }),
+  ],
+  [
+    XSD_BOOLEAN,
+    (lexical, datatype) => {
+      switch (lexical) {
+        case 'true':
+        case '1':
+          return { kind: 'boolean', lexical, datatype, value: true };
+        case 'false':
+        case '0':
+          return { kind: 'boolean', lexical, datatype, value: false };
+        default:
+          return invalid(lexical, datatype);
+      }
+    },
+  ],
+  [XSD_DATE_TIME, datetimeParser(parseDateTime)],
+  [XSD_DATE_TIME_STAMP, datetimeParser(parseDateTime, true)],
+  [XSD_DATE, datetimeParser(parseDate)],
+  [XSD_TIME, datetimeParser(parseTime)],
+  [XSD_DURATION, durationParser('duration')],
+  [XSD_DAY_TIME_DURATION, durationParser('dayTimeDuration')],
+  [XSD_YEAR_MONTH_DURATION, durationParser('yearMonthDuration')],
+]);
+
+for (const [datatype, [min, max]] of INTEGER_SUBTYPES) {
+  PARSERS.set(
+    datatype,
+    numericParser((l) => {
+      const v = parseIntegerLexical(l);
+      if (v === undefined || (min !== undefined && v < min) || (max !== undefined && v > max)) return undefined;
+      return { type: 'integer', value: v };
+    }),
+  );
+}
+
+/** Whether a datatype IRI is one the evaluator interprets (so a bad lexical form is "ill-typed"). */
+export function isKnownDatatype(datatype: string): boolean {
+  return PARSERS.has(datatype) || datatype === XSD_STRING || datatype === RDF_LANG_STRING;
+}
+
+const cache = new WeakMap<RDF.Literal, LiteralValue>();
+
+/** The decoded value of a literal (cached per term object). */
+export function decode(literal: RDF.Literal): LiteralValue {
+  let v = cache.get(literal);
+  if (v === undefined) {
+    v = decodeUncached(literal);
+    cache.set(literal, v);
+  }
+  return v;
+}
+
+function decodeUncached(literal: RDF.Literal): LiteralValue {
+  const lexical = literal.value;
+  const language = literal.language;
+  if (language !== '') {
+    const dt = literal.datatype.value === RDF_DIR_LANG_STRING ? RDF_DIR_LANG_STRING : RDF_LANG_STRING;
+    return { kind: 'string', lexical, datatype: dt, language: language.toLowerCase() };
+  }
+  const datatype = literal.datatype.value;
+  if (datatype === XSD_STRING) return { kind: 'string', lexical, datatype, language: '' };
+  const parse = PARSERS.get(datatype);
+  return parse === undefined ? { kind: 'other', lexical, datatype } : parse(lexical, datatype);
+}
+
+/** Creates a literal and records its decoded value. */
+function remember(literal: RDF.Literal, value: LiteralValue): RDF.Literal {
+  cache.set(literal, value);
+  return literal;
+}
+
+/** A literal of a numeric value, in canonical form, with the primitive datatype. */
+export function numericLiteral(numeric: Numeric): RDF.Literal {
+  const lexical = numericToLexical(numeric);
+  const datatype = NUMERIC_DATATYPE[numeric.type];
+  return remember(DataFactory.literal(lexical, iri(datatype)), { kind: 'numeric', lexical, datatype, numeric });
+}
+
+/** A literal of an integer value with a given integer datatype (xsd:integer or a subtype). */
+export function integerLiteral(value: bigint, datatype: string = XSD_INTEGER): RDF.Literal {
+  const lexical = value.toString();
+  return remember(DataFactory.literal(lexical, iri(datatype)), { kind: 'numeric', lexical, datatype, numeric: { type: 'integer', value } });
+}
+
+/** A literal of a date/time value in canonical form. */
+export function dateTimeLiteral(value: DateTimeValue, datatype: string): RDF.Literal {
+  const lexical = formatDateTime(value);
+  return remember(DataFactory.literal(lexical, iri(datatype)), { kind: 'datetime', lexical, datatype, value });
+}
+
+/** A simple literal or language-tagged string. */
+export function stringLiteral(lexical: string, language = ''): RDF.Literal {
+  const literal = language === '' ? DataFactory.literal(lexical) : DataFactory.literal(lexical, language);
+  return remember(literal, {
+    kind: 'string',
+    lexical,
+    datatype: language === '' ? XSD_STRING : RDF_LANG_STRING,
+    language: language.toLowerCase(),
+  });
+}
+
+/** The string value of a term when it is a string literal (simple, xsd:string or language-tagged). */
+export function asString(term: Value): StringValue | undefined {
+  if (term.termType !== 'Literal') return undefined;
+  const v = decode(term);
+  return v.kind === 'string' ? v : undefined;
+}
+
+/** The string value of a string literal; error for anything else. */
+export function requireString(term: Value, what: string): StringValue {
+  return asString(term) ?? fail(`${what}: expected a string literal, got ${describe(term)}`);
+}
+
+/** The lexical form of a simple literal or xsd:string literal; error for anything else (language-tagged strings too). */
+export function requireSimple(term: Value, what: string): string {
+  const s = asString(term);
+  if (s === undefined || s.language !== '') fail(`${what}: expected a simple literal, got ${describe(term)}`);
+  return s.lexical;
+}
+
+/** The numeric value of a numeric literal with a valid lexical form; error for anything else. */
+export function requireNumeric(term: Value, what: string): Numeric {
+  if (term.termType === 'Literal') {
+    const v = decode(term);
+    if (v.kind === 'numeric') return v.numeric;
+  }
+  return fail(`${what}: expected a number, got ${describe(term)}`);
+}
+
+/** A dateTime (or dateTimeStamp) value; with `alsoDate`, an xsd:date too. Error for anything else. */
+export function requireDateTime(term: Value, what: string, also: readonly ('date' | 'time')[] = []): DateTimeValue {
+  if (term.termType === 'Literal') {
+    const v = decode(term);
+    if (v.kind === 'datetime' && (v.value.kind === 'dateTime' || (also as readonly string[]).includes(v.value.kind))) return v.value;
+  }
+  return fail(`${what}: expected an xsd:dateTime, got ${describe(term)}`);
+}
+
+/** A short description of a term for error messages. */
+export function describe(term: Value | undefined): string {
+  if (term === undefined) return 'an unbound value';
+  switch (term.termType) {
+    case 'NamedNode':
+      return `<${term.value}>`;
+    case 'BlankNode':
+      return `_:${term.value}`;
+    default: {
+      const text = term.value.length > 40 ? `${term.value.slice(0, 40)}…` : term.value;
+      if (term.language !== '') return `"${text}"@${term.language}`;
+      return term.datatype.value === XSD_STRING ? `"${text}"` : `"${text}"^^<${term.datatype.value}>`;
+    }
+  }
+}

@@ -1,0 +1,538 @@
+/**
+ * Materialisation and its incremental maintenance, level by level.
+ *
+ * Facts are tracked by their row during a run (each fact has one visible row in the
+ * writer's view); per-table mark bytes say what happens to them:
+ * - A: present now but not before the run (explicit additions, derived insertions);
+ * - D_ABSENT: will be absent (overdeleted and not rederived);
+ * - D_UNDERIVED: stays (explicit) but loses its derived status;
+ * - GAIN: gains derived status;
+ * - EMINUS: loses its explicit status.
+ * The old materialisation I_old is every visible row without A; the current one I_cur every
+ * visible row without D_ABSENT. Statuses are applied at the end, so both stay readable.
+ *
+ * Per level: overdelete (semi-naive over the deletions, rules evaluated on I_old), rederive
+ * (a rule instance with its body in I_cur puts a fact back), insert (semi-naive over the
+ * additions on I_cur). With FBF (the default) a fact is not overdeleted when a rule instance
+ * proves it from settled facts (lower levels, or explicit facts that stay), which spares the
+ * overdelete/rederive cascade; with DRed (use-DRed=true) every candidate is overdeleted.
+ * NOT and AGGREGATE only read lower levels: a fact added below a NOT seeds overdeletion, one
+ * deleted below seeds insertion, and a change below an AGGREGATE re-evaluates its rule.
+ * @module
+ */
+import type { Interrupter } from '../model/control.js';
+import type { WriteTransaction } from '../storage/fact-store.js';
+import { DERIVED, EXPLICIT, type TupleTable } from '../storage/tuple-table.js';
+import { RuleEvaluator, type RowFilter } from './evaluate.js';
+import type { PendingChanges } from './pending.js';
+import type { CompiledAtom, CompiledProgram, CompiledRule } from './program.js';
+import { TermValues } from './term-values.js';
+import type { TermDictionary } from '../model/dictionary.js';
+
+const A = 1;
+const D_ABSENT = 2;
+const D_UNDERIVED = 4;
+const GAIN = 8;
+const EMINUS = 16;
+
+/** Options of a maintenance run. */
+export interface MaintenanceOptions {
+  /** Use DRed instead of FBF for deletions. */
+  readonly useDRed: boolean;
+  /** Process levels one by one (true) or merge consecutive positive levels (false). */
+  readonly byLevels: boolean;
+}
+
+/** Counters of a run. */
+export interface MaintenanceStats {
+  /** Facts that became present by derivation. */
+  inserted: number;
+  /** Facts that became absent. */
+  deleted: number;
+}
+
+/** Encodes (table id, row) into one number. */
+const key = (tableId: number, row: number): number => tableId * 0x100000000 + row;
+const keyTable = (k: number): number => Math.floor(k / 0x100000000);
+const keyRow = (k: number): number => k % 0x100000000;
+
+interface Feed {
+  readonly rule: CompiledRule;
+  readonly literal: number;
+  readonly atom: CompiledAtom;
+  readonly node: string;
+  cursor: number;
+}
+
+/** One maintenance run over a write transaction. */
+export class Maintenance {
+  private readonly marks = new Map<number, Uint8Array>();
+  private readonly plus = new Map<string, number[]>();
+  private readonly minus = new Map<string, number[]>();
+  private readonly underived = new Map<number, number[]>(); // level → keys marked D_UNDERIVED
+  private readonly evaluator: RuleEvaluator;
+  private readonly levelCache = new Map<string, number>();
+  private readonly iOld: RowFilter;
+  private readonly iCur: RowFilter;
+  private currentLevel = 0;
+  private readonly settled: RowFilter;
+  private readonly tuple = new Uint32Array(64);
+  /** Counters. */
+  readonly stats: MaintenanceStats = { inserted: 0, deleted: 0 };
+
+  /** Prepares a run. */
+  constructor(
+    private readonly tx: WriteTransaction,
+    dictionary: TermDictionary,
+    private readonly program: CompiledProgram,
+    private readonly options: MaintenanceOptions,
+    private readonly interrupter: Interrupter,
+  ) {
+    this.evaluator = new RuleEvaluator(tx, new TermValues(dictionary));
+    this.iOld = (t, r) => (this.mark(t, r) & A) === 0;
+    this.iCur = (t, r) => (this.mark(t, r) & D_ABSENT) === 0;
+    this.settled = (t, r) => {
+      const m = this.mark(t, r);
+      if ((m & D_ABSENT) !== 0) return false;
+      if (this.levelOfRow(t, r) < this.currentLevel) return true;
+      return (this.tx.table(t).statusOf(r) & EXPLICIT) !== 0 && (m & EMINUS) === 0;
+    };
+  }
+
+  /**
+   * Runs maintenance for the pending changes: `removed` are the compiled rules taken out of
+   * the program, `added` the keys of rules put in. With `pending.full`, every derived fact
+   * is dropped and the materialisation is recomputed from the explicit facts.
+   */
+  async run(pending: PendingChanges, removed: readonly CompiledRule[]): Promise<MaintenanceStats> {
+    const tx = this.tx;
+    if (pending.full) {
+      // explicit deletions first, then every derived status goes; all rules are then "added"
+      for (const [tableId, rows] of pending.deleted) {
+        const table = tx.table(tableId);
+        const flat: number[] = [];
+        for (const r of rows) this.collect(table, r, flat);
+        this.forTuples(table, flat, (t) => table.remove(t, EXPLICIT, tx.version));
+      }
+      this.dropDerived();
+    } else {
+      for (const [tableId, rows] of pending.added) {
+        for (const r of rows) {
+          this.setMark(tableId, r, A);
+          this.push(this.plus, tableId, r);
+        }
+      }
+      for (const [tableId, rows] of pending.deleted) {
+        for (const r of rows) {
+          this.setMark(tableId, r, EMINUS | D_ABSENT);
+          this.push(this.minus, tableId, r);
+        }
+      }
+    }
+    const added = new Set(pending.full ? this.program.rules.map((r) => r.key) : pending.rulesAdded);
+    // heads of removed rules lost a derivation
+    const removedCandidates = new Map<number, number[]>();
+    this.evaluator.accept = this.iOld;
+    for (const rule of removed) {
+      this.eachHead(rule, -1, null, (tableId, tuple) => {
+        const row = tx.table(tableId).find(tuple, tx.view(tableId));
+        if (row < 0) return;
+        const level = this.levelOfRow(tableId, row);
+        let list = removedCandidates.get(level);
+        if (!list) removedCandidates.set(level, (list = []));
+        list.push(key(tableId, row));
+      });
+    }
+    // level 0 holds facts no rule derives any more
+    this.currentLevel = 0;
+    for (const k of removedCandidates.get(0) ?? []) this.candidate(keyTable(k), keyRow(k), true);
+
+    const byLevel = new Map<number, CompiledRule[]>();
+    for (const r of this.program.rules) {
+      let l = byLevel.get(r.level);
+      if (!l) byLevel.set(r.level, (l = []));
+      l.push(r);
+    }
+    const groups = this.levelGroups(byLevel);
+    for (const levels of groups) {
+      const rules = levels.flatMap((l) => byLevel.get(l) ?? []);
+      this.currentLevel = levels[0]!;
+      const levelSet = new Set(levels);
+      await this.overdelete(rules.filter((r) => !added.has(r.key)), levels.flatMap((l) => removedCandidates.get(l) ?? []));
+      await this.rederive(rules, levelSet);
+      await this.insert(rules, added);
+    }
+    this.apply();
+    return this.stats;
+  }
+
+  /** Levels processed together: single levels, or with by-levels=false runs of positive levels. */
+  private levelGroups(byLevel: Map<number, CompiledRule[]>): number[][] {
+    const levels = [...byLevel.keys()].sort((a, b) => a - b);
+    if (this.options.byLevels) return levels.map((l) => [l]);
+    const groups: number[][] = [];
+    let lastPositive = false;
+    for (const l of levels) {
+      const positive = !(byLevel.get(l) ?? []).some((r) => r.nonMonotonic);
+      if (positive && lastPositive) groups[groups.length - 1]!.push(l);
+      else groups.push([l]);
+      lastPositive = positive;
+    }
+    return groups;
+  }
+
+  // ---- marks and lists ----
+
+  private mark(tableId: number, row: number): number {
+    const m = this.marks.get(tableId);
+    return m !== undefined && row < m.length ? m[row]! : 0;
+  }
+
+  private setMark(tableId: number, row: number, bits: number): void {
+    let m = this.marks.get(tableId);
+    if (!m || row >= m.length) {
+      const grown = new Uint8Array(Math.max(row + 1, this.tx.table(tableId).rowCount + 1024, m ? m.length * 2 : 0));
+      if (m) grown.set(m);
+      m = grown;
+      this.marks.set(tableId, m);
+    }
+    m[row] = m[row]! | bits;
+  }
+
+  private clearMark(tableId: number, row: number, bits: number): void {
+    const m = this.marks.get(tableId);
+    if (m && row < m.length) m[row] = m[row]! & ~bits;
+  }
+
+  private nodeOfRow(tableId: number, row: number): string {
+    const t = this.program.tripleTables;
+    const p = tableId === t.triples || tableId === t.quads ? this.tx.table(tableId).get(row, 1) : -1;
+    return this.program.nodeOfFact(tableId, p);
+  }
+
+  private levelOfRow(tableId: number, row: number): number {
+    const node = this.nodeOfRow(tableId, row);
+    let l = this.levelCache.get(node);
+    if (l === undefined) {
+      l = this.program.levelOfNode(node);
+      this.levelCache.set(node, l);
+    }
+    return l;
+  }
+
+  private push(lists: Map<string, number[]>, tableId: number, row: number): void {
+    const node = this.nodeOfRow(tableId, row);
+    let l = lists.get(node);
+    if (!l) lists.set(node, (l = []));
+    l.push(key(tableId, row));
+  }
+
+  // ---- evaluation helpers ----
+
+  /** Evaluates `rule` (pivot literal or -1, pre-bound slots) and calls `onHead` per head tuple. */
+  private eachHead(rule: CompiledRule, skip: number, slots: Int32Array | null, onHead: (tableId: number, tuple: Uint32Array) => void): void {
+    const s = slots ?? new Int32Array(rule.slotCount).fill(-1);
+    this.evaluator.run(rule, s, skip, (bound) => {
+      for (const h of rule.heads) {
+        const t = this.tuple.subarray(0, h.args.length);
+        for (let c = 0; c < h.args.length; c++) {
+          const a = h.args[c]!;
+          t[c] = a >= 0 ? a : bound[-a - 1]!;
+        }
+        onHead(h.tableId, t);
+      }
+    });
+  }
+
+  /** Binds the pivot atom to a fact and evaluates the rest of the rule. */
+  private pivot(feed: Feed, k: number, filter: RowFilter, onHead: (tableId: number, tuple: Uint32Array) => void): void {
+    const tableId = keyTable(k);
+    if (tableId !== feed.atom.tableId) return;
+    const slots = new Int32Array(feed.rule.slotCount).fill(-1);
+    if (!this.evaluator.unify(feed.atom, this.tx.table(tableId), keyRow(k), slots)) return;
+    this.evaluator.accept = filter;
+    this.eachHead(feed.rule, feed.literal, slots, onHead);
+  }
+
+  /** Binds the outer variables of a negated atom to a fact (for NOT seeding). */
+  private bindOuter(rule: CompiledRule, atom: CompiledAtom, local: readonly number[], k: number): Int32Array | null {
+    const slots = new Int32Array(rule.slotCount).fill(-1);
+    const table = this.tx.table(keyTable(k));
+    const row = keyRow(k);
+    for (let c = 0; c < atom.args.length; c++) {
+      const a = atom.args[c]!;
+      const v = table.get(row, c);
+      if (a >= 0) {
+        if (a !== v) return null;
+      } else if (!local.includes(-a - 1)) {
+        const s = -a - 1;
+        if (slots[s]! >= 0 && slots[s] !== v) return null;
+        slots[s] = v;
+      }
+    }
+    return slots;
+  }
+
+  private feeds(rules: readonly CompiledRule[], kinds: 'atom' | 'not'): Feed[] {
+    const out: Feed[] = [];
+    for (const rule of rules) {
+      rule.body.forEach((l, i) => {
+        if (kinds === 'atom' && l.kind === 'atom') out.push({ rule, literal: i, atom: l.atom, node: l.atom.node, cursor: 0 });
+        if (kinds === 'not' && l.kind === 'not') for (const atom of l.atoms) out.push({ rule, literal: i, atom, node: atom.node, cursor: 0 });
+      });
+    }
+    return out;
+  }
+
+  /** Nodes read by the AGGREGATE literals of a rule. */
+  private aggregateNodes(rule: CompiledRule): string[] {
+    const nodes: string[] = [];
+    const walk = (ls: CompiledRule['body']): void => {
+      for (const l of ls) {
+        if (l.kind === 'atom') nodes.push(l.atom.node);
+        else if (l.kind === 'not') nodes.push(...l.atoms.map((a) => a.node));
+        else if (l.kind === 'aggregate') walk(l.inner);
+      }
+    };
+    for (const l of rule.body) if (l.kind === 'aggregate') walk(l.inner);
+    return nodes;
+  }
+
+  private async tick(): Promise<void> {
+    if (this.interrupter.due()) await this.interrupter.yield();
+  }
+
+  // ---- phases ----
+
+  /** A fact lost a derivation: overdelete it unless it is explicit (then it only loses its derived status). */
+  private candidate(tableId: number, row: number, force: boolean): void {
+    const m = this.mark(tableId, row);
+    if ((m & (D_ABSENT | D_UNDERIVED | A)) !== 0) return;
+    const table = this.tx.table(tableId);
+    const status = table.statusOf(row);
+    if ((status & DERIVED) === 0) return;
+    if (!force && !this.options.useDRed && this.provable(tableId, row, this.settled)) return;
+    if ((status & EXPLICIT) !== 0 && (m & EMINUS) === 0) {
+      this.setMark(tableId, row, D_UNDERIVED);
+      const level = this.levelOfRow(tableId, row);
+      let l = this.underived.get(level);
+      if (!l) this.underived.set(level, (l = []));
+      l.push(key(tableId, row));
+      return;
+    }
+    this.setMark(tableId, row, D_ABSENT);
+    this.push(this.minus, tableId, row);
+  }
+
+  /** Whether some rule of the fact's level derives it from rows accepted by `filter`. */
+  private provable(tableId: number, row: number, filter: RowFilter): boolean {
+    const level = this.levelOfRow(tableId, row);
+    const table = this.tx.table(tableId);
+    for (const rule of this.program.rules) {
+      if (rule.level !== level) continue;
+      for (const head of rule.heads) {
+        if (head.tableId !== tableId) continue;
+        const slots = new Int32Array(rule.slotCount).fill(-1);
+        if (!this.evaluator.unify(head, table, row, slots)) continue;
+        this.evaluator.accept = filter;
+        if (this.evaluator.run(rule, slots, -1, () => true)) return true;
+      }
+    }
+    return false;
+  }
+
+  private async overdelete(rules: readonly CompiledRule[], removedCandidates: readonly number[]): Promise<void> {
+    const onHead = (tableId: number, tuple: Uint32Array): void => {
+      const row = this.tx.table(tableId).find(tuple, this.tx.view(tableId));
+      if (row >= 0) this.candidate(tableId, row, false);
+    };
+    for (const k of removedCandidates) this.candidate(keyTable(k), keyRow(k), true);
+    // a change below an AGGREGATE: every old instance of its rule is a candidate
+    for (const rule of rules) {
+      if (!rule.aggregates) continue;
+      const nodes = this.aggregateNodes(rule);
+      if (nodes.some((n) => (this.plus.get(n)?.length ?? 0) > 0 || (this.minus.get(n)?.length ?? 0) > 0)) {
+        this.evaluator.accept = this.iOld;
+        this.eachHead(rule, -1, null, onHead);
+      }
+    }
+    // a fact added below a NOT: instances that relied on its absence lose a derivation
+    for (const feed of this.feeds(rules, 'not')) {
+      const list = this.plus.get(feed.node) ?? [];
+      const lit = feed.rule.body[feed.literal]!;
+      if (lit.kind !== 'not') continue;
+      for (const k of list) {
+        const slots = this.bindOuter(feed.rule, feed.atom, lit.local, k);
+        if (!slots) continue;
+        this.evaluator.accept = this.iOld;
+        this.eachHead(feed.rule, feed.literal, slots, onHead);
+        await this.tick();
+      }
+    }
+    const feeds = this.feeds(rules, 'atom');
+    let progress = true;
+    while (progress) {
+      progress = false;
+      for (const feed of feeds) {
+        const list = this.minus.get(feed.node);
+        if (!list) continue;
+        while (feed.cursor < list.length) {
+          const k = list[feed.cursor++]!;
+          if ((this.mark(keyTable(k), keyRow(k)) & D_ABSENT) === 0) continue;
+          progress = true;
+          this.pivot(feed, k, this.iOld, onHead);
+          await this.tick();
+        }
+      }
+    }
+  }
+
+  private async rederive(rules: readonly CompiledRule[], levels: ReadonlySet<number>): Promise<void> {
+    if (rules.length === 0) return;
+    const check = (k: number, bit: number): void => {
+      const tableId = keyTable(k);
+      const row = keyRow(k);
+      if ((this.mark(tableId, row) & bit) === 0) return;
+      if (!levels.has(this.levelOfRow(tableId, row))) return;
+      if (!this.provable(tableId, row, this.iCur)) return;
+      this.restore(tableId, row);
+    };
+    for (const [node, list] of this.minus) {
+      if (!levels.has(this.program.levelOfNode(node))) continue;
+      for (const k of list) {
+        check(k, D_ABSENT);
+        await this.tick();
+      }
+    }
+    for (const level of levels) for (const k of this.underived.get(level) ?? []) check(k, D_UNDERIVED);
+  }
+
+  /** Puts an overdeleted fact back (and lets insertion propagate it). */
+  private restore(tableId: number, row: number): void {
+    const m = this.mark(tableId, row);
+    if ((m & D_UNDERIVED) !== 0) {
+      this.clearMark(tableId, row, D_UNDERIVED);
+      return;
+    }
+    if ((m & D_ABSENT) === 0) return;
+    this.clearMark(tableId, row, D_ABSENT);
+    if ((this.tx.table(tableId).statusOf(row) & DERIVED) === 0) this.setMark(tableId, row, GAIN);
+    this.push(this.plus, tableId, row);
+  }
+
+  private async insert(rules: readonly CompiledRule[], added: ReadonlySet<string>): Promise<void> {
+    const tx = this.tx;
+    const onHead = (tableId: number, tuple: Uint32Array): void => {
+      const table = tx.table(tableId);
+      const row = table.find(tuple, tx.view(tableId));
+      if (row < 0) {
+        table.add(tuple, DERIVED, tx.version);
+        const r = table.rowCount - 1;
+        this.setMark(tableId, r, A);
+        this.push(this.plus, tableId, r);
+        this.stats.inserted++;
+        return;
+      }
+      const m = this.mark(tableId, row);
+      if ((m & (D_ABSENT | D_UNDERIVED)) !== 0) this.restore(tableId, row);
+      else if ((table.statusOf(row) & DERIVED) === 0) this.setMark(tableId, row, GAIN);
+    };
+    // a rule evaluated in full needs as pivots only the facts that arrive after its evaluation
+    const startAt = new Map<CompiledRule, Map<string, number>>();
+    for (const rule of rules) {
+      if (added.has(rule.key)) {
+        const starts = new Map<string, number>();
+        for (const l of rule.body) if (l.kind === 'atom') starts.set(l.atom.node, this.plus.get(l.atom.node)?.length ?? 0);
+        startAt.set(rule, starts);
+        this.evaluator.accept = this.iCur;
+        this.eachHead(rule, -1, null, onHead);
+        await this.tick();
+      } else if (rule.aggregates) {
+        const nodes = this.aggregateNodes(rule);
+        if (nodes.some((n) => (this.plus.get(n)?.length ?? 0) > 0 || (this.minus.get(n)?.length ?? 0) > 0)) {
+          this.evaluator.accept = this.iCur;
+          this.eachHead(rule, -1, null, onHead);
+        }
+      }
+    }
+    // a fact deleted below a NOT: instances that needed its absence may now hold
+    for (const feed of this.feeds(rules, 'not')) {
+      const lit = feed.rule.body[feed.literal]!;
+      if (lit.kind !== 'not' || added.has(feed.rule.key)) continue;
+      for (const k of this.minus.get(feed.node) ?? []) {
+        if ((this.mark(keyTable(k), keyRow(k)) & D_ABSENT) === 0) continue;
+        const slots = this.bindOuter(feed.rule, feed.atom, lit.local, k);
+        if (!slots) continue;
+        this.evaluator.accept = this.iCur;
+        this.eachHead(feed.rule, -1, slots, onHead);
+        await this.tick();
+      }
+    }
+    const feeds = this.feeds(rules, 'atom');
+    for (const feed of feeds) feed.cursor = startAt.get(feed.rule)?.get(feed.node) ?? 0;
+    let progress = true;
+    while (progress) {
+      progress = false;
+      for (const feed of feeds) {
+        const list = this.plus.get(feed.node);
+        if (!list) continue;
+        while (feed.cursor < list.length) {
+          const k = list[feed.cursor++]!;
+          if ((this.mark(keyTable(k), keyRow(k)) & D_ABSENT) !== 0) continue;
+          progress = true;
+          this.pivot(feed, k, this.iCur, onHead);
+          await this.tick();
+        }
+      }
+    }
+  }
+
+  /** Removes every derived status before a from-scratch run. */
+  private dropDerived(): void {
+    const tx = this.tx;
+    for (const info of tx.catalogue.tupleTables.values()) {
+      const table = tx.table(info.id);
+      const view = tx.view(info.id);
+      const tuples: number[] = [];
+      for (let row = 0; row < view.limit; row++) {
+        if (table.visible(row, view) && (table.statusOf(row) & DERIVED) !== 0) this.collect(table, row, tuples);
+      }
+      this.forTuples(table, tuples, (t) => table.remove(t, DERIVED, tx.version));
+    }
+  }
+
+  private collect(table: TupleTable, row: number, out: number[]): void {
+    for (let c = 0; c < table.arity; c++) out.push(table.get(row, c));
+  }
+
+  private forTuples(table: TupleTable, flat: readonly number[], f: (tuple: Uint32Array) => void): void {
+    const t = new Uint32Array(table.arity);
+    for (let i = 0; i < flat.length; i += table.arity) {
+      for (let c = 0; c < table.arity; c++) t[c] = flat[i + c]!;
+      f(t);
+    }
+  }
+
+  /** Applies the marks to the statuses of the facts. */
+  private apply(): void {
+    const tx = this.tx;
+    for (const [tableId, marks] of this.marks) {
+      const table = tx.table(tableId);
+      const gain: number[] = [];
+      const lose: number[] = [];
+      const unexplicit: number[] = [];
+      const limit = Math.min(marks.length, table.rowCount);
+      for (let row = 0; row < limit; row++) {
+        const m = marks[row]!;
+        if (m === 0 || m === A) continue;
+        if ((m & GAIN) !== 0) this.collect(table, row, gain);
+        if ((m & (D_ABSENT | D_UNDERIVED)) !== 0 && (table.statusOf(row) & DERIVED) !== 0) this.collect(table, row, lose);
+        if ((m & EMINUS) !== 0) this.collect(table, row, unexplicit);
+        if ((m & D_ABSENT) !== 0) this.stats.deleted++;
+      }
+      this.forTuples(table, gain, (t) => table.add(t, DERIVED, tx.version));
+      this.forTuples(table, lose, (t) => table.remove(t, DERIVED, tx.version));
+      this.forTuples(table, unexplicit, (t) => table.remove(t, EXPLICIT, tx.version));
+    }
+  }
+}

@@ -1,0 +1,181 @@
+/**
+ * Reasoning for one data store: the rules in the catalogue, the changes waiting for the next
+ * run, the compiled program (cached per rule set) and the run itself.
+ * @module
+ */
+import type { OrderedMap } from 'immutable';
+import type { Interrupter } from '../model/control.js';
+import type { Rule } from '../datalog/ast.js';
+import { Maintenance, type MaintenanceStats } from '../datalog/maintenance.js';
+import { PendingChanges } from '../datalog/pending.js';
+import { compileProgram, type CompiledProgram } from '../datalog/program.js';
+import { writeDatalog } from '../formats/datalog-writer.js';
+import type { StoredRule } from '../storage/catalogue.js';
+import type { FactStore, StoreSavepoint, WriteTransaction } from '../storage/fact-store.js';
+import { EXPLICIT } from '../storage/tuple-table.js';
+
+/** A savepoint of facts and pending reasoning work. */
+export interface ReasoningSavepoint {
+  /** The fact store's savepoint. */
+  readonly facts: StoreSavepoint;
+  /** A copy of the pending changes. */
+  readonly pending: PendingChanges | null;
+}
+
+/** The canonical text of a rule: its key in the catalogue. */
+export function ruleKey(rule: Rule): string {
+  return writeDatalog({ rules: [rule] }).trim();
+}
+
+type Rules = OrderedMap<string, StoredRule>;
+
+/** Rules, pending changes and materialisation of one store. */
+export class StoreReasoner {
+  private pending: PendingChanges | null = null;
+  private committed: { rules: Rules; program: CompiledProgram } | null = null;
+  private draft: { rules: Rules; program: CompiledProgram } | null = null;
+
+  /** Creates the reasoner of a store. */
+  constructor(
+    private readonly facts: FactStore,
+    private readonly options: () => { useDRed: boolean; byLevels: boolean },
+  ) {}
+
+  /** Whether explicit changes must go through the pending log (the store has rules). */
+  tracks(tx: WriteTransaction): boolean {
+    return this.pending !== null || tx.catalogue.rules.size > 0;
+  }
+
+  /** The pending changes of the open transaction (created on first use). */
+  pendingFor(_tx: WriteTransaction): PendingChanges {
+    if (!this.pending) this.pending = new PendingChanges();
+    return this.pending;
+  }
+
+  /** Whether a reasoning run is due. */
+  get requiresReasoning(): boolean {
+    return this.pending !== null && !this.pending.empty;
+  }
+
+  /** Adds an explicit fact (through the pending log when the store has rules). */
+  addFact(tx: WriteTransaction, tableId: number, tuple: ArrayLike<number>): boolean {
+    if (this.tracks(tx)) return this.pendingFor(tx).addExplicit(tx, tableId, tuple);
+    return tx.table(tableId).add(tuple, EXPLICIT, tx.version);
+  }
+
+  /** Removes an explicit fact (through the pending log when the store has rules). */
+  removeFact(tx: WriteTransaction, tableId: number, tuple: ArrayLike<number>): boolean {
+    if (this.tracks(tx)) return this.pendingFor(tx).removeExplicit(tx, tableId, tuple);
+    return tx.table(tableId).remove(tuple, EXPLICIT, tx.version);
+  }
+
+  /**
+   * Adds rules to a domain; returns how many were new. The resulting program is compiled at
+   * once, so an unsafe or unstratifiable program is rejected (RuleCompilationError) and the
+   * catalogue is left as it was.
+   */
+  addRules(tx: WriteTransaction, rules: readonly Rule[], domain: string): number {
+    let draft = tx.catalogue.rules;
+    const fresh: string[] = [];
+    for (const rule of rules) {
+      const key = ruleKey(rule);
+      if (draft.has(key)) continue;
+      draft = draft.set(key, { key, rule, domain });
+      fresh.push(key);
+    }
+    if (fresh.length === 0) return 0;
+    this.compile(tx, draft);
+    tx.catalogue = tx.catalogue.set('rules', draft);
+    const pending = this.pendingFor(tx);
+    for (const key of fresh) {
+      if (pending.rulesRemoved.has(key)) pending.rulesRemoved.delete(key);
+      else pending.rulesAdded.add(key);
+    }
+    return fresh.length;
+  }
+
+  /** Removes rules (matched by their canonical text); returns how many existed. */
+  removeRules(tx: WriteTransaction, rules: readonly Rule[]): number {
+    let draft = tx.catalogue.rules;
+    const gone: StoredRule[] = [];
+    for (const rule of rules) {
+      const key = ruleKey(rule);
+      const stored = draft.get(key);
+      if (!stored) continue;
+      draft = draft.delete(key);
+      gone.push(stored);
+    }
+    if (gone.length === 0) return 0;
+    this.compile(tx, draft);
+    tx.catalogue = tx.catalogue.set('rules', draft);
+    const pending = this.pendingFor(tx);
+    for (const stored of gone) {
+      if (pending.rulesAdded.has(stored.key)) pending.rulesAdded.delete(stored.key);
+      else pending.rulesRemoved.set(stored.key, stored.rule as Rule);
+    }
+    return gone.length;
+  }
+
+  /** Removes every rule of the given domains (all when undefined); returns how many. */
+  removeDomain(tx: WriteTransaction, domains?: ReadonlySet<string>): number {
+    const rules = [...tx.catalogue.rules.values()].filter((r) => !domains || domains.has(r.domain)).map((r) => r.rule as Rule);
+    return this.removeRules(tx, rules);
+  }
+
+  /** Requests a from-scratch materialisation at the next run. */
+  requestRecompute(tx: WriteTransaction): void {
+    this.pendingFor(tx).full = true;
+  }
+
+  /** Forgets pending work whose effect was applied directly (after clear-rules-explicate-facts). */
+  discardPending(): void {
+    this.pending = null;
+  }
+
+  /** Runs maintenance for the pending changes, if any. */
+  async reason(tx: WriteTransaction, interrupter: Interrupter): Promise<MaintenanceStats | undefined> {
+    const pending = this.pending;
+    if (!pending || pending.empty) return undefined;
+    const program = this.compile(tx, tx.catalogue.rules);
+    const removed = pending.rulesRemoved.size > 0
+      ? compileProgram([...pending.rulesRemoved].map(([key, rule]) => ({ key, rule })), tx.catalogue, this.facts.dictionary).rules
+      : [];
+    const run = new Maintenance(tx, this.facts.dictionary, program, this.options(), interrupter);
+    const stats = await run.run(pending, removed);
+    this.pending = tx.catalogue.rules.size > 0 ? new PendingChanges() : null;
+    return stats;
+  }
+
+  /** A savepoint covering facts and pending work. */
+  savepoint(tx: WriteTransaction): ReasoningSavepoint {
+    return { facts: this.facts.savepoint(tx), pending: this.pending ? this.pending.clone() : null };
+  }
+
+  /** Returns to a savepoint. */
+  rollbackTo(tx: WriteTransaction, sp: ReasoningSavepoint): void {
+    this.facts.rollbackTo(tx, sp.facts);
+    this.pending = sp.pending;
+    if (this.draft && this.draft.rules !== tx.catalogue.rules) this.draft = null;
+  }
+
+  /** Called after commit: the transaction's program becomes the committed one. */
+  committedTransaction(tx: WriteTransaction): void {
+    if (this.draft && this.draft.rules === tx.catalogue.rules) this.committed = this.draft;
+    this.draft = null;
+    this.pending = null;
+  }
+
+  /** Called after rollback: the transaction's program (and its term ids) are forgotten. */
+  rolledBackTransaction(): void {
+    this.draft = null;
+    this.pending = null;
+  }
+
+  private compile(tx: WriteTransaction, rules: Rules): CompiledProgram {
+    if (this.draft?.rules === rules) return this.draft.program;
+    if (this.committed?.rules === rules) return this.committed.program;
+    const program = compileProgram([...rules.values()].map((r) => ({ key: r.key, rule: r.rule as Rule })), tx.catalogue, this.facts.dictionary);
+    this.draft = { rules, program };
+    return program;
+  }
+}
