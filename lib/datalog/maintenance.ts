@@ -206,8 +206,9 @@ export class Maintenance {
 
   private nodeOfRow(tableId: number, row: number): string {
     const t = this.program.tripleTables;
-    const p = tableId === t.triples || tableId === t.quads ? this.tx.table(tableId).get(row, 1) : -1;
-    return this.program.nodeOfFact(tableId, p);
+    if (tableId !== t.triples && tableId !== t.quads) return this.program.nodeOfFact(tableId, -1, -1);
+    const table = this.tx.table(tableId);
+    return this.program.nodeOfFact(tableId, table.get(row, 1), table.get(row, 2));
   }
 
   private levelOfRow(tableId: number, row: number): number {

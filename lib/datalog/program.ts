@@ -6,7 +6,7 @@
  */
 import { RuleCompilationError } from '../model/errors.js';
 import type { TermDictionary } from '../model/dictionary.js';
-import { termToKey } from '../model/terms.js';
+import { RDF_NS, termToKey } from '../model/terms.js';
 import type { Catalogue } from '../storage/catalogue.js';
 import { DEFAULT_TRIPLES, QUADS } from '../storage/fact-store.js';
 import type { AggregateLiteral, BodyLiteral, DatalogTerm, Rule, TupleAtom } from './ast.js';
@@ -61,21 +61,22 @@ export interface CompiledProgram {
   readonly levels: number;
   /** The level of a predicate node (0 when no rule derives it). */
   levelOfNode(node: string): number;
-  /** The node a fact of a table belongs to, given its predicate term id (or -1 for other tables). */
-  nodeOfFact(tableId: number, predicate: number): string;
-  /** Whether DefaultTriples / Quads facts are all one node (some atom has a variable predicate). */
-  readonly collapsed: { readonly triples: boolean; readonly quads: boolean };
+  /** The node a fact belongs to, given its predicate and object term ids (ignored for other tables). */
+  nodeOfFact(tableId: number, predicate: number, object: number): string;
   /** Ids of the DefaultTriples and Quads tables. */
   readonly tripleTables: { readonly triples: number; readonly quads: number };
 }
 
-/** The predicate node of an atom: `T<id>|<predicate id>`, `T<id>|*` or `T<id>` for other tables. */
-function rawNode(atom: CompiledAtom, triples: number, quads: number): string {
-  if (atom.tableId === triples || atom.tableId === quads) {
-    const p = atom.args[1]!;
-    return p >= 0 ? `T${atom.tableId}|${p}` : `T${atom.tableId}|*`;
-  }
-  return `T${atom.tableId}`;
+/**
+ * The predicate node of a triple or quad with predicate `p` and object `o` (term ids, or -1
+ * for variables): `T<id>|*` for any predicate, `T<id>|<p>` for one predicate, and for
+ * rdf:type with a constant class `T<id>|<p>|<o>`; `collapse` widens to the coarser nodes
+ * when some atom of the program has a variable there.
+ */
+function tripleNode(tableId: number, p: number, o: number, rdfType: number, collapse: { predicate: boolean; type: boolean }): string {
+  if (p < 0 || collapse.predicate) return `T${tableId}|*`;
+  if (p === rdfType && o >= 0 && !collapse.type) return `T${tableId}|${p}|${o}`;
+  return `T${tableId}|${p}`;
 }
 
 /** Describes a rule position for error messages. */
@@ -88,12 +89,13 @@ export function compileProgram(entries: ReadonlyArray<{ key: string; rule: Rule 
   const tables = catalogue.tupleTables;
   const triples = tables.get(DEFAULT_TRIPLES)!.id;
   const quads = tables.get(QUADS)!.id;
+  const rdfType = dictionary.intern(`<${RDF_NS}type>`);
   const compiled: CompiledRule[] = [];
   for (const { key, rule } of entries) compiled.push(compileRule(key, rule, catalogue, dictionary));
 
-  // collapse triple nodes when a variable predicate occurs anywhere
-  let collapseTriples = false;
-  let collapseQuads = false;
+  // widen triple nodes when a variable predicate (or class) occurs anywhere
+  const collapseTriples = { predicate: false, type: false };
+  const collapseQuads = { predicate: false, type: false };
   const visitAtoms = (r: CompiledRule, f: (a: CompiledAtom) => void): void => {
     r.heads.forEach(f);
     const walk = (ls: readonly CompiledLiteral[]): void => {
@@ -107,14 +109,16 @@ export function compileProgram(entries: ReadonlyArray<{ key: string; rule: Rule 
   };
   for (const r of compiled) {
     visitAtoms(r, (a) => {
-      if (a.args[1]! < 0 && a.tableId === triples) collapseTriples = true;
-      if (a.args[1]! < 0 && a.tableId === quads) collapseQuads = true;
+      const c = a.tableId === triples ? collapseTriples : a.tableId === quads ? collapseQuads : undefined;
+      if (!c) return;
+      if (a.args[1]! < 0) c.predicate = true;
+      if (a.args[1] === rdfType && a.args[2]! < 0) c.type = true;
     });
   }
   const nodeOf = (a: CompiledAtom): string => {
-    if (a.tableId === triples && collapseTriples) return `T${triples}|*`;
-    if (a.tableId === quads && collapseQuads) return `T${quads}|*`;
-    return rawNode(a, triples, quads);
+    if (a.tableId === triples) return tripleNode(triples, a.args[1]!, a.args[2]!, rdfType, collapseTriples);
+    if (a.tableId === quads) return tripleNode(quads, a.args[1]!, a.args[2]!, rdfType, collapseQuads);
+    return `T${a.tableId}`;
   };
   for (const r of compiled) visitAtoms(r, (a) => ((a as { node: string }).node = nodeOf(a)));
 
@@ -144,23 +148,22 @@ export function compileProgram(entries: ReadonlyArray<{ key: string; rule: Rule 
     rules: compiled,
     levels: strata.levels,
     levelOfNode: (node) => strata.levelOf.get(node) ?? 0,
-    nodeOfFact: (tableId, predicate) => {
-      if (tableId === triples) return collapseTriples ? `T${triples}|*` : `T${triples}|${predicate}`;
-      if (tableId === quads) return collapseQuads ? `T${quads}|*` : `T${quads}|${predicate}`;
+    nodeOfFact: (tableId, predicate, object) => {
+      if (tableId === triples) return tripleNode(triples, predicate, object, rdfType, collapseTriples);
+      if (tableId === quads) return tripleNode(quads, predicate, object, rdfType, collapseQuads);
       return `T${tableId}`;
     },
-    collapsed: { triples: collapseTriples, quads: collapseQuads },
     tripleTables: { triples, quads },
   };
 }
 
 /** A readable name for a predicate node. */
 function describeNode(node: string, dictionary: TermDictionary, catalogue: Catalogue): string {
-  const m = /^T(\d+)(?:\|(\*|\d+))?$/.exec(node)!;
+  const m = /^T(\d+)(?:\|(\*|\d+)(?:\|(\d+))?)?$/.exec(node)!;
   const table = [...catalogue.tupleTables.values()].find((t) => t.id === Number(m[1]))?.name ?? `#${m[1]}`;
   if (m[2] === undefined) return table;
   if (m[2] === '*') return `${table}[?s, ?p, ?o]`;
-  return `${table}[?s, ${dictionary.keyOf(Number(m[2]))}, ?o]`;
+  return `${table}[?s, ${dictionary.keyOf(Number(m[2]))}, ${m[3] !== undefined ? dictionary.keyOf(Number(m[3])) : '?o'}]`;
 }
 
 class SlotAllocator {

@@ -163,7 +163,7 @@ function isHexPair(text: string, at: number): boolean {
 function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
   const n = text.length;
-  let i = 0;
+  let i = text.startsWith('\uFEFF') ? 1 : 0; // a byte order mark
   const push = (kind: TokenKind, value: string, start: number, end: number, prefix = ''): void => {
     tokens.push({ kind, value, prefix, start, end });
   };

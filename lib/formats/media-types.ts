@@ -73,7 +73,7 @@ export function recognizeMediaType(head: string): string | undefined {
   const text = stripComments(head);
   const skeleton = text.replace(/"(?:[^"\\\n]|\\.)*"/g, '""').replace(/<[^>\s]*>/g, '<>');
   // rules, or statements that start with a Datalog atom: `[s, p, o]`, `ex:C[s]`, `Name(…)`
-  if (/:-/.test(skeleton) || /(^|\.\s)\s*(\[\s*[^\]\s,]+\s*,|[A-Za-z][\w.-]*:[\w-]*\[|<>\[|[A-Za-z_]\w*\()/m.test(skeleton)) return DATALOG;
+  if (/:-/.test(skeleton) || /(^|\.\s)\s*(\[\s*[^\]\s,]+\s*,|(?:[A-Za-z][\w.-]*)?:[\w-]*\[|<>\[|[A-Za-z_]\w*\()/m.test(skeleton)) return DATALOG;
   if (/\{/.test(skeleton)) return TRIG;
   if (/@prefix|@base|^\s*(PREFIX|BASE)\s/im.test(text)) return TURTLE;
   let quads = false;

@@ -332,7 +332,8 @@ export class NTriplesParser {
   /**
    * Feeds the next chunk of input bytes (UTF-8). Chunks may be split anywhere,
    * including inside a multi-byte character or a term. The chunk is not retained
-   * after the call returns (an incomplete last line is copied).
+   * after the call returns (an incomplete last line is copied). Throws if called
+   * after {@link NTriplesParser.end}.
    */
   write(chunk: Uint8Array): void {
     if (this.ended) throw new Error('NTriplesParser: write() after end()');
@@ -1088,7 +1089,7 @@ export class NTriplesParser {
   private static equalsXsdString(bytes: Uint8Array, start: number, end: number): boolean {
     const n = XSD_STRING.length;
     if (end - start !== n) return false;
-    for (let i = n - 2; i >= 0; i--) {
+    for (let i = n - 1; i >= 0; i--) {
       if (bytes[start + i] !== XSD_STRING[i]) return false;
     }
     return true;

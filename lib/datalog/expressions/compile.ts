@@ -7,7 +7,7 @@
  */
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
-import type { Algebra } from 'sparqlalgebrajs';
+import { Algebra } from 'sparqlalgebrajs';
 import { castFunction } from './casts.js';
 import { valueCompare, valueEquals } from './comparison.js';
 import { dateTimeFromDate } from './datetime.js';
@@ -56,8 +56,10 @@ function freshBlankNode(): RDF.BlankNode {
   return DataFactory.blankNode(`${BNODE_PREFIX}${(bnodeCounter++).toString(36)}`);
 }
 
-function rethrowUnlessExpressionError(e: unknown): void {
-  if (!(e instanceof ExpressionError)) throw e;
+/** Rethrows anything that is not an expression error (bugs, interrupts from callbacks). */
+function expressionError(e: unknown): ExpressionError {
+  if (e instanceof ExpressionError) return e;
+  throw e;
 }
 
 /** A strict function: all arguments are evaluated (left to right) before it is applied. */
@@ -113,8 +115,8 @@ const BUILTINS: ReadonlyMap<string, Builtin> = new Map<string, Builtin>([
     {
       min: 1,
       max: 2,
-      fn: (a, b) =>
-        numericLiteral(b === undefined ? numericNegate(requireNumeric(a!, '-')) : numericSubtract(requireNumeric(a!, '-'), requireNumeric(b, '-'))),
+      fn: (a: Value, b?: Value) =>
+        numericLiteral(b === undefined ? numericNegate(requireNumeric(a, '-')) : numericSubtract(requireNumeric(a, '-'), requireNumeric(b, '-'))),
     },
   ],
   ['uplus', fixed(1, (a) => numericLiteral(requireNumeric(a, '+')))],
@@ -129,9 +131,9 @@ const BUILTINS: ReadonlyMap<string, Builtin> = new Map<string, Builtin>([
   ['floor', fixed(1, terms.floor)],
   ['round', fixed(1, terms.round)],
   ['concat', { min: 0, max: Infinity, fn: (...args) => strings.concat(args) }],
-  ['substr', { min: 2, max: 3, fn: (s, start, len) => strings.substr(s!, start!, len) }],
+  ['substr', { min: 2, max: 3, fn: (s: Value, start: Value, len?: Value) => strings.substr(s, start, len) }],
   ['strlen', fixed(1, strings.strlen)],
-  ['replace', { min: 3, max: 4, fn: (s, p, r, f) => strings.replace(s!, p!, r!, f) }],
+  ['replace', { min: 3, max: 4, fn: (s: Value, p: Value, r: Value, f?: Value) => strings.replace(s, p, r, f) }],
   ['ucase', fixed(1, strings.ucase)],
   ['lcase', fixed(1, strings.lcase)],
   ['encode_for_uri', fixed(1, strings.encodeForUri)],
@@ -158,7 +160,7 @@ const BUILTINS: ReadonlyMap<string, Builtin> = new Map<string, Builtin>([
   ['isblank', fixed(1, terms.isBlank)],
   ['isliteral', fixed(1, terms.isLiteral)],
   ['isnumeric', fixed(1, terms.isNumeric)],
-  ['regex', { min: 2, max: 3, fn: (t, p, f) => strings.regex(t!, p!, f) }],
+  ['regex', { min: 2, max: 3, fn: (t: Value, p: Value, f?: Value) => strings.regex(t, p, f) }],
   ...Object.keys(HASH_ALGORITHMS).map((name): [string, Builtin] => [name, fixed(1, (a) => hash(HASH_ALGORITHMS[name]!, a))]),
 ]);
 
@@ -185,7 +187,13 @@ function toValue(term: RDF.Term): Value {
 function compileTerm(term: RDF.Term): Evaluator {
   if (term.termType === 'Variable') {
     const name = term.value;
-    return (get) => get(name) ?? fail(`?${name} is unbound`);
+    // One error object per variable occurrence, thrown each time it is unbound (cheap to throw).
+    const unbound = new ExpressionError(`?${name} is unbound`);
+    return (get) => {
+      const v = get(name);
+      if (v === undefined) throw unbound;
+      return v;
+    };
   }
   const value = toValue(term);
   return () => value;
@@ -193,13 +201,12 @@ function compileTerm(term: RDF.Term): Evaluator {
 
 function compileOr(args: readonly Evaluator[]): Evaluator {
   return (get) => {
-    let error: unknown;
+    let error: ExpressionError | undefined;
     for (const arg of args) {
       try {
         if (effectiveBooleanValue(arg(get))) return TRUE;
       } catch (e) {
-        rethrowUnlessExpressionError(e);
-        error = e;
+        error = expressionError(e);
       }
     }
     if (error !== undefined) throw error;
@@ -209,13 +216,12 @@ function compileOr(args: readonly Evaluator[]): Evaluator {
 
 function compileAnd(args: readonly Evaluator[]): Evaluator {
   return (get) => {
-    let error: unknown;
+    let error: ExpressionError | undefined;
     for (const arg of args) {
       try {
         if (!effectiveBooleanValue(arg(get))) return FALSE;
       } catch (e) {
-        rethrowUnlessExpressionError(e);
-        error = e;
+        error = expressionError(e);
       }
     }
     if (error !== undefined) throw error;
@@ -229,13 +235,12 @@ function compileIn(args: readonly Evaluator[], negated: boolean): Evaluator {
   const notFound = negated ? TRUE : FALSE;
   return (get) => {
     const x = left(get);
-    let error: unknown;
+    let error: ExpressionError | undefined;
     for (const item of list) {
       try {
         if (valueEquals(x, item(get))) return found;
       } catch (e) {
-        rethrowUnlessExpressionError(e);
-        error = e;
+        error = expressionError(e);
       }
     }
     if (error !== undefined) throw error;
@@ -249,7 +254,7 @@ function compileCoalesce(args: readonly Evaluator[]): Evaluator {
       try {
         return arg(get);
       } catch (e) {
-        rethrowUnlessExpressionError(e);
+        expressionError(e);
       }
     }
     return fail('COALESCE: every argument is an error');
@@ -281,7 +286,7 @@ function compileOperator(e: Algebra.OperatorExpression, c: Compilation): Evaluat
     case 'bound': {
       arity(name, raw, 1, 1);
       const arg = raw[0]!;
-      if (arg.expressionType !== 'term' || arg.term.termType !== 'Variable') throw new ExpressionError('BOUND takes a variable');
+      if (arg.expressionType !== Algebra.expressionTypes.TERM || arg.term.termType !== 'Variable') throw new ExpressionError('BOUND takes a variable');
       const variable = arg.term.value;
       return (get) => booleanLiteral(get(variable) !== undefined);
     }
@@ -353,17 +358,17 @@ function compileExistence(e: Algebra.ExistenceExpression, c: Compilation): Evalu
 
 function compile(e: Algebra.Expression, c: Compilation): Evaluator {
   switch (e.expressionType) {
-    case 'term':
+    case Algebra.expressionTypes.TERM:
       return compileTerm(e.term);
-    case 'operator':
+    case Algebra.expressionTypes.OPERATOR:
       return compileOperator(e, c);
-    case 'named':
+    case Algebra.expressionTypes.NAMED:
       return compileNamed(e, c);
-    case 'existence':
+    case Algebra.expressionTypes.EXISTENCE:
       return compileExistence(e, c);
-    case 'aggregate':
+    case Algebra.expressionTypes.AGGREGATE:
       throw new ExpressionError(`the aggregate ${e.aggregator.toUpperCase()} is not allowed here`);
-    case 'wildcard':
+    case Algebra.expressionTypes.WILDCARD:
       throw new ExpressionError('* is not allowed here');
     default:
       throw new ExpressionError(`unknown expression type ${String((e as { expressionType?: unknown }).expressionType)}`);

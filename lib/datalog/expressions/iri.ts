@@ -84,9 +84,11 @@ export function resolveIri(ref: string, base: string): string {
   return out;
 }
 
-const INVALID_IRI_CHAR = /[\u0000-\u0020<>"{}|^`\\]/;
+const INVALID_IRI_CHAR = /[<>"{}|^`\\]/;
 
-/** Whether a string can be an IRI (absolute, without characters IRIs exclude). */
+/** Whether a string can be an IRI (absolute, without spaces, controls or the characters IRIs exclude). */
 export function isValidIri(iri: string): boolean {
-  return hasScheme(iri) && !INVALID_IRI_CHAR.test(iri);
+  if (!hasScheme(iri) || INVALID_IRI_CHAR.test(iri)) return false;
+  for (let i = 0; i < iri.length; i++) if (iri.charCodeAt(i) <= 0x20) return false;
+  return true;
 }

@@ -168,9 +168,19 @@ export function isKnownDatatype(datatype: string): boolean {
 
 const cache = new WeakMap<RDF.Literal, LiteralValue>();
 
+/**
+ * Where literals made by the evaluator carry their decoded value (a symbol-keyed property set at
+ * creation, cheaper than a WeakMap entry for the many short-lived intermediate results).
+ */
+const DECODED = Symbol('quadlog.decodedLiteral');
+
+interface Remembered {
+  [DECODED]?: LiteralValue;
+}
+
 /** The decoded value of a literal (cached per term object). */
 export function decode(literal: RDF.Literal): LiteralValue {
-  let v = cache.get(literal);
+  let v = (literal as Remembered)[DECODED] ?? cache.get(literal);
   if (v === undefined) {
     v = decodeUncached(literal);
     cache.set(literal, v);
@@ -191,9 +201,9 @@ function decodeUncached(literal: RDF.Literal): LiteralValue {
   return parse === undefined ? { kind: 'other', lexical, datatype } : parse(lexical, datatype);
 }
 
-/** Creates a literal and records its decoded value. */
+/** Records the decoded value of a literal the evaluator has just made. */
 function remember(literal: RDF.Literal, value: LiteralValue): RDF.Literal {
-  cache.set(literal, value);
+  Object.defineProperty(literal, DECODED, { value, enumerable: false });
   return literal;
 }
 

@@ -1,0 +1,212 @@
+/**
+ * The reasoning bar: after any sequence of updates, the incrementally maintained
+ * materialisation equals a from-scratch materialisation of the same explicit facts and rules
+ * (facts and their explicit/derived status), under FBF and DRed, by levels and not.
+ */
+import { expect } from 'chai';
+import fc from 'fast-check';
+import type { DataStoreConnection } from '../../lib/index.js';
+import { DERIVED, EXPLICIT } from '../../lib/storage/tuple-table.js';
+import { useServer } from '../helpers/server.js';
+
+const PREFIX = '@prefix : <http://r/> .\n';
+const DATALOG_TYPE = { mediaType: 'application/x.datalog' };
+const CONSTANTS = [':a', ':b', ':c', ':d'];
+
+interface Relation {
+  readonly name: string;
+  readonly layer: number;
+  readonly kind: 'binary' | 'class' | 'graph' | 'table';
+}
+
+const RELATIONS: readonly Relation[] = [
+  { name: 'p0', layer: 0, kind: 'binary' },
+  { name: 'C0', layer: 0, kind: 'class' },
+  { name: 'T', layer: 0, kind: 'table' },
+  { name: 'p1', layer: 1, kind: 'binary' },
+  { name: 'q1', layer: 1, kind: 'graph' },
+  { name: 'C1', layer: 1, kind: 'class' },
+  { name: 'p2', layer: 2, kind: 'binary' },
+  { name: 'C2', layer: 2, kind: 'class' },
+];
+
+/** An atom over a relation with the given argument terms. */
+function atom(r: Relation, args: readonly string[]): string {
+  switch (r.kind) {
+    case 'binary':
+      return `[${args[0]}, :${r.name}, ${args[1]}]`;
+    case 'graph':
+      return `[${args[0]}, :${r.name}, ${args[1]}] :g`;
+    case 'class':
+      return `:${r.name}[${args[0]}]`;
+    case 'table':
+      return `T(${args[0]}, ${args[1]})`;
+  }
+}
+
+const arity = (r: Relation): number => (r.kind === 'class' ? 1 : 2);
+
+const term = fc.oneof({ weight: 5, arbitrary: fc.constantFrom('?x', '?y', '?z') }, { weight: 1, arbitrary: fc.constantFrom(...CONSTANTS) });
+const relation = fc.constantFrom(...RELATIONS);
+
+/** A random safe, stratified rule (negation and aggregation only over lower layers). */
+const ruleArb = fc
+  .record({
+    head: relation,
+    body: fc.array(fc.tuple(fc.nat(RELATIONS.length - 1), fc.array(term, { minLength: 2, maxLength: 2 })), { minLength: 1, maxLength: 3 }),
+    negation: fc.option(fc.tuple(fc.nat(RELATIONS.length - 1), fc.array(term, { minLength: 2, maxLength: 2 })), { freq: 3 }),
+    aggregate: fc.option(fc.nat(RELATIONS.length - 1), { freq: 6 }),
+    filter: fc.boolean(),
+    headArgs: fc.array(fc.nat(5), { minLength: 2, maxLength: 2 }),
+  })
+  .map(({ head, body, negation, aggregate, filter, headArgs }) => {
+    const parts: string[] = [];
+    const bound: string[] = [];
+    for (const [ri, args] of body) {
+      const r = RELATIONS.filter((x) => x.layer <= head.layer)[ri % RELATIONS.filter((x) => x.layer <= head.layer).length]!;
+      const a = args.slice(0, arity(r));
+      parts.push(atom(r, a));
+      for (const t of a) if (t.startsWith('?') && !bound.includes(t)) bound.push(t);
+    }
+    if (bound.length === 0) {
+      const r = RELATIONS[0]!;
+      parts.push(atom(r, ['?x', '?y']));
+      bound.push('?x', '?y');
+    }
+    const lower = RELATIONS.filter((x) => x.layer < head.layer);
+    let headTerms: string[];
+    if (aggregate !== null && lower.length > 0 && head.kind !== 'class') {
+      const r = lower[aggregate % lower.length]!;
+      const inner = r.kind === 'class' ? atom(r, ['?u']) : atom(r, ['?u', '?v']);
+      const counted = r.kind === 'class' ? '?u' : '?v';
+      parts.push(`AGGREGATE(${inner} ON ?u BIND COUNT(${counted}) AS ?n)`);
+      headTerms = ['?u', '?n'];
+    } else {
+      headTerms = headArgs.map((i) => bound[i % bound.length]!);
+    }
+    if (negation !== null && lower.length > 0) {
+      const [ri, args] = negation;
+      const r = lower[ri % lower.length]!;
+      const a = args.slice(0, arity(r)).map((t) => (t.startsWith('?') && !bound.includes(t) ? '?w' : t));
+      parts.push(a.includes('?w') ? `NOT EXISTS ?w IN ${atom(r, a)}` : `NOT ${atom(r, a)}`);
+    }
+    if (filter && bound.length >= 2) parts.push(`FILTER(${bound[0]} != ${bound[1]})`);
+    return `${atom(head, headTerms.slice(0, arity(head)))} :- ${parts.join(', ')} .`;
+  });
+
+const factArb = fc.tuple(relation, fc.constantFrom(...CONSTANTS), fc.constantFrom(...CONSTANTS)).map(([r, a, b]) => `${atom(r, [a, b].slice(0, arity(r)))} .`);
+
+/** Deletions name existing facts by index (modulo the number of facts at that point). */
+type Step =
+  | { kind: 'add-facts'; facts: string[] }
+  | { kind: 'delete-facts'; picks: number[] }
+  | { kind: 'add-rule' | 'delete-rule'; rule: string }
+  | { kind: 'commit-mixed'; add: string[]; picks: number[] };
+
+const stepArb: fc.Arbitrary<Step> = fc.oneof(
+  { weight: 3, arbitrary: fc.array(factArb, { minLength: 1, maxLength: 6 }).map((facts): Step => ({ kind: 'add-facts', facts })) },
+  { weight: 3, arbitrary: fc.array(fc.nat(999), { minLength: 1, maxLength: 4 }).map((picks): Step => ({ kind: 'delete-facts', picks })) },
+  { weight: 2, arbitrary: ruleArb.map((rule): Step => ({ kind: 'add-rule', rule })) },
+  { weight: 1, arbitrary: fc.nat(20).map((i): Step => ({ kind: 'delete-rule', rule: String(i) })) },
+  { weight: 1, arbitrary: fc.tuple(fc.array(factArb, { maxLength: 4 }), fc.array(fc.nat(999), { maxLength: 4 })).map(([add, picks]): Step => ({ kind: 'commit-mixed', add, picks })) },
+);
+
+/** Every fact of every table with its status, as sorted lines (read through the store internals). */
+function dump(env: ReturnType<typeof useServer>, name: string): string[] {
+  const store = env.server.dataStore(name);
+  const state = store.facts.committed;
+  const lines: string[] = [];
+  for (const info of state.catalogue.tupleTables.values()) {
+    const table = state.table(info.id);
+    const view = state.view(info.id);
+    for (let row = 0; row < view.limit; row++) {
+      if (!table.visible(row, view)) continue;
+      const terms: string[] = [];
+      for (let c = 0; c < table.arity; c++) terms.push(store.facts.dictionary.keyOf(table.get(row, c)));
+      const s = table.statusOf(row);
+      lines.push(`${info.name}(${terms.join(' ')}) ${s & EXPLICIT ? 'E' : ''}${s & DERIVED ? 'D' : ''}`);
+    }
+  }
+  return lines.sort();
+}
+
+async function fresh(env: ReturnType<typeof useServer>, parameters: Record<string, string>): Promise<{ ds: DataStoreConnection; name: string }> {
+  const name = env.uniqueName('prop');
+  const ds = await env.newStore(name, undefined, parameters);
+  await ds.createTupleTable('T', { arity: '2' });
+  return { ds, name };
+}
+
+/** The facts named by indices into the current fact set. */
+function pick(facts: ReadonlySet<string>, picks: readonly number[]): string[] {
+  const all = [...facts];
+  return all.length === 0 ? [] : [...new Set(picks.map((i) => all[i % all.length]!))];
+}
+
+async function check(env: ReturnType<typeof useServer>, parameters: Record<string, string>, steps: Step[]): Promise<void> {
+  const { ds, name } = await fresh(env, parameters);
+  const facts = new Set<string>();
+  const rules: string[] = [];
+  try {
+    for (const step of steps) {
+      if (step.kind === 'add-facts') {
+        const r = await ds.importData('ADD', PREFIX + step.facts.join('\n'), DATALOG_TYPE);
+        expect(r.errors, r.text).to.equal(0);
+        step.facts.forEach((f) => facts.add(f));
+      } else if (step.kind === 'delete-facts') {
+        const gone = pick(facts, step.picks);
+        if (gone.length === 0) continue;
+        const r = await ds.importData('DELETE', PREFIX + gone.join('\n'), DATALOG_TYPE);
+        expect(r.errors, r.text).to.equal(0);
+        gone.forEach((f) => facts.delete(f));
+      } else if (step.kind === 'add-rule') {
+        const r = await ds.importData('ADD', PREFIX + step.rule, DATALOG_TYPE);
+        expect(r.errors, `${r.text}\n${step.rule}`).to.equal(0);
+        if (!rules.includes(step.rule)) rules.push(step.rule);
+      } else if (step.kind === 'delete-rule') {
+        if (rules.length === 0) continue;
+        const rule = rules.splice(Number(step.rule) % rules.length, 1)[0]!;
+        const r = await ds.importData('DELETE', PREFIX + rule, DATALOG_TYPE);
+        expect(r.errors, r.text).to.equal(0);
+      } else if (step.kind === 'commit-mixed') {
+        await ds.beginTransaction('read-write');
+        if (step.add.length > 0) await ds.importData('ADD', PREFIX + step.add.join('\n'), DATALOG_TYPE);
+        const gone = pick(new Set([...facts, ...step.add]), step.picks);
+        if (gone.length > 0) await ds.importData('DELETE', PREFIX + gone.join('\n'), DATALOG_TYPE);
+        await ds.commitTransaction();
+        step.add.forEach((f) => facts.add(f));
+        gone.forEach((f) => facts.delete(f));
+      }
+      const oracle = await fresh(env, parameters);
+      const r = await oracle.ds.importData('ADD', PREFIX + [...rules, ...facts].join('\n'), DATALOG_TYPE);
+      expect(r.errors, r.text).to.equal(0);
+      expect(dump(env, name), `after ${JSON.stringify(step)}\nrules:\n${rules.join('\n')}`).to.deep.equal(dump(env, oracle.name));
+      oracle.ds.close();
+      env.connection.deleteDataStore(oracle.name);
+    }
+  } finally {
+    ds.close();
+    env.connection.deleteDataStore(name);
+  }
+}
+
+describe('datalog/maintenance: incremental equals from scratch', function () {
+  this.timeout(120_000);
+  const env = useServer('maintenance-property');
+  const modes: Array<[string, Record<string, string>]> = [
+    ['FBF, by levels', {}],
+    ['DRed, by levels', { 'use-DRed': 'true' }],
+    ['FBF, not by levels', { 'by-levels': 'false' }],
+    ['DRed, not by levels', { 'use-DRed': 'true', 'by-levels': 'false' }],
+  ];
+  for (const [label, parameters] of modes) {
+    it(`random programs and updates (${label})`, async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(factArb, { minLength: 8, maxLength: 20 }), fc.array(ruleArb, { minLength: 1, maxLength: 4 }), fc.array(stepArb, { minLength: 2, maxLength: 8 }), (facts, rules, steps) =>
+          check(env, parameters, [{ kind: 'add-facts', facts }, ...rules.map((rule): Step => ({ kind: 'add-rule', rule })), ...steps]),
+        ),
+        { numRuns: 130 },
+      );
+    });
+  }
+});
