@@ -15,7 +15,11 @@ import {
 } from '../../lib/model/terms.js';
 import { TermDictionary } from '../../lib/model/dictionary.js';
 
-const { namedNode, blankNode, literal, variable, defaultGraph } = DataFactory;
+const namedNode = (iri: string): RDF.NamedNode => DataFactory.namedNode(iri);
+const blankNode = (label: string): RDF.BlankNode => DataFactory.blankNode(label);
+const literal = (value: string, languageOrDatatype?: string | RDF.NamedNode): RDF.Literal => DataFactory.literal(value, languageOrDatatype);
+const variable = (name: string): RDF.Variable => DataFactory.variable(name);
+const defaultGraph = (): RDF.DefaultGraph => DataFactory.defaultGraph();
 
 /** A language-tagged literal from another RDF/JS factory that keeps the tag's case. */
 function casedLiteral(value: string, language: string): RDF.Literal {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { LockTimeoutError, TransactionError } from '../../lib/model/errors.js';
-import { DEFAULT_TRIPLES_ID, FactStore, QUADS_ID, type StoreState, type WriteTransaction } from '../../lib/storage/fact-store.js';
+import { DEFAULT_TRIPLES_ID, FactStore, QUADS_ID, type Snapshot, type StoreState, type WriteTransaction } from '../../lib/storage/fact-store.js';
 import { ANY, DERIVED, EXPLICIT } from '../../lib/storage/tuple-table.js';
 
 const iri = (name: string): string => `<http://example.org/${name}>`;
@@ -240,8 +240,8 @@ describe('FactStore', () => {
   describe('compact', () => {
     it('keeps the views of live readers exact and reclaims rows nobody can see', async () => {
       const store = new FactStore();
-      const readers = [];
-      const expected = [];
+      const readers: Snapshot[] = [];
+      const expected: ReturnType<typeof stateOf>[] = [];
       let tx = await store.beginWrite(1000);
       for (let i = 0; i < 200; i++) addTriple(store, tx, `s${i}`, 'p', 'o');
       for (let i = 0; i < 50; i++) addQuad(store, tx, `s${i}`, 'p', 'o', 'g');
@@ -283,6 +283,32 @@ describe('FactStore', () => {
       await store.compact(1000);
       expect(stateOf(store, store.committed)).to.deep.equal(final);
       for (const id of [DEFAULT_TRIPLES_ID, QUADS_ID]) expect(store.table(id).rowCount).to.equal(store.table(id).liveCount);
+    });
+
+    it('keeps the latest version exact after compaction: it does not see the next writer’s rows', async () => {
+      const store = new FactStore();
+      let tx = await store.beginWrite(1000);
+      for (let i = 0; i < 40; i++) addTriple(store, tx, `s${i}`, 'p', 'o');
+      store.commit(tx);
+      tx = await store.beginWrite(1000);
+      for (let i = 0; i < 30; i++) removeTriple(store, tx, `s${i}`, 'p', 'o');
+      store.commit(tx);
+      // a reader comes and goes on the latest version before the compaction
+      store.release(store.read());
+      const latest = store.committed;
+      const expected = stateOf(store, latest);
+      await store.compact(1000);
+      expect(store.table(DEFAULT_TRIPLES_ID).rowCount).to.equal(10);
+      expect(store.committed).to.equal(latest);
+      expect(stateOf(store, latest)).to.deep.equal(expected);
+
+      tx = await store.beginWrite(1000);
+      for (let i = 0; i < 20; i++) addTriple(store, tx, `new${i}`, 'p', 'o');
+      expect(stateOf(store, latest), 'latest version while a writer appends').to.deep.equal(expected);
+      const reader = store.read();
+      expect(stateOf(store, reader)).to.deep.equal(expected);
+      store.release(reader);
+      store.rollback(tx);
     });
 
     it('waits for the open writer and gives up with LockTimeoutError', async () => {

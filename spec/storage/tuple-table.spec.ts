@@ -130,6 +130,12 @@ class Harness {
     this.pending = null;
   }
 
+  /** A copy of the writer's model content. */
+  pendingCopy(): Content {
+    if (!this.pending) throw new Error('no open transaction');
+    return new Map(this.pending);
+  }
+
   get writerView(): TableView {
     return { version: this.version + 1, limit: this.table.rowCount };
   }
@@ -408,10 +414,10 @@ describe('TupleTable', () => {
       h.begin();
       for (let i = 0; i < 15; i++) h.randomOp(next, 4);
       const sp1 = h.table.savepoint();
-      const at1 = new Map(h.pending!);
+      const at1 = h.pendingCopy();
       for (let i = 0; i < 15; i++) h.randomOp(next, 4);
       const sp2 = h.table.savepoint();
-      const at2 = new Map(h.pending!);
+      const at2 = h.pendingCopy();
       for (let i = 0; i < 15; i++) h.randomOp(next, 4);
       h.table.rollbackTo(sp2);
       h.pending = new Map(at2);
@@ -435,7 +441,7 @@ describe('TupleTable', () => {
       h.begin();
       for (let i = 0; i < 10; i++) h.randomOp(next, 3);
       const sp = h.table.savepoint();
-      const atSp = new Map(h.pending!);
+      const atSp = h.pendingCopy();
       for (let i = 0; i < 10; i++) h.randomOp(next, 3);
       h.table.rollbackTo(sp);
       h.pending = atSp;
