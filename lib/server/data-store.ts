@@ -12,6 +12,14 @@ import { DERIVED, EXPLICIT } from '../storage/tuple-table.js';
 import type { Interrupter } from '../model/control.js';
 import type { Snapshot } from '../storage/fact-store.js';
 import { type ReasoningSavepoint, StoreReasoner } from './reasoning.js';
+import type { BodyLiteral, Rule } from '../datalog/ast.js';
+
+/** Whether a rule mentions a tuple table. */
+function ruleUsesTable(rule: Rule, table: string): boolean {
+  const inBody = (l: BodyLiteral): boolean =>
+    l.kind === 'atom' ? l.table === table : l.kind === 'not' ? l.atoms.some((a) => a.table === table) : l.kind === 'aggregate' ? l.body.some(inBody) : false;
+  return rule.head.some((h) => h.table === table) || rule.body.some(inBody);
+}
 import { type Component, componentRows, type ComponentInfoRow } from './component-info.js';
 import { type DataStoreType, resolveDataStoreParameters, resolveDataStoreType } from './data-store-parameters.js';
 
@@ -287,6 +295,8 @@ export class DataStore {
     await this.facts.alterCatalogue(lockTimeoutMs, (catalogue) => {
       const t = catalogue.tupleTables.get(name);
       if (!t) throw new UnknownResourceError(`tuple table '${name}' does not exist in data store '${this.name}'`);
+      const user = [...catalogue.rules.values()].find((r) => ruleUsesTable(r.rule as Rule, name));
+      if (user) throw new ResourceInUseError(`tuple table '${name}' is used by the rule ${user.key}: delete the rule first`);
       id = t.id;
       return catalogue.set('tupleTables', catalogue.tupleTables.delete(name));
     });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import {
   AuthenticationError,
@@ -10,6 +11,8 @@ import {
   UnknownResourceError,
 } from '../../lib/index.js';
 import { ADMIN_PASSWORD, ADMIN_ROLE, expectError, useServer } from '../helpers/server.js';
+
+const PACKAGE_VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 function property(rows: readonly PropertyRow[], name: string): PropertyRow {
   const row = rows.find((r) => r.property === name);
@@ -93,7 +96,7 @@ describe('ServerConnection', () => {
 
     it('report the package version and integer memory figures', () => {
       const rows = env.connection.getServerProperties();
-      expect(property(rows, 'version').value).to.equal('0.1.0');
+      expect(property(rows, 'version').value).to.equal(PACKAGE_VERSION);
       expect(property(rows, 'git-SHA').value).to.be.a('string').and.not.equal('');
       const max = property(rows, 'max-memory').value;
       const available = property(rows, 'available-memory').value;
@@ -144,12 +147,12 @@ describe('ServerConnection', () => {
       }
       const unknown = await expectError(() => sc.setServerProperty('no-such-property', '1'), BadRequestError);
       expect(unknown.message).to.contain('unknown');
-      expect(property(sc.getServerProperties(), 'version').value).to.equal('0.1.0');
+      expect(property(sc.getServerProperties(), 'version').value).to.equal(PACKAGE_VERSION);
     });
   });
 
   describe('data stores', () => {
-    it('creates a store of the default type parallel-nn and lists it', async () => {
+    it('creates a store of the default type parallel-nn and lists it', () => {
       const sc = env.connection;
       const name = env.uniqueName('default-type');
       sc.createDataStore(name);

@@ -75,10 +75,11 @@ export function useServer(specName: string, parameters: Readonly<Record<string, 
     uniqueName(stem = 'store'): string {
       return `${stem}-${++counter}`;
     },
-    async newStore(name?: string, type?: string, storeParameters: Readonly<Record<string, string>> = {}): Promise<DataStoreConnection> {
+    newStore(name?: string, type?: string, storeParameters: Readonly<Record<string, string>> = {}): Promise<DataStoreConnection> {
       const storeName = name ?? env.uniqueName();
       env.connection.createDataStore(storeName, type, storeParameters);
-      return env.track(await ConnectionFactory.newDataStoreConnection(url, storeName, ADMIN_ROLE, ADMIN_PASSWORD));
+      // opened through the server connection: no password hashing per store
+      return Promise.resolve(env.track(env.connection.newDataStoreConnection(storeName)));
     },
     track<T extends { close(): void }>(c: T): T {
       open.push(c);
