@@ -34,9 +34,12 @@ type Step =
 
 const NOW = new Date();
 
+/** An opaque compiled join plan. */
+export type Plan = readonly unknown[];
+
 /** Evaluates the bodies of compiled rules against a store state. */
 export class RuleEvaluator {
-  private readonly plans = new Map<string, Step[]>();
+  private readonly plans = new Map<CompiledRule, Map<number | string, Step[]>>();
   /** Row filter applied to every scan. */
   accept: RowFilter = null;
 
@@ -50,6 +53,16 @@ export class RuleEvaluator {
   run(rule: CompiledRule, slots: Int32Array, skip: number, onMatch: MatchCallback): boolean {
     const steps = this.plan(rule, slots, skip);
     return this.exec(steps, 0, slots, onMatch);
+  }
+
+  /** The plan for `rule` with the slots of `bound` pre-bound and `skip` left out (cached). */
+  planFor(rule: CompiledRule, bound: Int32Array, skip: number): Plan {
+    return this.plan(rule, bound, skip);
+  }
+
+  /** Runs a plan from {@link RuleEvaluator.planFor} (the same slots must be bound). */
+  runPlan(plan: Plan, slots: Int32Array, onMatch: MatchCallback): boolean {
+    return this.exec(plan as Step[], 0, slots, onMatch);
   }
 
   /** Binds `atom`'s variables to the tuple at `row` of its table; false when constants or repeats clash. */
@@ -70,14 +83,21 @@ export class RuleEvaluator {
   }
 
   private plan(rule: CompiledRule, slots: Int32Array, skip: number): Step[] {
-    let key = `${rule.key}\u0000${skip}\u0000`;
-    for (let i = 0; i < slots.length; i++) if (slots[i]! >= 0) key += `${i},`;
-    let steps = this.plans.get(key);
+    // key: the skipped literal and a bit per bound slot (a string past 40 slots)
+    let key: number | string = skip + 1;
+    if (slots.length <= 40) {
+      for (let i = 0; i < slots.length; i++) if (slots[i]! >= 0) key += 2 ** (i + 12);
+    } else {
+      for (let i = 0; i < slots.length; i++) if (slots[i]! >= 0) key = `${key},${i}`;
+    }
+    let byKey = this.plans.get(rule);
+    if (!byKey) this.plans.set(rule, (byKey = new Map()));
+    let steps = byKey.get(key);
     if (!steps) {
       const bound = new Set<number>();
       for (let i = 0; i < slots.length; i++) if (slots[i]! >= 0) bound.add(i);
       steps = this.order(rule, rule.body.filter((_, i) => i !== skip), bound);
-      this.plans.set(key, steps);
+      byKey.set(key, steps);
     }
     return steps;
   }

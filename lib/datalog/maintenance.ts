@@ -23,7 +23,7 @@
 import type { Interrupter } from '../model/control.js';
 import type { WriteTransaction } from '../storage/fact-store.js';
 import { DERIVED, EXPLICIT, type TupleTable } from '../storage/tuple-table.js';
-import { RuleEvaluator, type RowFilter } from './evaluate.js';
+import { RuleEvaluator, type Plan, type RowFilter } from './evaluate.js';
 import type { PendingChanges } from './pending.js';
 import type { CompiledAtom, CompiledProgram, CompiledRule } from './program.js';
 import { TermValues } from './term-values.js';
@@ -62,11 +62,16 @@ interface Feed {
   readonly atom: CompiledAtom;
   readonly node: string;
   cursor: number;
+  /** Slots reused for every pivot of this feed. */
+  readonly slots: Int32Array;
+  /** Plans by row filter (the bound slots are always the pivot atom's variables). */
+  readonly plans: Map<RowFilter, Plan>;
 }
 
 /** One maintenance run over a write transaction. */
 export class Maintenance {
-  private readonly marks = new Map<number, Uint8Array>();
+  private marks: Array<Uint8Array | undefined> = []; // by table id
+  private readonly nodeCache: Array<Map<number, string> | undefined> = []; // by table id: (p, o) key → node
   private readonly plus = new Map<string, number[]>();
   private readonly minus = new Map<string, number[]>();
   private readonly underived = new Map<number, number[]>(); // level → keys marked D_UNDERIVED
@@ -76,7 +81,8 @@ export class Maintenance {
   private readonly iCur: RowFilter;
   private currentLevel = 0;
   private readonly settled: RowFilter;
-  private readonly tuple = new Uint32Array(64);
+  private readonly tuples: Uint32Array[] = Array.from({ length: 65 }, (_, n) => new Uint32Array(n));
+  private ticks = 0;
   /** Counters. */
   readonly stats: MaintenanceStats = { inserted: 0, deleted: 0 };
 
@@ -184,23 +190,23 @@ export class Maintenance {
   // ---- marks and lists ----
 
   private mark(tableId: number, row: number): number {
-    const m = this.marks.get(tableId);
+    const m = this.marks[tableId];
     return m !== undefined && row < m.length ? m[row]! : 0;
   }
 
   private setMark(tableId: number, row: number, bits: number): void {
-    let m = this.marks.get(tableId);
+    let m = this.marks[tableId];
     if (!m || row >= m.length) {
       const grown = new Uint8Array(Math.max(row + 1, this.tx.table(tableId).rowCount + 1024, m ? m.length * 2 : 0));
       if (m) grown.set(m);
       m = grown;
-      this.marks.set(tableId, m);
+      this.marks[tableId] = m;
     }
     m[row] = m[row]! | bits;
   }
 
   private clearMark(tableId: number, row: number, bits: number): void {
-    const m = this.marks.get(tableId);
+    const m = this.marks[tableId];
     if (m && row < m.length) m[row] = m[row]! & ~bits;
   }
 
@@ -208,7 +214,17 @@ export class Maintenance {
     const t = this.program.tripleTables;
     if (tableId !== t.triples && tableId !== t.quads) return this.program.nodeOfFact(tableId, -1, -1);
     const table = this.tx.table(tableId);
-    return this.program.nodeOfFact(tableId, table.get(row, 1), table.get(row, 2));
+    const p = table.get(row, 1);
+    const o = table.get(row, 2);
+    let cache = this.nodeCache[tableId];
+    if (!cache) this.nodeCache[tableId] = cache = new Map();
+    const k = p * 0x100000000 + o;
+    let node = cache.get(k);
+    if (node === undefined) {
+      node = this.program.nodeOfFact(tableId, p, o);
+      cache.set(k, node);
+    }
+    return node;
   }
 
   private levelOfRow(tableId: number, row: number): number {
@@ -233,26 +249,44 @@ export class Maintenance {
   /** Evaluates `rule` (pivot literal or -1, pre-bound slots) and calls `onHead` per head tuple. */
   private eachHead(rule: CompiledRule, skip: number, slots: Int32Array | null, onHead: (tableId: number, tuple: Uint32Array) => void): void {
     const s = slots ?? new Int32Array(rule.slotCount).fill(-1);
-    this.evaluator.run(rule, s, skip, (bound) => {
-      for (const h of rule.heads) {
-        const t = this.tuple.subarray(0, h.args.length);
-        for (let c = 0; c < h.args.length; c++) {
-          const a = h.args[c]!;
+    this.evaluator.run(rule, s, skip, this.headEmitter(rule, onHead));
+  }
+
+  /** A match callback that builds each head tuple (no allocation per match). */
+  private headEmitter(rule: CompiledRule, onHead: (tableId: number, tuple: Uint32Array) => void): (bound: Int32Array) => void {
+    const heads = rule.heads;
+    return (bound) => {
+      for (let h = 0; h < heads.length; h++) {
+        const head = heads[h]!;
+        const args = head.args;
+        const t = this.tuples[args.length]!;
+        for (let c = 0; c < args.length; c++) {
+          const a = args[c]!;
           t[c] = a >= 0 ? a : bound[-a - 1]!;
         }
-        onHead(h.tableId, t);
+        onHead(head.tableId, t);
       }
-    });
+    };
   }
 
   /** Binds the pivot atom to a fact and evaluates the rest of the rule. */
-  private pivot(feed: Feed, k: number, filter: RowFilter, onHead: (tableId: number, tuple: Uint32Array) => void): void {
+  private pivot(feed: Feed, k: number, filter: RowFilter, emit: (bound: Int32Array) => void): void {
     const tableId = keyTable(k);
     if (tableId !== feed.atom.tableId) return;
-    const slots = new Int32Array(feed.rule.slotCount).fill(-1);
-    if (!this.evaluator.unify(feed.atom, this.tx.table(tableId), keyRow(k), slots)) return;
+    const table = this.tx.table(tableId);
+    const row = keyRow(k);
+    const args = feed.atom.args;
+    for (let c = 0; c < args.length; c++) if (args[c]! >= 0 && args[c] !== table.get(row, c)) return;
+    const slots = feed.slots;
+    slots.fill(-1);
+    if (!this.evaluator.unify(feed.atom, table, row, slots)) return;
     this.evaluator.accept = filter;
-    this.eachHead(feed.rule, feed.literal, slots, onHead);
+    let plan = feed.plans.get(filter);
+    if (!plan) {
+      plan = this.evaluator.planFor(feed.rule, slots, feed.literal);
+      feed.plans.set(filter, plan);
+    }
+    this.evaluator.runPlan(plan, slots, emit);
   }
 
   /** Binds the outer variables of a negated atom to a fact (for NOT seeding). */
@@ -278,8 +312,9 @@ export class Maintenance {
     const out: Feed[] = [];
     for (const rule of rules) {
       rule.body.forEach((l, i) => {
-        if (kinds === 'atom' && l.kind === 'atom') out.push({ rule, literal: i, atom: l.atom, node: l.atom.node, cursor: 0 });
-        if (kinds === 'not' && l.kind === 'not') for (const atom of l.atoms) out.push({ rule, literal: i, atom, node: atom.node, cursor: 0 });
+        const fresh = (atom: CompiledAtom): Feed => ({ rule, literal: i, atom, node: atom.node, cursor: 0, slots: new Int32Array(rule.slotCount), plans: new Map() });
+        if (kinds === 'atom' && l.kind === 'atom') out.push(fresh(l.atom));
+        if (kinds === 'not' && l.kind === 'not') for (const atom of l.atoms) out.push(fresh(atom));
       });
     }
     return out;
@@ -300,7 +335,7 @@ export class Maintenance {
   }
 
   private async tick(): Promise<void> {
-    if (this.interrupter.due()) await this.interrupter.yield();
+    if ((++this.ticks & 255) === 0 && this.interrupter.due()) await this.interrupter.yield();
   }
 
   // ---- phases ----
@@ -371,6 +406,7 @@ export class Maintenance {
       }
     }
     const feeds = this.feeds(rules, 'atom');
+    const emitters = new Map(rules.map((r) => [r, this.headEmitter(r, onHead)]));
     let progress = true;
     while (progress) {
       progress = false;
@@ -381,7 +417,7 @@ export class Maintenance {
           const k = list[feed.cursor++]!;
           if ((this.mark(keyTable(k), keyRow(k)) & D_ABSENT) === 0) continue;
           progress = true;
-          this.pivot(feed, k, this.iOld, onHead);
+          this.pivot(feed, k, this.iOld, emitters.get(feed.rule)!);
           await this.tick();
         }
       }
@@ -425,10 +461,9 @@ export class Maintenance {
     const tx = this.tx;
     const onHead = (tableId: number, tuple: Uint32Array): void => {
       const table = tx.table(tableId);
-      const row = table.find(tuple, tx.view(tableId));
+      const row = table.findOrAdd(tuple, DERIVED, tx.version);
       if (row < 0) {
-        table.add(tuple, DERIVED, tx.version);
-        const r = table.rowCount - 1;
+        const r = -row - 1;
         this.setMark(tableId, r, A);
         this.push(this.plus, tableId, r);
         this.stats.inserted++;
@@ -471,6 +506,7 @@ export class Maintenance {
     }
     const feeds = this.feeds(rules, 'atom');
     for (const feed of feeds) feed.cursor = startAt.get(feed.rule)?.get(feed.node) ?? 0;
+    const emitters = new Map(rules.map((r) => [r, this.headEmitter(r, onHead)]));
     let progress = true;
     while (progress) {
       progress = false;
@@ -481,7 +517,7 @@ export class Maintenance {
           const k = list[feed.cursor++]!;
           if ((this.mark(keyTable(k), keyRow(k)) & D_ABSENT) !== 0) continue;
           progress = true;
-          this.pivot(feed, k, this.iCur, onHead);
+          this.pivot(feed, k, this.iCur, emitters.get(feed.rule)!);
           await this.tick();
         }
       }
@@ -517,7 +553,9 @@ export class Maintenance {
   /** Applies the marks to the statuses of the facts. */
   private apply(): void {
     const tx = this.tx;
-    for (const [tableId, marks] of this.marks) {
+    for (let tableId = 0; tableId < this.marks.length; tableId++) {
+      const marks = this.marks[tableId];
+      if (!marks) continue;
       const table = tx.table(tableId);
       const gain: number[] = [];
       const lose: number[] = [];

@@ -242,6 +242,18 @@ export class TupleTable {
   }
 
   /**
+   * The writer's row of a tuple; when the tuple is absent, appends it with `status` first.
+   * Returns the existing row (>= 0), or `-(newRow + 1)` for an appended one.
+   */
+  findOrAdd(tuple: ArrayLike<number>, status: number, version: number): number {
+    void version;
+    const row = this.newestRow(tuple);
+    if (row >= 0 && (this.flags[row]! & REMOVED) === 0) return row;
+    this.append(tuple, status, row);
+    return -this.rows;
+  }
+
+  /**
    * Clears status bits of a tuple in the writer's state; a fact left with no status is
    * deleted. Returns true when the fact's status changed.
    */

@@ -53,8 +53,6 @@ export function makeDecimal(unscaled: bigint, scale: number): Decimal {
 
 /** The decimal 0. */
 export const ZERO: Decimal = { unscaled: 0n, scale: 0 };
-/** The decimal 1. */
-export const ONE: Decimal = { unscaled: 1n, scale: 0 };
 
 /** The decimal of an integer. */
 export function decimalFromBigInt(value: bigint): Decimal {
@@ -76,19 +74,6 @@ export function parseDecimal(text: string): Decimal | undefined {
   const digits = intPart + fracPart;
   const unscaled = BigInt(digits === '' ? '0' : digits);
   return makeDecimal(m[1] === '-' ? -unscaled : unscaled, fracPart.length);
-}
-
-/**
- * Parses a decimal number in plain or scientific notation (`1.5e-7`), as produced by
- * `Number#toString`; undefined when the text is not a finite number.
- */
-export function parseScientific(text: string): Decimal | undefined {
-  const m = /^([+-]?[0-9]*(?:\.[0-9]*)?)(?:[eE]([+-]?[0-9]+))?$/.exec(text);
-  if (m === null) return undefined;
-  const mantissa = parseDecimal(m[1]!);
-  if (mantissa === undefined) return undefined;
-  const exp = m[2] === undefined ? 0 : Number(m[2]);
-  return makeDecimal(mantissa.unscaled, mantissa.scale - exp);
 }
 
 function align(a: Decimal, b: Decimal): [bigint, bigint, number] {

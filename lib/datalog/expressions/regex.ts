@@ -91,6 +91,72 @@ function cp(c: number): string {
   return `\\u{${c.toString(16)}}`;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Case variants (flag i): C is a case variant of D when upper-case(C) = upper-case(D) or
+// lower-case(C) = lower-case(D) (F&O 3.1 §5.6.2). Cased characters are in the BMP and plane 1.
+
+let variantTable: { readonly variants: Map<number, number[]>; readonly cased: number[] } | undefined;
+
+function caseTable(): { readonly variants: Map<number, number[]>; readonly cased: number[] } {
+  if (variantTable !== undefined) return variantTable;
+  const byUpper = new Map<string, number[]>();
+  const byLower = new Map<string, number[]>();
+  const add = (map: Map<string, number[]>, key: string, c: number): void => {
+    const list = map.get(key);
+    if (list === undefined) map.set(key, [c]);
+    else if (!list.includes(c)) list.push(c);
+  };
+  const candidates = new Set<number>();
+  for (let c = 0; c <= 0x1ffff; c++) {
+    if (c >= 0xd800 && c <= 0xdfff) continue;
+    const ch = String.fromCodePoint(c);
+    const upper = ch.toUpperCase();
+    const lower = ch.toLowerCase();
+    if (upper === ch && lower === ch) continue;
+    candidates.add(c);
+    for (const mapped of [upper, lower]) {
+      const m = mapped.codePointAt(0)!;
+      if (mapped.length === String.fromCodePoint(m).length) candidates.add(m);
+    }
+  }
+  for (const c of candidates) {
+    const ch = String.fromCodePoint(c);
+    add(byUpper, ch.toUpperCase(), c);
+    add(byLower, ch.toLowerCase(), c);
+  }
+  const variants = new Map<number, number[]>();
+  for (const c of candidates) {
+    const ch = String.fromCodePoint(c);
+    const set = new Set<number>([...(byUpper.get(ch.toUpperCase()) ?? []), ...(byLower.get(ch.toLowerCase()) ?? [])]);
+    set.delete(c);
+    if (set.size > 0) variants.set(c, [...set]);
+  }
+  variantTable = { variants, cased: [...variants.keys()].sort((a, b) => a - b) };
+  return variantTable;
+}
+
+/** A literal character as an atom, with its case variants when `fold`. */
+function literalAtom(c: number, fold: boolean): string {
+  if (!fold) return cp(c);
+  const ranges = withCaseVariants(c, c);
+  return ranges.length === 1 ? cp(c) : `[${ranges.map(([f]) => cp(f)).join('')}]`;
+}
+
+/** The ranges plus the case variants of every character in them. */
+function withCaseVariants(from: number, to: number): Range[] {
+  const { variants, cased } = caseTable();
+  const out: Range[] = [[from, to]];
+  let lo = 0;
+  let hi = cased.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (cased[mid]! < from) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < cased.length && cased[i]! <= to; i++) for (const v of variants.get(cased[i]!)!) if (v < from || v > to) out.push([v, v]);
+  return out;
+}
+
 function classBody(set: CharSet): string {
   let body = set.atoms.join('');
   for (const [from, to] of set.ranges) body += from === to ? cp(from) : `${cp(from)}-${cp(to)}`;
@@ -118,16 +184,32 @@ class Translator {
   private groupCount = 0;
   private readonly closed = new Set<number>();
 
+  /** Whether a back-reference occurs (they need JavaScript's own case-insensitive mode). */
+  usesBackReferences = false;
+
   constructor(
     pattern: string,
     private readonly dotAll: boolean,
     private readonly multiline: boolean,
+    /** Flag i done here, by adding case variants of characters (so \p{Lu} stays case-sensitive). */
+    private readonly foldCase: boolean,
   ) {
     this.chars = Array.from(pattern, (c) => c.codePointAt(0)!);
   }
 
   get groups(): number {
     return this.groupCount;
+  }
+
+  /** A literal character as an atom (with its case variants under flag i). */
+  private literal(c: number): string {
+    return literalAtom(c, this.foldCase);
+  }
+
+  /** Adds a literal character range of a class (with case variants under flag i). */
+  private addRange(set: CharSet, from: number, to: number): void {
+    if (this.foldCase) set.ranges.push(...withCaseVariants(from, to));
+    else set.ranges.push([from, to]);
   }
 
   translate(): string {
@@ -249,7 +331,7 @@ class Translator {
       case ']':
         return this.error(`unescaped ${String.fromCodePoint(c)}`);
       default:
-        return [cp(c), true];
+        return [this.literal(c), true];
     }
   }
 
@@ -257,12 +339,13 @@ class Translator {
     const c = this.peek();
     if (c !== undefined && c >= 0x31 && c <= 0x39) return this.backReference();
     const single = this.singleCharEscape();
-    if (single !== undefined) return cp(single);
+    if (single !== undefined) return this.literal(single);
     const set = this.classEscape();
     return set.atoms.length === 1 && set.ranges.length === 0 && !set.word ? set.atoms[0]! : emitPositive(set);
   }
 
   private backReference(): string {
+    this.usesBackReferences = true;
     let n = this.next() - 0x30;
     for (;;) {
       const d = this.peek();
@@ -371,8 +454,8 @@ class Translator {
         this.pos++;
         const end = this.classChar(false, undefined);
         if (end === undefined || end < start) this.error('invalid character range');
-        set.ranges.push([start, end]);
-      } else set.ranges.push([start, start]);
+        this.addRange(set, start, end);
+      } else this.addRange(set, start, start);
     }
     let out = negated ? emitNegative(set) : emitPositive(set);
     if (subtraction !== undefined) out = `(?:(?!${subtraction})${out})`;
@@ -429,13 +512,23 @@ export function compileRegex(pattern: string, flags: string): CompiledRegex {
   for (const f of flags) if (!'smixq'.includes(f)) fail(`invalid regular expression flag '${f}'`);
   let source: string;
   let groups = 0;
-  if (flags.includes('q')) source = Array.from(pattern, (c) => cp(c.codePointAt(0)!)).join('');
-  else {
-    const t = new Translator(flags.includes('x') ? stripWhitespace(pattern) : pattern, flags.includes('s'), flags.includes('m'));
+  let jsCaseInsensitive = flags.includes('i');
+  if (flags.includes('q')) {
+    source = Array.from(pattern, (c) => literalAtom(c.codePointAt(0)!, jsCaseInsensitive)).join('');
+    jsCaseInsensitive = false;
+  } else {
+    const text = flags.includes('x') ? stripWhitespace(pattern) : pattern;
+    let t = new Translator(text, flags.includes('s'), flags.includes('m'), jsCaseInsensitive);
     source = t.translate();
+    if (jsCaseInsensitive && !t.usesBackReferences) jsCaseInsensitive = false;
+    else if (jsCaseInsensitive) {
+      // Case-blind back-references need JavaScript's i flag.
+      t = new Translator(text, flags.includes('s'), flags.includes('m'), false);
+      source = t.translate();
+    }
     groups = t.groups;
   }
-  const jsFlags = flags.includes('i') ? 'iu' : 'u';
+  const jsFlags = jsCaseInsensitive ? 'iu' : 'u';
   let compiled: CompiledRegex;
   try {
     compiled = { test: new RegExp(source, jsFlags), global: new RegExp(source, `g${jsFlags}`), groups, literal: flags.includes('q') };

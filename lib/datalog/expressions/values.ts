@@ -161,11 +161,6 @@ for (const [datatype, [min, max]] of INTEGER_SUBTYPES) {
   );
 }
 
-/** Whether a datatype IRI is one the evaluator interprets (so a bad lexical form is "ill-typed"). */
-export function isKnownDatatype(datatype: string): boolean {
-  return PARSERS.has(datatype) || datatype === XSD_STRING || datatype === RDF_LANG_STRING;
-}
-
 const cache = new WeakMap<RDF.Literal, LiteralValue>();
 
 /**

@@ -72,19 +72,9 @@ export function iri(value: string): RDF.NamedNode {
   return n;
 }
 
-/** A simple literal (xsd:string). */
-export function simpleLiteral(lexical: string): RDF.Literal {
-  return DataFactory.literal(lexical);
-}
-
 /** A literal with a datatype IRI (xsd:string gives a simple literal). */
 export function typedLiteral(lexical: string, datatype: string): RDF.Literal {
   return DataFactory.literal(lexical, iri(datatype));
-}
-
-/** A string literal keeping a language tag when one is given (`''` = simple literal). */
-export function stringLiteral(lexical: string, language: string): RDF.Literal {
-  return language === '' ? DataFactory.literal(lexical) : DataFactory.literal(lexical, language);
 }
 
 /** `"true"^^xsd:boolean`. */

@@ -133,6 +133,25 @@ describe('expressions: REGEX and REPLACE (XPath regular expressions)', () => {
       expect(regex('aa0', '^(a)\\10$')).to.equal(T);
     });
 
+    it('flag i: characters match their case variants (upper-case or lower-case equal); \\p{…} stays case-sensitive', () => {
+      expect(regex('ABC', '^abc$', 'i')).to.equal(T);
+      expect(regex('aBc', '^[a-c]+$', 'i')).to.equal(T);
+      expect(regex('B', '^[^b]$', 'i')).to.equal(F);
+      expect(regex('E', '^[a-z-[e]]$', 'i')).to.equal(F);
+      expect(regex('\u212A', '^k$', 'i')).to.equal(T); // KELVIN SIGN: lower-case is k
+      expect(regex('\u0131', '^i$', 'i')).to.equal(T); // dotless i: upper-case is I
+      expect(regex('\u017F', '^S$', 'i')).to.equal(T); // long s: upper-case is S
+      expect(regex('\u03C2', '^\u03A3$', 'i')).to.equal(T); // final sigma
+      expect(regex('\u{10428}', '^\u{10400}$', 'i')).to.equal(T); // Deseret
+      expect(regex('a', '^\\p{Lu}$', 'i')).to.equal(F);
+      expect(regex('A', '^\\p{Lu}$', 'i')).to.equal(T);
+      expect(regex('A', '^\\P{Lu}$', 'i')).to.equal(F);
+      expect(regex('a', '^[\\p{Lu}x]$', 'i')).to.equal(F);
+      expect(regex('X', '^[\\p{Ll}x]$', 'i')).to.equal(T);
+      expect(regex('Aa', '^(a)\\1$', 'i')).to.equal(T);
+      expect(regex('A+', 'a+', 'qi')).to.equal(T);
+    });
+
     it('rejects invalid patterns and flags', () => {
       for (const p of ['(', ')', 'a{2', 'a{,2}', 'a{3,2}', '[a', '[]', '*a', 'a**', '\\', '\\k', '(?=a)', '(?<n>a)', '\\1(a)', '[a-]b-c]', '[z-a]', 'a]', '{', '^*', '[a-[b]'])
         expect(regex('a', p), p).to.equal('error');
