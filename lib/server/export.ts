@@ -9,6 +9,8 @@ import { createRdfWriter } from '../formats/rdf-serialize.js';
 import { DEFAULT_TRIPLES_ID, QUADS_ID, type StoreState } from '../storage/fact-store.js';
 import { DERIVED, EXPLICIT } from '../storage/tuple-table.js';
 import type { TermDictionary } from '../model/dictionary.js';
+import type { Rule } from '../datalog/ast.js';
+import { writeDatalog } from '../formats/datalog-writer.js';
 
 /** Which facts an operation sees: explicit ones, derived ones, or all. */
 export type FactDomain = 'explicit' | 'derived' | 'all';
@@ -41,8 +43,10 @@ async function emit(output: ExportOutput, chunk: string): Promise<void> {
 
 /** Parameters of an export. */
 export interface ExportParameters {
-  /** `explicit` (default), `derived` or `all`. */
+  /** For the RDF formats: `explicit` (default), `derived` or `all`. */
   readonly 'fact-domain'?: string;
+  /** For application/x.datalog: `user` (default), `axioms`, `internal` or `all`. */
+  readonly 'rule-domain'?: string;
 }
 
 /** Writes the facts of `state` as `mediaType` to `output`. */
@@ -55,10 +59,16 @@ export async function exportFacts(
   interrupter: Interrupter,
 ): Promise<void> {
   const type = canonicalMediaType(mediaType);
-  if (type === DATALOG) throw new BadRequestError('exporting rules (application/x.datalog) is not supported by this version of quadlog');
+  if (type === DATALOG) {
+    for (const key of Object.keys(parameters)) {
+      if (key !== 'rule-domain') throw new BadRequestError(`unknown parameter '${key}' for exporting rules (only rule-domain applies)`);
+    }
+    await emit(output, exportRules(state, parameters['rule-domain']));
+    return;
+  }
   if (!type || !RDF_FORMATS.includes(type)) throw new BadRequestError(`cannot export as '${mediaType}': use text/turtle, application/n-triples, application/n-quads or application/trig`);
   for (const key of Object.keys(parameters)) {
-    if (key !== 'fact-domain') throw new BadRequestError(`unknown export parameter '${key}'`);
+    if (key !== 'fact-domain') throw new BadRequestError(`unknown parameter '${key}' for exporting facts (only fact-domain applies)`);
   }
   const mask = factDomainMask(parameters['fact-domain'], 'explicit');
   const writer = createRdfWriter(type, dictionary, { prefixes: state.catalogue.prefixes, baseIRI: state.catalogue.baseIRI });
@@ -82,4 +92,15 @@ export async function exportFacts(
   }
   writer.end();
   await emit(output, writer.take());
+}
+
+/** The rule domains. */
+export const RULE_DOMAINS = ['user', 'axioms', 'internal'] as const;
+
+/** The rules of a domain (`user` by default, or `all`) as Datalog text with the store's prefixes. */
+export function exportRules(state: StoreState, domain: string | undefined): string {
+  const d = domain ?? 'user';
+  if (d !== 'all' && !(RULE_DOMAINS as readonly string[]).includes(d)) throw new BadRequestError(`invalid rule-domain '${d}' (expected user, axioms, internal or all)`);
+  const rules = [...state.catalogue.rules.values()].filter((r) => d === 'all' || r.domain === d).map((r) => r.rule as Rule);
+  return writeDatalog({ rules }, { prefixes: state.catalogue.prefixes });
 }
