@@ -47,7 +47,7 @@ export async function* gunzipIfNeeded(chunks: AsyncIterable<Uint8Array>): AsyncG
     }
   }
   if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) {
-    const gunzip = createGunzip();
+    const gunzip = createGunzip({ chunkSize: 256 * 1024 });
     const decompressed = Readable.from(rest()).pipe(gunzip);
     try {
       for await (const chunk of decompressed) yield chunk as Buffer;

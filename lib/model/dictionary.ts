@@ -11,13 +11,15 @@
 
 const EMPTY = 0; // slot value: 0 = empty, otherwise id + 1
 
-/** FNV-1a over a byte range, finished with a murmur-style avalanche. */
+/** A multiplicative hash over a byte range, mixing four bytes per step, with a final avalanche. */
 function hashBytes(bytes: Uint8Array, start: number, end: number): number {
-  let h = 0x811c9dc5;
-  for (let i = start; i < end; i++) {
-    h ^= bytes[i]!;
-    h = Math.imul(h, 0x01000193);
+  let h = 0x811c9dc5 ^ (end - start);
+  let i = start;
+  for (const stop = end - 3; i < stop; i += 4) {
+    h = Math.imul(h ^ (bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24)), 0x9e3779b1);
+    h ^= h >>> 15;
   }
+  for (; i < end; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
@@ -32,8 +34,14 @@ export class TermDictionary {
   /** offsets[id] = start of term id; offsets[size] = arenaUsed. */
   private offsets = new Uint32Array(1 << 12);
   private hashes = new Uint32Array(1 << 12);
+  /** Slots hold `id + 1` in the low `idBits` bits and the term hash's high bits above them. */
   private slots = new Uint32Array(1 << 13);
   private mask = (1 << 13) - 1;
+  private idBits = 22;
+  private idMask = (1 << 22) - 1;
+  private highMask = ~((1 << 22) - 1);
+  /** Direct-mapped cache of recently seen ids (`id + 1`) by hash, for repeated terms in bulk input. */
+  private readonly recent = new Uint32Array(4096);
   private count = 0;
   private scratch = Buffer.alloc(256);
 
@@ -98,8 +106,23 @@ export class TermDictionary {
     return this.arena;
   }
 
+  /** Releases unused arena and offset capacity (after a bulk load). */
+  shrink(): void {
+    const keep = this.arenaUsed + (this.arenaUsed >>> 4) + 256;
+    if (this.arena.length > keep * 1.1) {
+      this.arena = this.arena.slice(0, keep);
+      this.arenaView = Buffer.from(this.arena.buffer, 0, this.arena.length);
+    }
+    const ids = this.count + (this.count >>> 4) + 16;
+    if (this.offsets.length > ids * 1.1) {
+      this.offsets = this.offsets.slice(0, ids);
+      this.hashes = this.hashes.slice(0, ids);
+    }
+  }
+
   /** Removes every id >= mark (rolls the dictionary back to an earlier size). */
   truncate(mark: number): void {
+    if (mark < this.count) this.recent.fill(0);
     for (let id = this.count - 1; id >= mark; id--) this.removeSlot(id);
     if (mark < this.count) {
       this.arenaUsed = this.offsets[mark]!;
@@ -114,25 +137,35 @@ export class TermDictionary {
   }
 
   private probe(bytes: Uint8Array, start: number, end: number, h: number): number {
+    const r = this.recent[h & 4095]!;
+    if (r !== 0 && this.hashes[r - 1] === h && this.same(r - 1, bytes, start, end)) return r - 1;
     const slots = this.slots;
     const mask = this.mask;
-    const len = end - start;
+    const high = this.highMask;
     let i = h & mask;
     for (;;) {
       const v = slots[i]!;
       if (v === EMPTY) return -1;
-      const id = v - 1;
-      if (this.hashes[id] === h) {
-        const a = this.offsets[id]!;
-        if (this.offsets[id + 1]! - a === len) {
-          const arena = this.arena;
-          let k = 0;
-          while (k < len && arena[a + k] === bytes[start + k]) k++;
-          if (k === len) return id;
+      if (((v ^ h) & high) === 0) {
+        const id = (v & this.idMask) - 1;
+        if (this.hashes[id] === h && this.same(id, bytes, start, end)) {
+          this.recent[h & 4095] = id + 1;
+          return id;
         }
       }
       i = (i + 1) & mask;
     }
+  }
+
+  /** Whether id's canonical bytes equal bytes[start, end). */
+  private same(id: number, bytes: Uint8Array, start: number, end: number): boolean {
+    const a = this.offsets[id]!;
+    const len = end - start;
+    if (this.offsets[id + 1]! - a !== len) return false;
+    const arena = this.arena;
+    let k = 0;
+    while (k < len && arena[a + k] === bytes[start + k]) k++;
+    return k === len;
   }
 
   private insert(bytes: Uint8Array, start: number, end: number, h: number): number {
@@ -160,19 +193,27 @@ export class TermDictionary {
     this.offsets[id + 1] = this.arenaUsed;
     this.hashes[id] = h;
     this.count = id + 1;
+    this.recent[h & 4095] = id + 1;
     if (this.count * 2 > this.slots.length) this.rehash(this.slots.length * 2);
+    else if (id + 1 > this.idMask) this.rehash(this.slots.length);
     else this.place(id);
     return id;
   }
 
   private place(id: number): void {
     const mask = this.mask;
-    let i = this.hashes[id]! & mask;
+    const h = this.hashes[id]!;
+    let i = h & mask;
     while (this.slots[i] !== EMPTY) i = (i + 1) & mask;
-    this.slots[i] = id + 1;
+    this.slots[i] = ((h & this.highMask) | (id + 1)) >>> 0;
   }
 
   private rehash(capacity: number): void {
+    while (this.idBits < 31 && this.offsets.length + 1 > this.idMask) {
+      this.idBits = Math.min(31, this.idBits + 2);
+      this.idMask = 2 ** this.idBits - 1;
+      this.highMask = ~this.idMask;
+    }
     this.slots = new Uint32Array(capacity);
     this.mask = capacity - 1;
     for (let id = 0; id < this.count; id++) this.place(id);
@@ -183,7 +224,7 @@ export class TermDictionary {
     const slots = this.slots;
     const mask = this.mask;
     let i = this.hashes[id]! & mask;
-    while (slots[i] !== id + 1) i = (i + 1) & mask;
+    while ((slots[i]! & this.idMask) !== id + 1) i = (i + 1) & mask;
     let j = i;
     for (;;) {
       slots[i] = EMPTY;
@@ -191,7 +232,7 @@ export class TermDictionary {
         j = (j + 1) & mask;
         const v = slots[j]!;
         if (v === EMPTY) return;
-        const home = this.hashes[v - 1]! & mask;
+        const home = this.hashes[(v & this.idMask) - 1]! & mask;
         // move v to i when its home is not cyclically in (i, j]
         if (i <= j ? home <= i || home > j : home <= i && home > j) break;
       }

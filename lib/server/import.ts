@@ -119,7 +119,8 @@ export async function importInto(
       for (const [name, iri] of outcome.definedPrefixes) definedPrefixes.set(name, iri);
     }),
   );
-  if (updateType === 'ADDITION_UPDATE_PREFIXES' && report.errors === 0 && definedPrefixes.size > 0) {
+  if (report.processedFacts >= 100_000) tx.bulk = true;
+    if (updateType === 'ADDITION_UPDATE_PREFIXES' && report.errors === 0 && definedPrefixes.size > 0) {
     let draft = tx.catalogue.prefixes;
     for (const [name, iri] of definedPrefixes) draft = draft.set(name, iri);
     tx.catalogue = tx.catalogue.set('prefixes', draft);

@@ -83,6 +83,8 @@ export class WriteTransaction implements StoreState {
   catalogue: Catalogue;
   /** The pending version number. */
   readonly version: number;
+  /** Set by bulk loads: commit then releases the spare capacity of tables and dictionary. */
+  bulk = false;
   private open = true;
 
   /** @internal */
@@ -196,8 +198,9 @@ export class FactStore {
     this.checkWriter(tx);
     for (const t of this.tables.values()) {
       t.endWrite();
-      t.shrink();
+      if (tx.bulk) t.shrink();
     }
+    if (tx.bulk) this.dictionary.shrink();
     const previous = this.current;
     this.current = new Snapshot(this, tx.version, tx.catalogue, this.limits());
     if (!this.readers.has(previous.version)) this.liveSnapshots.delete(previous.version);

@@ -70,8 +70,15 @@ export class TupleTable {
   private readonly next: Uint32Array[] = [];
   private readonly heads: Uint32Array[] = [];
   private readonly counts: Uint32Array[] = [];
+  /**
+   * Membership hash (linear probing). A slot holds `row + 1` in its low `rowBits` bits and
+   * the tuple hash's high bits above them, so most probes are rejected without reading rows.
+   */
   private slots = new Uint32Array(64);
   private slotMask = 63;
+  private rowBits = 20;
+  private rowMask = (1 << 20) - 1;
+  private highMask = ~((1 << 20) - 1);
   private rows = 0;
   private live = 0;
   private tuples = 0; // occupied membership slots (distinct tuples)
@@ -296,7 +303,7 @@ export class TupleTable {
         this.next[c]![row] = 0;
       }
       const older = replaced.get(row);
-      if (older !== undefined) this.slots[this.slotOf(row)] = older + 1;
+      if (older !== undefined) this.repoint(row, older);
       else this.deleteSlot(row);
       this.flags[row] = 0;
     }
@@ -376,31 +383,47 @@ export class TupleTable {
     const probe = this.probeBuf;
     for (let c = 0; c < this.arity; c++) probe[c] = tuple[c]!;
     const mask = this.slotMask;
-    let i = hashTuple(probe, 0, this.arity) & mask;
+    const h = hashTuple(probe, 0, this.arity);
+    const high = this.highMask;
+    const rowMask = this.rowMask;
+    const slots = this.slots;
+    let i = h & mask;
     for (;;) {
-      const v = this.slots[i]!;
+      const v = slots[i]!;
       if (v === 0) return -1;
-      if (this.sameTuple(v - 1, probe)) return v - 1;
+      if (((v ^ h) & high) === 0 && this.sameTuple((v & rowMask) - 1, probe)) return (v & rowMask) - 1;
       i = (i + 1) & mask;
     }
   }
 
+  /** The slot pointing at `row`. */
   private slotOf(row: number): number {
     const mask = this.slotMask;
     let i = hashTuple(this.data, row * this.arity, this.arity) & mask;
-    while (this.slots[i] !== row + 1) i = (i + 1) & mask;
+    while ((this.slots[i]! & this.rowMask) !== row + 1) i = (i + 1) & mask;
     return i;
+  }
+
+  /** Makes the slot that points at `from` point at `to` (a row of the same tuple). */
+  private repoint(from: number, to: number): void {
+    const i = this.slotOf(from);
+    this.slots[i] = ((this.slots[i]! & this.highMask) | (to + 1)) >>> 0;
   }
 
   /** The slot holding the tuple of `row` (whichever row of that tuple it points to). */
   private slotOf0(row: number): number {
     const mask = this.slotMask;
     const base = row * this.arity;
-    let i = hashTuple(this.data, base, this.arity) & mask;
+    const h = hashTuple(this.data, base, this.arity);
+    let i = h & mask;
     for (;;) {
       const v = this.slots[i]!;
       if (v === 0) return i;
-      const other = (v - 1) * this.arity;
+      if (((v ^ h) & this.highMask) !== 0) {
+        i = (i + 1) & mask;
+        continue;
+      }
+      const other = ((v & this.rowMask) - 1) * this.arity;
       let same = true;
       for (let c = 0; c < this.arity; c++) {
         if (this.data[other + c] !== this.data[base + c]) {
@@ -464,20 +487,22 @@ export class TupleTable {
     this.live++;
     if (older >= 0) {
       // the tuple's slot now points at the new row
-      this.slots[this.slotOf(older)] = row + 1;
+      this.repoint(older, row);
       if (this.mark >= 0) this.undoReplaced.push(row, older);
     } else {
       // rehash places every row's tuple, this new row included (rows already counts it)
       if ((this.tuples + 1) * 4 > this.slots.length * 3) this.rehash(this.slots.length * 2);
+      else if (row + 1 > this.rowMask) this.rehash(this.slots.length);
       else this.placeSlot(row);
     }
   }
 
   private placeSlot(row: number): void {
     const mask = this.slotMask;
-    let i = hashTuple(this.data, row * this.arity, this.arity) & mask;
+    const h = hashTuple(this.data, row * this.arity, this.arity);
+    let i = h & mask;
     while (this.slots[i] !== 0) i = (i + 1) & mask;
-    this.slots[i] = row + 1;
+    this.slots[i] = ((h & this.highMask) | (row + 1)) >>> 0;
     this.tuples++;
   }
 
@@ -493,7 +518,7 @@ export class TupleTable {
         j = (j + 1) & mask;
         const v = slots[j]!;
         if (v === 0) return;
-        const home = hashTuple(this.data, (v - 1) * this.arity, this.arity) & mask;
+        const home = hashTuple(this.data, ((v & this.rowMask) - 1) * this.arity, this.arity) & mask;
         if (i <= j ? home <= i || home > j : home <= i && home > j) break;
       }
       slots[i] = slots[j]!;
@@ -502,6 +527,12 @@ export class TupleTable {
   }
 
   private rehash(capacity: number): void {
+    // room for row numbers up to the row capacity (the rest of the bits is hash fingerprint)
+    while (this.rowBits < 31 && Math.max(this.rows, this.flags.length) + 1 > this.rowMask) {
+      this.rowBits = Math.min(31, this.rowBits + 2);
+      this.rowMask = 2 ** this.rowBits - 1;
+      this.highMask = ~this.rowMask;
+    }
     this.slots = new Uint32Array(capacity);
     this.slotMask = capacity - 1;
     this.tuples = 0;
@@ -509,7 +540,8 @@ export class TupleTable {
     for (let row = this.rows - 1; row >= 0; row--) {
       const i = this.slotOf0(row);
       if (this.slots[i] === 0) {
-        this.slots[i] = row + 1;
+        const h = hashTuple(this.data, row * this.arity, this.arity);
+        this.slots[i] = ((h & this.highMask) | (row + 1)) >>> 0;
         this.tuples++;
       }
     }
