@@ -251,7 +251,12 @@ export class DataStoreConnection extends ConnectionBase {
         (tx) => importInto(this.store, tx, updateType, source, options, report, this.interrupter),
         () => report.errors > 0,
       );
-      if (report.errors > 0) report.changedFacts = 0;
+      if (report.errors > 0) {
+        // nothing of a failed import is kept: no counter may report a change
+        report.changedFacts = 0;
+        report.changedRules = 0;
+        report.changedAxioms = 0;
+      }
       const rows = report.rows();
       return {
         rows,
@@ -343,7 +348,11 @@ export class DataStoreConnection extends ConnectionBase {
 
   /** The data store's properties (Property, Value, Mutable). */
   async getDataStoreProperties(): Promise<PropertyRow[]> {
-    return this.guard('getDataStoreProperties', () => this.read((state) => this.store.properties(state)));
+    return this.guard('getDataStoreProperties', () => {
+      // no reasoning first: requires-incremental-reasoning reports the pending work itself
+      if (this.transaction?.type === 'read-write') return this.store.properties(this.transaction.tx);
+      return this.read((state) => this.store.properties(state));
+    });
   }
 
   /** The base IRI. */

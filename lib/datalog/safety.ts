@@ -1,6 +1,8 @@
 /**
  * Rule safety: every head variable is bound by the body; variables of FILTER, BIND
- * expressions and NOT are bound elsewhere in the body; a BIND does not rebind a variable.
+ * expressions and NOT are bound elsewhere in the body (BINDs in a cycle bind nothing); a BIND
+ * does not rebind a variable; the variables after NOT EXISTS occur only inside the negation;
+ * variables of FILTER and BIND inside an AGGREGATE are bound somewhere.
  * @module
  */
 import { RuleCompilationError } from '../model/errors.js';
@@ -31,11 +33,25 @@ function bound(literal: BodyLiteral): string[] {
 
 /** Throws RuleCompilationError (with line and column) when the rule is unsafe. */
 export function checkSafety(rule: Rule): void {
+  // bound: variables of positive atoms and aggregate outputs, then (to a fixpoint) the targets
+  // of BINDs whose inputs are bound — BINDs depending on each other in a cycle bind nothing
   const positive = new Set<string>();
-  for (const l of rule.body) for (const v of bound(l)) positive.add(v);
+  for (const l of rule.body) if (l.kind !== 'bind') for (const v of bound(l)) positive.add(v);
+  const binds = rule.body.filter((l) => l.kind === 'bind');
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const b of binds) {
+      if (!positive.has(b.variable) && expressionVariables(b.expression).every((v) => positive.has(v))) {
+        positive.add(b.variable);
+        changed = true;
+      }
+    }
+  }
+  const bindOutputs = new Set(binds.map((b) => b.variable));
   for (const h of rule.head) {
     for (const v of atomVariables(h)) {
-      if (!positive.has(v)) fail(h.position, `head variable ?${v} is not bound by the rule body`);
+      // a BIND target left unbound is reported at the BIND (its inputs are the problem)
+      if (!positive.has(v) && !bindOutputs.has(v)) fail(h.position, `head variable ?${v} is not bound by the rule body`);
     }
   }
   const bindTargets = new Set<string>();
@@ -49,6 +65,7 @@ export function checkSafety(rule: Rule): void {
       bindTargets.add(l.variable);
     } else if (l.kind === 'not') {
       const local = new Set(l.existentialVariables);
+      for (const v of local) if (positive.has(v)) fail(l.position, `variable ?${v} of NOT EXISTS is local to the negation but also bound elsewhere in the body`);
       for (const a of l.atoms) {
         for (const v of atomVariables(a)) {
           if (!local.has(v) && !positive.has(v)) fail(l.position, `variable ?${v} of NOT is not bound elsewhere in the body (list it after NOT EXISTS to make it local)`);
@@ -58,6 +75,11 @@ export function checkSafety(rule: Rule): void {
       const inner = new Set<string>();
       for (const b of l.body) for (const v of bound(b)) inner.add(v);
       for (const g of l.groupBy) if (!inner.has(g)) fail(l.position, `group variable ?${g} of AGGREGATE is not bound inside it`);
+      for (const b of l.body) {
+        if (b.kind !== 'filter' && b.kind !== 'bind') continue;
+        const what = b.kind === 'filter' ? 'FILTER' : 'BIND';
+        for (const v of expressionVariables(b.expression)) if (!inner.has(v) && !positive.has(v)) fail(b.position, `variable ?${v} of ${what} inside AGGREGATE is not bound`);
+      }
       for (const b of l.bindings) {
         if (b.expression) for (const v of expressionVariables(b.expression)) if (!inner.has(v)) fail(l.position, `variable ?${v} of ${b.fn.toUpperCase()} is not bound inside AGGREGATE`);
       }
