@@ -322,7 +322,7 @@ export class DataStoreConnection extends ConnectionBase {
   async recomputeMaterialization(): Promise<void> {
     await this.guard('recomputeMaterialization', () =>
       this.write(async (tx) => {
-        this.store.reasoner.requestRecompute(tx);
+        this.store.reasoner.requestRecompute();
         await this.store.reasoner.reason(tx, this.interrupter);
       }),
     );

@@ -7,6 +7,7 @@
  */
 import type { StoreState } from '../storage/fact-store.js';
 import type { TupleTable, TableView } from '../storage/tuple-table.js';
+import type { PairIndex } from '../storage/pair-index.js';
 import { compileExpression, createAggregator, effectiveBooleanValue, type Aggregator } from './expressions/index.js';
 import type { CompiledAtom, CompiledLiteral, CompiledRule } from './program.js';
 import type { TermValue, TermValues } from './term-values.js';
@@ -33,6 +34,9 @@ type Step =
     };
 
 const NOW = new Date();
+
+/** Single-column chains longer than this make a scan with two bound columns use a pair index. */
+const PAIR_THRESHOLD = 16;
 
 /** An opaque compiled join plan. */
 export type Plan = readonly unknown[];
@@ -91,7 +95,7 @@ export class RuleEvaluator {
       for (let i = 0; i < slots.length; i++) if (slots[i]! >= 0) key = `${key},${i}`;
     }
     let byKey = this.plans.get(rule);
-    if (!byKey) this.plans.set(rule, (byKey = new Map()));
+    if (!byKey) this.plans.set(rule, (byKey = new Map<number | string, Step[]>()));
     let steps = byKey.get(key);
     if (!steps) {
       const bound = new Set<number>();
@@ -290,9 +294,31 @@ export class RuleEvaluator {
     }
     const accept = this.accept;
     const tableId = atom.tableId;
-    let row: number;
+    let row = -1;
     let limit = 0;
-    if (best >= 0) {
+    // a long single-column chain with a second bound column: use the pair index instead
+    let pair: PairIndex | undefined;
+    if (bestCount > PAIR_THRESHOLD && arity >= 3) {
+      let first = -1;
+      for (let c = 0; c < arity && pair === undefined; c++) {
+        const a = args[c]!;
+        if ((a >= 0 ? a : slots[-a - 1]!) < 0) continue;
+        if (first < 0) first = c;
+        else {
+          const index = table.pairIndex(first, c);
+          const fa = args[first]!;
+          const x = fa >= 0 ? fa : slots[-fa - 1]!;
+          const y = a >= 0 ? a : slots[-a - 1]!;
+          if (index.count(x, y) < bestCount) {
+            pair = index;
+            row = index.head(x, y);
+          }
+        }
+      }
+    }
+    if (pair !== undefined) {
+      // row is the pair chain's head
+    } else if (best >= 0) {
       const a = args[best]!;
       row = table.head(best, a >= 0 ? a : slots[-a - 1]!);
     } else {
@@ -300,13 +326,12 @@ export class RuleEvaluator {
       limit = view.limit;
       if (limit === 0) return false;
     }
-    const boundHere: number[] = [];
     while (row >= 0) {
       const current = row;
-      row = best >= 0 ? table.nextRow(best, current) : current + 1 < limit ? current + 1 : -1;
+      row = pair !== undefined ? pair.nextRow(current) : best >= 0 ? table.nextRow(best, current) : current + 1 < limit ? current + 1 : -1;
       if (!table.visible(current, view) || (accept !== null && !accept(tableId, current))) continue;
       let ok = true;
-      boundHere.length = 0;
+      let boundMask = 0; // columns whose variable this row bound
       for (let c = 0; c < arity; c++) {
         const a = args[c]!;
         const v = table.get(current, c);
@@ -320,7 +345,7 @@ export class RuleEvaluator {
           const b = slots[s]!;
           if (b < 0) {
             slots[s] = v;
-            boundHere.push(s);
+            boundMask |= 1 << c;
           } else if (b !== v) {
             ok = false;
             break;
@@ -329,7 +354,7 @@ export class RuleEvaluator {
       }
       let stop = false;
       if (ok) stop = this.exec(steps, i + 1, slots, onMatch);
-      for (const s of boundHere) slots[s] = -1;
+      for (let c = 0; boundMask !== 0; c++, boundMask >>>= 1) if ((boundMask & 1) !== 0) slots[-args[c]! - 1] = -1;
       if (stop) return true;
     }
     return false;

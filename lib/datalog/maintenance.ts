@@ -71,7 +71,6 @@ interface Feed {
 /** One maintenance run over a write transaction. */
 export class Maintenance {
   private marks: Array<Uint8Array | undefined> = []; // by table id
-  private readonly nodeCache: Array<Map<number, string> | undefined> = []; // by table id: (p, o) key → node
   private readonly plus = new Map<string, number[]>();
   private readonly minus = new Map<string, number[]>();
   private readonly underived = new Map<number, number[]>(); // level → keys marked D_UNDERIVED
@@ -83,6 +82,7 @@ export class Maintenance {
   private readonly settled: RowFilter;
   private readonly tuples: Uint32Array[] = Array.from({ length: 65 }, (_, n) => new Uint32Array(n));
   private ticks = 0;
+  private readonly scratch = new Map<CompiledRule, Int32Array>();
   /** Counters. */
   readonly stats: MaintenanceStats = { inserted: 0, deleted: 0 };
 
@@ -214,17 +214,7 @@ export class Maintenance {
     const t = this.program.tripleTables;
     if (tableId !== t.triples && tableId !== t.quads) return this.program.nodeOfFact(tableId, -1, -1);
     const table = this.tx.table(tableId);
-    const p = table.get(row, 1);
-    const o = table.get(row, 2);
-    let cache = this.nodeCache[tableId];
-    if (!cache) this.nodeCache[tableId] = cache = new Map();
-    const k = p * 0x100000000 + o;
-    let node = cache.get(k);
-    if (node === undefined) {
-      node = this.program.nodeOfFact(tableId, p, o);
-      cache.set(k, node);
-    }
-    return node;
+    return this.program.nodeOfFact(tableId, table.get(row, 1), table.get(row, 2));
   }
 
   private levelOfRow(tableId: number, row: number): number {
@@ -368,7 +358,9 @@ export class Maintenance {
       if (rule.level !== level) continue;
       for (const head of rule.heads) {
         if (head.tableId !== tableId) continue;
-        const slots = new Int32Array(rule.slotCount).fill(-1);
+        let slots = this.scratch.get(rule);
+        if (!slots) this.scratch.set(rule, (slots = new Int32Array(rule.slotCount)));
+        slots.fill(-1);
         if (!this.evaluator.unify(head, table, row, slots)) continue;
         this.evaluator.accept = filter;
         if (this.evaluator.run(rule, slots, -1, () => true)) return true;

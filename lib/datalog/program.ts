@@ -148,12 +148,37 @@ export function compileProgram(entries: ReadonlyArray<{ key: string; rule: Rule 
     rules: compiled,
     levels: strata.levels,
     levelOfNode: (node) => strata.levelOf.get(node) ?? 0,
-    nodeOfFact: (tableId, predicate, object) => {
-      if (tableId === triples) return tripleNode(triples, predicate, object, rdfType, collapseTriples);
-      if (tableId === quads) return tripleNode(quads, predicate, object, rdfType, collapseQuads);
-      return `T${tableId}`;
-    },
+    nodeOfFact: nodeCache(triples, quads, rdfType, collapseTriples, collapseQuads),
     tripleTables: { triples, quads },
+  };
+}
+
+/** A node lookup for facts that caches nodes by the only term ids that matter. */
+function nodeCache(
+  triples: number,
+  quads: number,
+  rdfType: number,
+  collapseTriples: { predicate: boolean; type: boolean },
+  collapseQuads: { predicate: boolean; type: boolean },
+): (tableId: number, predicate: number, object: number) => string {
+  const caches = new Map<number, Map<number, string>>();
+  const other = new Map<number, string>();
+  return (tableId, predicate, object) => {
+    if (tableId !== triples && tableId !== quads) {
+      let n = other.get(tableId);
+      if (n === undefined) other.set(tableId, (n = `T${tableId}`));
+      return n;
+    }
+    const collapse = tableId === triples ? collapseTriples : collapseQuads;
+    if (collapse.predicate) return `T${tableId}|*`;
+    const byClass = predicate === rdfType && !collapse.type;
+    const k = byClass ? -object - 1 : predicate;
+    const key = tableId * 2 + (byClass ? 1 : 0);
+    let cache = caches.get(key);
+    if (!cache) caches.set(key, (cache = new Map<number, string>()));
+    let n = cache.get(k);
+    if (n === undefined) cache.set(k, (n = tripleNode(tableId, predicate, object, rdfType, collapse)));
+    return n;
   };
 }
 

@@ -260,7 +260,16 @@ function hexValue(buf: Uint8Array, p: number, n: number): number {
  * constructor, synchronously, in input order. A syntax error rejects the whole
  * line (no term of a rejected line is interned) and parsing resumes on the next line.
  *
- * A UTF-8 byte order mark at the very start of the input is skipped.
+ * Grammar notes:
+ * - Follows the RDF 1.1 N-Triples / N-Quads grammar and the W3C test suites.
+ *   IRIs must be absolute (have a scheme); `\uXXXX` / `\UXXXXXXXX` escapes must
+ *   not denote characters that are forbidden in IRIs, surrogates or code points
+ *   above U+10FFFF; invalid UTF-8 is rejected everywhere (including comments).
+ * - `:` is not allowed in blank node labels (as in Turtle and the test suite;
+ *   the RDF 1.1 N-Triples grammar text lists it in PN_CHARS_U by mistake).
+ * - White space (space, tab) is allowed between a string and its `@lang` / `^^`
+ *   suffix and between `^^` and the datatype IRI, as the EBNF permits.
+ * - A UTF-8 byte order mark at the very start of the input is skipped.
  */
 export class NTriplesParser {
   private readonly sink: NTriplesSink;

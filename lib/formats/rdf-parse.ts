@@ -66,7 +66,7 @@ export async function readText(chunks: AsyncIterable<Uint8Array>, interrupter: I
   const decoder = new StringDecoder('utf8');
   const parts: string[] = [];
   for await (const chunk of chunks) {
-    parts.push(decoder.write(chunk as Buffer));
+    parts.push(decoder.write(chunk));
     await interrupter.maybeYield();
   }
   parts.push(decoder.end());

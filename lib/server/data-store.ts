@@ -272,7 +272,7 @@ export class DataStore {
         type = value;
       } else if (key === 'arity' || key === 'min-arity' || key === 'max-arity') {
         const n = Number(value);
-        if (!/^\d+$/.test(value) || n < 1 || n > 64) throw new BadRequestError(`invalid ${key} '${value}': an integer from 1 to 64 is required`);
+        if (!/^\d+$/.test(value) || n < 1 || n > 31) throw new BadRequestError(`invalid ${key} '${value}': an integer from 1 to 31 is required`);
         if (arity !== undefined && arity !== n) throw new BadRequestError('an in-memory tuple table has one arity: min-arity and max-arity must be equal');
         arity = n;
       } else throw new BadRequestError(`unknown tuple table parameter '${key}' (known: type, arity, min-arity, max-arity)`);

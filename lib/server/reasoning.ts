@@ -47,7 +47,7 @@ export class StoreReasoner {
   }
 
   /** The pending changes of the open transaction (created on first use). */
-  pendingFor(_tx: WriteTransaction): PendingChanges {
+  private pendingChanges(): PendingChanges {
     if (!this.pending) this.pending = new PendingChanges();
     return this.pending;
   }
@@ -59,13 +59,13 @@ export class StoreReasoner {
 
   /** Adds an explicit fact (through the pending log when the store has rules). */
   addFact(tx: WriteTransaction, tableId: number, tuple: ArrayLike<number>): boolean {
-    if (this.tracks(tx)) return this.pendingFor(tx).addExplicit(tx, tableId, tuple);
+    if (this.tracks(tx)) return this.pendingChanges().addExplicit(tx, tableId, tuple);
     return tx.table(tableId).add(tuple, EXPLICIT, tx.version);
   }
 
   /** Removes an explicit fact (through the pending log when the store has rules). */
   removeFact(tx: WriteTransaction, tableId: number, tuple: ArrayLike<number>): boolean {
-    if (this.tracks(tx)) return this.pendingFor(tx).removeExplicit(tx, tableId, tuple);
+    if (this.tracks(tx)) return this.pendingChanges().removeExplicit(tx, tableId, tuple);
     return tx.table(tableId).remove(tuple, EXPLICIT, tx.version);
   }
 
@@ -86,7 +86,7 @@ export class StoreReasoner {
     if (fresh.length === 0) return 0;
     this.compile(tx, draft);
     tx.catalogue = tx.catalogue.set('rules', draft);
-    const pending = this.pendingFor(tx);
+    const pending = this.pendingChanges();
     for (const key of fresh) {
       if (pending.rulesRemoved.has(key)) pending.rulesRemoved.delete(key);
       else pending.rulesAdded.add(key);
@@ -108,7 +108,7 @@ export class StoreReasoner {
     if (gone.length === 0) return 0;
     this.compile(tx, draft);
     tx.catalogue = tx.catalogue.set('rules', draft);
-    const pending = this.pendingFor(tx);
+    const pending = this.pendingChanges();
     for (const stored of gone) {
       if (pending.rulesAdded.has(stored.key)) pending.rulesAdded.delete(stored.key);
       else pending.rulesRemoved.set(stored.key, stored.rule as Rule);
@@ -123,8 +123,8 @@ export class StoreReasoner {
   }
 
   /** Requests a from-scratch materialisation at the next run. */
-  requestRecompute(tx: WriteTransaction): void {
-    this.pendingFor(tx).full = true;
+  requestRecompute(): void {
+    this.pendingChanges().full = true;
   }
 
   /** Forgets pending work whose effect was applied directly (after clear-rules-explicate-facts). */

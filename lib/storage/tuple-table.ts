@@ -15,6 +15,8 @@
  * @module
  */
 
+import { PairIndex } from './pair-index.js';
+
 /** Fact status bit: the fact was imported or inserted. */
 export const EXPLICIT = 1;
 /** Fact status bit: the fact follows from rules. */
@@ -81,6 +83,7 @@ export class TupleTable {
   private highMask = ~((1 << 20) - 1);
   private rows = 0;
   private live = 0;
+  private pairs = new Map<number, PairIndex>();
   private tuples = 0; // occupied membership slots (distinct tuples)
   /** Scratch for hashing a probe tuple. */
   private probeBuf: Uint32Array;
@@ -116,6 +119,7 @@ export class TupleTable {
   /** Bytes held by the table's arrays. */
   get byteSize(): number {
     let n = this.data.byteLength + this.flags.byteLength + this.slots.byteLength;
+    for (const p of this.pairs.values()) n += p.byteSize;
     for (let c = 0; c < this.arity; c++) n += this.next[c]!.byteLength + this.heads[c]!.byteLength + this.counts[c]!.byteLength;
     return n + this.removedAt.size * 16;
   }
@@ -152,6 +156,20 @@ export class TupleTable {
   countOf(column: number, term: number): number {
     const c = this.counts[column]!;
     return term < c.length ? c[term]! : 0;
+  }
+
+  /**
+   * The index of rows by the pair of values in columns `a` < `b`, built on first use and
+   * maintained from then on (see {@link PairIndex}).
+   */
+  pairIndex(a: number, b: number): PairIndex {
+    const key = a * 64 + b;
+    let index = this.pairs.get(key);
+    if (!index) {
+      index = new PairIndex(this, a, b, this.rows, (row) => (this.flags[row]! & REMOVED) === 0);
+      this.pairs.set(key, index);
+    }
+    return index;
   }
 
   /** The visible row holding exactly `tuple`, or -1. */
@@ -302,6 +320,7 @@ export class TupleTable {
         this.heads[c]![t] = this.next[c]![row]!;
         this.next[c]![row] = 0;
       }
+      for (const p of this.pairs.values()) p.unlinkNewest(row, false);
       const older = replaced.get(row);
       if (older !== undefined) this.repoint(row, older);
       else this.deleteSlot(row);
@@ -446,6 +465,7 @@ export class TupleTable {
   }
 
   private recount(row: number, delta: number): void {
+    for (const p of this.pairs.values()) p.recount(row, delta);
     const base = row * this.arity;
     for (let c = 0; c < this.arity; c++) {
       const counts = this.counts[c]!;
@@ -485,6 +505,7 @@ export class TupleTable {
     this.flags[row] = status;
     this.rows = row + 1;
     this.live++;
+    for (const p of this.pairs.values()) p.add(row, true);
     if (older >= 0) {
       // the tuple's slot now points at the new row
       this.repoint(older, row);
@@ -549,6 +570,7 @@ export class TupleTable {
 
   private rebuildIndexes(): void {
     const arity = this.arity;
+    this.pairs = new Map();
     let cap = 64;
     while (cap * 3 < this.rows * 4) cap *= 2;
     for (let c = 0; c < arity; c++) {

@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createGunzip } from 'node:zlib';
 import { expect } from 'chai';
 import { Parser, type Quad, type Term } from 'n3';
 import { NTriplesParser, type NTriplesSink } from '../../lib/formats/ntriples-parser.js';
@@ -187,6 +188,25 @@ describe('NTriplesParser', () => {
       }
     });
   }
+
+  describe('LUBM data', () => {
+    it('parses lubm1.nt.gz streamed through gunzip exactly like n3', async () => {
+      const sink = new RecordingSink();
+      const parser = new NTriplesParser(sink, { quads: false });
+      const chunks: Buffer[] = [];
+      for await (const chunk of createReadStream('/work/shared/lubm/lubm1.nt.gz').pipe(createGunzip())) {
+        chunks.push(chunk as Buffer);
+        parser.write(chunk as Buffer);
+      }
+      parser.end();
+      expect(sink.errors).to.deep.equal([]);
+      const expected = new Parser({ format: 'N-Triples', blankNodePrefix: '' })
+        .parse(Buffer.concat(chunks).toString('utf8'))
+        .map((q) => [canonical(q.subject), canonical(q.predicate), canonical(q.object)]);
+      expect(parser.statements).to.equal(expected.length);
+      expect(sink.statements).to.deep.equal(expected);
+    });
+  });
 
   describe('canonical forms', () => {
     it('passes IRIs through unchanged', () => {

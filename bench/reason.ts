@@ -1,0 +1,563 @@
+/**
+ * Reasoning benchmark: quadlog's Datalog materialisation vs the N3.js `Reasoner`, and
+ * quadlog's incremental maintenance (FBF and DRed) vs recomputation from scratch.
+ *
+ * Usage: `npm run bench:reason -- [--only lubm1|lubm10|taxonomy|incremental[,…]] [--skip-n3]`
+ * (i.e. `node --expose-gc --import tsx bench/reason.ts …`). `--only` may be repeated or take
+ * a comma-separated list; without it every part runs. `--skip-n3` leaves out the N3.js runs.
+ *
+ * Parts:
+ * - **lubm1**, **lubm10**: LUBM(1) / LUBM(10) (`/work/shared/lubm/*.nt.gz`) plus
+ *   `univ-bench.ttl`, materialised with the RDFS rules rdfs2, 3, 5, 7, 9, 11
+ *   ({@link RDFS_DATALOG}, {@link RDFS_N3}). quadlog: the data is imported first (timed
+ *   as "load"), then the rules are imported with
+ *   `importData('ADD', rules, { mediaType: 'application/x.datalog' })`, which materialises at
+ *   commit (timed as "reason"). N3.js: the same triples in an `N3.Store`, then
+ *   `new Reasoner(store).reason(rules)` (timed). New triples = facts after − facts before
+ *   (`countFacts()` / `store.size`); the two systems must agree, or the run fails.
+ * - **taxonomy**: the Deep Taxonomy benchmark at 10,000 and 100,000, data and rule as N3.js's
+ *   `perf/N3Reasoner-perf.js` builds them (`generateDeepTaxonomy` of the
+ *   `deep-taxonomy-benchmark` package, `SUBCLASS_RULE`), the same in both systems.
+ * - **incremental**: LUBM(1) and LUBM(10) materialised as above in a default (FBF) store and
+ *   in a `use-DRed` store; then, for 1 % and 10 % of the explicit triples (sampled with a
+ *   fixed seed from the sorted explicit N-Triples export): delete them with
+ *   `importData('DELETE', text, { mediaType: 'application/n-triples' })`, add them back with
+ *   `'ADD'`, and recompute with `recomputeMaterialization()`, each timed; the counts (all,
+ *   derived, explicit) after the re-addition and after the recomputation must equal those
+ *   before the deletion.
+ *
+ * Every (part, system) measurement runs in its own child process
+ * (`… bench/reason.ts --task <spec>`, which prints one JSON line), so that one system's heap
+ * and garbage never slow down another's. Times are wall clock (`process.hrtime`), taken
+ * after two forced GCs; "cpu s" is the process's user + system CPU time over the same span
+ * (less sensitive to a busy machine). The one-minute load average is recorded next to
+ * every figure.
+ *
+ * Goal checks printed at the end: quadlog ≥ 10× the N3 Reasoner's new triples/s (each
+ * data set); a 1 % deletion takes ≤ 5 % of the recompute time (each data set and mode).
+ * A count mismatch (a correctness failure) makes the process exit with code 1; a missed
+ * performance goal is only reported.
+ * @module
+ */
+import { spawn } from 'node:child_process';
+import { cpus, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Reasoner, type Store } from 'n3';
+import { Server, ConnectionFactory, type DataStoreConnection } from '../lib/index.js';
+import {
+  LUBM_FILES,
+  LUBM_ONTOLOGY,
+  RDFS_DATALOG,
+  RDFS_N3,
+  TAXONOMY_DATALOG,
+  TAXONOMY_N3,
+  loadN3Store,
+  n3Rules,
+  sample,
+  seededRandom,
+  taxonomyExpectedNew,
+  taxonomyN3Store,
+  taxonomyNTriples,
+} from './lib/reason-fixtures.js';
+
+export { RDFS_DATALOG, RDFS_N3 } from './lib/reason-fixtures.js';
+
+/** The parts `--only` selects. */
+export const PARTS = ['lubm1', 'lubm10', 'taxonomy', 'incremental'] as const;
+
+/** One of {@link PARTS}. */
+export type Part = (typeof PARTS)[number];
+
+/** The data sets materialised: the two LUBM sizes and the two Deep Taxonomy sizes. */
+export type DatasetName = 'lubm1' | 'lubm10' | 'dt10000' | 'dt100000';
+
+/** The LUBM data sets (the ones the incremental part uses). */
+export type LubmName = 'lubm1' | 'lubm10';
+
+/** The reasoners compared. */
+export type SystemName = 'quadlog' | 'n3';
+
+/** Incremental maintenance algorithms of quadlog. */
+export type MaintenanceMode = 'FBF' | 'DRed';
+
+/** The percentages of explicit triples deleted and re-added in the incremental part. */
+export const INCREMENTAL_PERCENTS: readonly number[] = [1, 10];
+
+/** The seed of the sampler of the incremental part. */
+export const SAMPLE_SEED = 20240601;
+
+/** Goal: quadlog's new triples/s at least this many times the N3 Reasoner's. */
+export const GOAL_SPEEDUP = 10;
+
+/** Goal: a 1 % deletion takes at most this fraction of the recompute time. */
+export const GOAL_DELETE_FRACTION = 0.05;
+
+const NT = 'application/n-triples';
+const DATALOG_TYPE = 'application/x.datalog';
+
+/** A timed span: wall and CPU seconds, and the one-minute load average at its end. */
+export interface Timing {
+  /** Wall-clock seconds. */
+  readonly seconds: number;
+  /** User + system CPU seconds of the process over the span. */
+  readonly cpuSeconds: number;
+  /** One-minute load average when the span ended. */
+  readonly load1: number;
+}
+
+/** Result of one materialisation (one data set, one system), printed by a child as JSON. */
+export interface MaterialisationResult {
+  /** Discriminator. */
+  readonly kind: 'materialise';
+  /** The data set. */
+  readonly dataset: DatasetName;
+  /** The reasoner. */
+  readonly system: SystemName;
+  /** Loading the data (not the rules). */
+  readonly load: Timing;
+  /** Triples before reasoning. */
+  readonly before: number;
+  /** Triples after reasoning. */
+  readonly after: number;
+  /** quadlog only: `countFacts({ factDomain: 'derived' })` after reasoning. */
+  readonly derived?: number;
+  /** The reasoning (quadlog: the rule import, including its commit; N3: `reason`). */
+  readonly reason: Timing;
+  /** Taxonomy only: the expected number of new triples (3 × size + 1). */
+  readonly expectedNew?: number;
+}
+
+/** Fact counts of a quadlog store. */
+export interface Counts {
+  /** `countFacts()`. */
+  readonly all: number;
+  /** `countFacts({ factDomain: 'derived' })`. */
+  readonly derived: number;
+  /** `countFacts({ factDomain: 'explicit' })`. */
+  readonly explicit: number;
+}
+
+/** One delete / re-add / recompute cycle of the incremental part. */
+export interface IncrementalCycle {
+  /** Percentage of the explicit triples sampled. */
+  readonly percent: number;
+  /** Number of triples sampled (and deleted, and re-added). */
+  readonly sampled: number;
+  /** `importData('DELETE', …)` of the sample. */
+  readonly remove: Timing;
+  /** Counts after the deletion. */
+  readonly afterRemove: Counts;
+  /** `importData('ADD', …)` of the sample. */
+  readonly add: Timing;
+  /** Counts after the re-addition. */
+  readonly afterAdd: Counts;
+  /** `recomputeMaterialization()` right after. */
+  readonly recompute: Timing;
+  /** Counts after the recomputation. */
+  readonly afterRecompute: Counts;
+}
+
+/** Result of the incremental part for one LUBM size and one mode, printed by a child as JSON. */
+export interface IncrementalResult {
+  /** Discriminator. */
+  readonly kind: 'incremental';
+  /** The data set. */
+  readonly dataset: LubmName;
+  /** FBF (default store) or DRed (`use-DRed` = true). */
+  readonly mode: MaintenanceMode;
+  /** Loading the data. */
+  readonly load: Timing;
+  /** The initial materialisation (rule import). */
+  readonly materialise: Timing;
+  /** Counts after the initial materialisation (the state every cycle must restore). */
+  readonly initial: Counts;
+  /** The cycles, in {@link INCREMENTAL_PERCENTS} order. */
+  readonly cycles: readonly IncrementalCycle[];
+}
+
+/** What a child prints. */
+export type TaskResult = MaterialisationResult | IncrementalResult;
+
+// ---------------------------------------------------------------- measurement helpers
+
+function collect(): void {
+  const gc = globalThis.gc;
+  if (!gc) throw new Error('run with node --expose-gc');
+  gc();
+  gc();
+}
+
+/**
+ * With `REASON_BENCH_MARKS=1` in the environment, every timed span is also written to stderr
+ * as `mark <label> <start µs> <end µs>` (process.hrtime, the clock of `--cpu-prof`
+ * timestamps), so that a CPU profile can be cut to one span.
+ */
+const MARKS = process.env['REASON_BENCH_MARKS'] === '1';
+
+/** Runs `fn` after two forced GCs and returns its value with wall and CPU time. */
+async function timed<T>(label: string, fn: () => Promise<T> | T): Promise<{ readonly value: T; readonly timing: Timing }> {
+  collect();
+  const cpu = process.cpuUsage();
+  const start = process.hrtime.bigint();
+  const value = await fn();
+  const end = process.hrtime.bigint();
+  const seconds = Number(end - start) / 1e9;
+  const used = process.cpuUsage(cpu);
+  if (MARKS) process.stderr.write(`mark ${label} ${start / 1000n} ${end / 1000n}\n`);
+  return { value, timing: { seconds, cpuSeconds: (used.user + used.system) / 1e6, load1: loadavg()[0] ?? 0 } };
+}
+
+/** Fails with the notification text when an import reported errors. */
+function checkImport(what: string, r: { readonly errors: number; readonly text: string }): void {
+  if (r.errors > 0) throw new Error(`${what}: ${r.errors} errors\n${r.text}`);
+}
+
+async function counts(ds: DataStoreConnection): Promise<Counts> {
+  return { all: await ds.countFacts(), derived: await ds.countFacts({ factDomain: 'derived' }), explicit: await ds.countFacts({ factDomain: 'explicit' }) };
+}
+
+function sameCounts(a: Counts, b: Counts): boolean {
+  return a.all === b.all && a.derived === b.derived && a.explicit === b.explicit;
+}
+
+/** Starts a server and a fresh store, runs `fn` on a connection to it, and shuts the server down. */
+async function withStore<T>(parameters: Readonly<Record<string, string>>, fn: (ds: DataStoreConnection) => Promise<T>): Promise<T> {
+  const server = await Server.create({ roleName: 'admin', password: 'pw' });
+  try {
+    const sc = await ConnectionFactory.newServerConnection('local', 'admin', 'pw');
+    sc.createDataStore('bench', undefined, parameters);
+    const ds = sc.newDataStoreConnection('bench');
+    try {
+      return await fn(ds);
+    } finally {
+      ds.close();
+      sc.close();
+    }
+  } finally {
+    server.shutdown();
+  }
+}
+
+/** Imports a LUBM file and the ontology into `ds`. */
+async function loadLubmQuadlog(ds: DataStoreConnection, dataset: LubmName): Promise<void> {
+  checkImport('LUBM import', await ds.importData('ADD', { path: LUBM_FILES[dataset] }, { mediaType: NT }));
+  checkImport('ontology import', await ds.importData('ADD', { path: LUBM_ONTOLOGY }));
+}
+
+function taxonomySize(dataset: DatasetName): number | undefined {
+  const m = /^dt(\d+)$/.exec(dataset);
+  return m ? Number(m[1]) : undefined;
+}
+
+// ---------------------------------------------------------------- child tasks
+
+async function materialiseQuadlog(dataset: DatasetName): Promise<MaterialisationResult> {
+  const size = taxonomySize(dataset);
+  return withStore({}, async (ds) => {
+    const load = await timed('load', async () => {
+      if (size === undefined) await loadLubmQuadlog(ds, dataset as LubmName);
+      else checkImport('taxonomy import', await ds.importData('ADD', taxonomyNTriples(size), { mediaType: NT }));
+    });
+    const before = await ds.countFacts();
+    const rules = size === undefined ? RDFS_DATALOG : TAXONOMY_DATALOG;
+    const reason = await timed('reason', async () => checkImport('rule import', await ds.importData('ADD', rules, { mediaType: DATALOG_TYPE })));
+    const after = await ds.countFacts();
+    const derived = await ds.countFacts({ factDomain: 'derived' });
+    return {
+      kind: 'materialise',
+      dataset,
+      system: 'quadlog',
+      load: load.timing,
+      before,
+      after,
+      derived,
+      reason: reason.timing,
+      ...(size === undefined ? {} : { expectedNew: taxonomyExpectedNew(size) }),
+    };
+  });
+}
+
+async function materialiseN3(dataset: DatasetName): Promise<MaterialisationResult> {
+  const size = taxonomySize(dataset);
+  const load = await timed<Store>('load', () => (size === undefined ? loadN3Store([LUBM_FILES[dataset as LubmName]], [LUBM_ONTOLOGY]) : taxonomyN3Store(size)));
+  const store = load.value;
+  const rules = n3Rules(size === undefined ? RDFS_N3 : TAXONOMY_N3);
+  const before = store.size;
+  const reason = await timed('reason', () => new Reasoner(store).reason(rules));
+  const after = store.size;
+  return {
+    kind: 'materialise',
+    dataset,
+    system: 'n3',
+    load: load.timing,
+    before,
+    after,
+    reason: reason.timing,
+    ...(size === undefined ? {} : { expectedNew: taxonomyExpectedNew(size) }),
+  };
+}
+
+async function incremental(dataset: LubmName, mode: MaintenanceMode): Promise<IncrementalResult> {
+  return withStore(mode === 'DRed' ? { 'use-DRed': 'true' } : {}, async (ds) => {
+    const load = await timed('load', () => loadLubmQuadlog(ds, dataset));
+    const materialise = await timed('materialise', async () => checkImport('rule import', await ds.importData('ADD', RDFS_DATALOG, { mediaType: DATALOG_TYPE })));
+    const initial = await counts(ds);
+    // The explicit triples, sorted so that the sample depends only on the data and the seed.
+    const explicit = (await ds.exportDataToString(NT, { 'fact-domain': 'explicit' })).split('\n').filter((l) => l.trim() !== '');
+    explicit.sort();
+    if (explicit.length !== initial.explicit) throw new Error(`explicit export has ${explicit.length} lines but countFacts(explicit) = ${initial.explicit}`);
+    const random = seededRandom(SAMPLE_SEED);
+    const cycles: IncrementalCycle[] = [];
+    for (const percent of INCREMENTAL_PERCENTS) {
+      const picked = sample(explicit, Math.round((explicit.length * percent) / 100), random);
+      const text = `${picked.join('\n')}\n`;
+      const remove = await timed(`delete-${percent}`, () => ds.importData('DELETE', text, { mediaType: NT }));
+      checkImport('DELETE', remove.value);
+      if (remove.value.changedFacts !== picked.length) throw new Error(`DELETE changed ${remove.value.changedFacts} facts, expected ${picked.length}`);
+      const afterRemove = await counts(ds);
+      const add = await timed(`add-${percent}`, () => ds.importData('ADD', text, { mediaType: NT }));
+      checkImport('ADD', add.value);
+      if (add.value.changedFacts !== picked.length) throw new Error(`ADD changed ${add.value.changedFacts} facts, expected ${picked.length}`);
+      const afterAdd = await counts(ds);
+      const recompute = await timed(`recompute-${percent}`, () => ds.recomputeMaterialization());
+      const afterRecompute = await counts(ds);
+      cycles.push({ percent, sampled: picked.length, remove: remove.timing, afterRemove, add: add.timing, afterAdd, recompute: recompute.timing, afterRecompute });
+    }
+    return { kind: 'incremental', dataset, mode, load: load.timing, materialise: materialise.timing, initial, cycles };
+  });
+}
+
+/** Runs one task spec (`materialise:<dataset>:<system>` or `incremental:<lubm>:<FBF|DRed>`). */
+async function runTask(spec: string): Promise<TaskResult> {
+  const [kind, dataset, which] = spec.split(':');
+  if (kind === 'materialise' && (dataset === 'lubm1' || dataset === 'lubm10' || dataset === 'dt10000' || dataset === 'dt100000')) {
+    if (which === 'quadlog') return materialiseQuadlog(dataset);
+    if (which === 'n3') return materialiseN3(dataset);
+  }
+  if (kind === 'incremental' && (dataset === 'lubm1' || dataset === 'lubm10') && (which === 'FBF' || which === 'DRed')) return incremental(dataset, which);
+  throw new Error(`unknown task '${spec}' (expected materialise:<lubm1|lubm10|dt10000|dt100000>:<quadlog|n3> or incremental:<lubm1|lubm10>:<FBF|DRed>)`);
+}
+
+// ---------------------------------------------------------------- parent mode
+
+/** Spawns a child running `spec` and parses the JSON line it prints. */
+function spawnTask(spec: string): Promise<TaskResult> {
+  const script = fileURLToPath(import.meta.url);
+  const args = ['--expose-gc', '--max-old-space-size=8192', '--import', 'tsx', script, '--task', spec];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (s: string) => {
+      out += s;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const line = out.trim().split('\n').findLast((l) => l.startsWith('{'));
+      if (code !== 0 || line === undefined) {
+        reject(new Error(`task ${spec}: child exited with code ${code}; stdout: ${out.slice(0, 500)}`));
+        return;
+      }
+      resolve(JSON.parse(line) as TaskResult);
+    });
+  });
+}
+
+function num(n: number, digits = 0): string {
+  return n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+function secs(t: Timing): string {
+  return t.seconds.toFixed(3);
+}
+
+/** Formats a table: the first column and those named in `left` are left-aligned, the rest right-aligned. */
+function table(header: readonly string[], rows: readonly (readonly string[])[], left: readonly string[] = []): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const leftAligned = header.map((h, i) => i === 0 || left.includes(h));
+  const line = (cells: readonly string[]): string => cells.map((c, i) => (leftAligned[i] ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+const DATASET_LABEL: Readonly<Record<DatasetName, string>> = {
+  lubm1: 'LUBM(1)+onto',
+  lubm10: 'LUBM(10)+onto',
+  dt10000: 'DeepTaxonomy 10k',
+  dt100000: 'DeepTaxonomy 100k',
+};
+
+function newTriples(r: MaterialisationResult): number {
+  return r.after - r.before;
+}
+
+function rate(r: MaterialisationResult): number {
+  return newTriples(r) / r.reason.seconds;
+}
+
+/** Command-line options. */
+interface Options {
+  readonly parts: readonly Part[];
+  readonly skipN3: boolean;
+  readonly task: string | undefined;
+}
+
+function parseArgs(argv: readonly string[]): Options {
+  const parts = new Set<Part>();
+  let skipN3 = false;
+  let task: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = (): string => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${a} needs a value`);
+      return v;
+    };
+    if (a === '--only') {
+      for (const p of value().split(',')) {
+        if (!(PARTS as readonly string[]).includes(p)) throw new Error(`--only: unknown part '${p}' (expected ${PARTS.join(', ')})`);
+        parts.add(p as Part);
+      }
+    } else if (a === '--skip-n3') skipN3 = true;
+    else if (a === '--task') task = value();
+    else throw new Error(`unknown argument '${a}'`);
+  }
+  return { parts: parts.size === 0 ? PARTS : PARTS.filter((p) => parts.has(p)), skipN3, task };
+}
+
+function describeTask(r: TaskResult): string {
+  if (r.kind === 'materialise')
+    return `${DATASET_LABEL[r.dataset]} ${r.system}: load ${secs(r.load)} s, reason ${secs(r.reason)} s (cpu ${r.reason.cpuSeconds.toFixed(3)} s), ${num(newTriples(r))} new, ${num(rate(r))} new/s, load1 ${r.reason.load1.toFixed(2)}`;
+  return `incremental ${r.dataset} ${r.mode}: ${r.cycles.map((c) => `${c.percent}%: del ${secs(c.remove)} s, add ${secs(c.add)} s, recompute ${secs(c.recompute)} s`).join('; ')}, load1 ${r.cycles.at(-1)?.recompute.load1.toFixed(2) ?? '?'}`;
+}
+
+async function main(): Promise<void> {
+  const options = parseArgs(process.argv.slice(2));
+  if (options.task !== undefined) {
+    process.stdout.write(`${JSON.stringify(await runTask(options.task))}\n`);
+    return;
+  }
+  const cpu = cpus();
+  console.log(`node ${process.version}, ${cpu.length} × ${cpu[0]?.model ?? '?'}; parts: ${options.parts.join(', ')}${options.skipN3 ? ' (N3.js skipped)' : ''}`);
+  console.log(`load average at start: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log('each measurement runs in a fresh child process; progress:');
+
+  const specs: string[] = [];
+  const systems: SystemName[] = options.skipN3 ? ['quadlog'] : ['quadlog', 'n3'];
+  const materialised: DatasetName[] = [];
+  if (options.parts.includes('lubm1')) materialised.push('lubm1');
+  if (options.parts.includes('lubm10')) materialised.push('lubm10');
+  if (options.parts.includes('taxonomy')) materialised.push('dt10000', 'dt100000');
+  for (const d of materialised) for (const s of systems) specs.push(`materialise:${d}:${s}`);
+  if (options.parts.includes('incremental')) for (const d of ['lubm1', 'lubm10'] as const) for (const m of ['FBF', 'DRed'] as const) specs.push(`incremental:${d}:${m}`);
+
+  const results: TaskResult[] = [];
+  for (const spec of specs) {
+    const r = await spawnTask(spec);
+    console.log(`  ${describeTask(r)}`);
+    results.push(r);
+  }
+  console.log(`load average at end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
+
+  const problems: string[] = [];
+  const goals: string[] = [];
+  const mats = results.filter((r): r is MaterialisationResult => r.kind === 'materialise');
+  const incs = results.filter((r): r is IncrementalResult => r.kind === 'incremental');
+
+  if (mats.length > 0) {
+    console.log('materialisation (reason = rule import incl. commit for quadlog, Reasoner.reason for N3.js; new = triples after − before):');
+    console.log(
+      table(
+        ['data set', 'system', 'load s', 'before', 'after', 'new', 'derived', 'reason s', 'cpu s', 'new triples/s', 'load1'],
+        mats.map((r) => [
+          DATASET_LABEL[r.dataset],
+          r.system,
+          secs(r.load),
+          num(r.before),
+          num(r.after),
+          num(newTriples(r)),
+          r.derived === undefined ? '' : num(r.derived),
+          secs(r.reason),
+          r.reason.cpuSeconds.toFixed(3),
+          num(rate(r)),
+          r.reason.load1.toFixed(2),
+        ]),
+        ['system'],
+      ),
+    );
+    console.log("  derived = quadlog's countFacts({ factDomain: 'derived' }) (includes explicit facts that are also derived); load1 = 1-min load average at the end of the reasoning");
+
+    for (const r of mats) {
+      if (r.expectedNew !== undefined && newTriples(r) !== r.expectedNew) problems.push(`${DATASET_LABEL[r.dataset]} ${r.system}: ${newTriples(r)} new triples, expected ${r.expectedNew}`);
+    }
+    const pairs = materialised
+      .map((d) => ({ d, q: mats.find((r) => r.dataset === d && r.system === 'quadlog'), n: mats.find((r) => r.dataset === d && r.system === 'n3') }))
+      .filter((p): p is { d: DatasetName; q: MaterialisationResult; n: MaterialisationResult } => p.q !== undefined && p.n !== undefined);
+    if (pairs.length > 0) {
+      console.log('\nquadlog vs N3.js Reasoner (speed-up > 1: quadlog faster):');
+      console.log(
+        table(
+          ['data set', 'before q/n3', 'new quadlog', 'new N3.js', 'same', 'quadlog new/s', 'N3.js new/s', 'speed-up (wall)', 'speed-up (cpu)', `goal ≥${GOAL_SPEEDUP}×`, 'load1 q/n3'],
+          pairs.map(({ d, q, n }) => {
+            const same = newTriples(q) === newTriples(n) && q.before === n.before;
+            if (!same) problems.push(`${DATASET_LABEL[d]}: quadlog ${num(q.before)} before / ${num(newTriples(q))} new, N3.js ${num(n.before)} before / ${num(newTriples(n))} new`);
+            const speedup = rate(q) / rate(n);
+            const ok = speedup >= GOAL_SPEEDUP;
+            goals.push(`${DATASET_LABEL[d]}: quadlog ${num(rate(q))} new/s vs N3.js ${num(rate(n))} new/s = ${speedup.toFixed(2)}× (≥ ${GOAL_SPEEDUP}×) → ${ok ? 'PASS' : 'FAIL'}`);
+            return [
+              DATASET_LABEL[d],
+              `${num(q.before)}/${num(n.before)}`,
+              num(newTriples(q)),
+              num(newTriples(n)),
+              same ? 'yes' : 'NO',
+              num(rate(q)),
+              num(rate(n)),
+              speedup.toFixed(2),
+              (n.reason.cpuSeconds / q.reason.cpuSeconds).toFixed(2),
+              ok ? 'PASS' : 'FAIL',
+              `${q.reason.load1.toFixed(2)}/${n.reason.load1.toFixed(2)}`,
+            ];
+          }),
+        ),
+      );
+    }
+  }
+
+  if (incs.length > 0) {
+    console.log(`\nincremental maintenance (sample seed ${SAMPLE_SEED}; ratio = time / the recompute time of the same cycle):`);
+    const rows: string[][] = [];
+    for (const r of incs) {
+      rows.push([`${r.dataset} ${r.mode}`, 'initial materialisation', secs(r.materialise), r.materialise.cpuSeconds.toFixed(3), '', `${num(r.initial.all)}/${num(r.initial.derived)}`, '', r.materialise.load1.toFixed(2)]);
+      for (const c of r.cycles) {
+        const restored = sameCounts(c.afterAdd, r.initial);
+        const recomputed = sameCounts(c.afterRecompute, r.initial);
+        if (!restored) problems.push(`${r.dataset} ${r.mode} ${c.percent}%: after re-adding, counts ${JSON.stringify(c.afterAdd)} ≠ before deletion ${JSON.stringify(r.initial)}`);
+        if (!recomputed) problems.push(`${r.dataset} ${r.mode} ${c.percent}%: after recompute, counts ${JSON.stringify(c.afterRecompute)} ≠ before deletion ${JSON.stringify(r.initial)}`);
+        const ratio = (t: Timing): string => (t.seconds / c.recompute.seconds).toFixed(3);
+        const label = `${r.dataset} ${r.mode}`;
+        rows.push([label, `delete ${c.percent}% (${num(c.sampled)})`, secs(c.remove), c.remove.cpuSeconds.toFixed(3), ratio(c.remove), `${num(c.afterRemove.all)}/${num(c.afterRemove.derived)}`, '', c.remove.load1.toFixed(2)]);
+        rows.push([label, `add back ${c.percent}%`, secs(c.add), c.add.cpuSeconds.toFixed(3), ratio(c.add), `${num(c.afterAdd.all)}/${num(c.afterAdd.derived)}`, restored ? 'yes' : 'NO', c.add.load1.toFixed(2)]);
+        rows.push([label, 'recompute', secs(c.recompute), c.recompute.cpuSeconds.toFixed(3), '1.000', `${num(c.afterRecompute.all)}/${num(c.afterRecompute.derived)}`, recomputed ? 'yes' : 'NO', c.recompute.load1.toFixed(2)]);
+        if (c.percent === 1) {
+          const fraction = c.remove.seconds / c.recompute.seconds;
+          goals.push(
+            `${r.dataset} ${r.mode}: 1% delete ${secs(c.remove)} s = ${(fraction * 100).toFixed(1)}% of recompute ${secs(c.recompute)} s (≤ ${GOAL_DELETE_FRACTION * 100}%) → ${fraction <= GOAL_DELETE_FRACTION ? 'PASS' : 'FAIL'}`,
+          );
+        }
+      }
+    }
+    console.log(table(['store', 'operation', 'seconds', 'cpu s', 'ratio', 'all/derived after', 'restored', 'load1'], rows, ['operation']));
+    console.log('  restored = all, derived and explicit counts equal those right after the initial materialisation');
+  }
+
+  if (goals.length > 0) {
+    console.log('\ngoal checks:');
+    for (const g of goals) console.log(`  ${g}`);
+  }
+  if (problems.length > 0) {
+    console.error('\n!!! CORRECTNESS FAILURES !!!');
+    for (const p of problems) console.error(`  ${p}`);
+    process.exitCode = 1;
+  } else console.log('\ncorrectness: all counts agree');
+}
+
+await main();
