@@ -36,7 +36,7 @@ type Step =
 const NOW = new Date();
 
 /** Single-column chains longer than this make a scan with two bound columns use a pair index. */
-const PAIR_THRESHOLD = 16;
+const PAIR_THRESHOLD = 64;
 
 /** An opaque compiled join plan. */
 export type Plan = readonly unknown[];
@@ -46,6 +46,7 @@ export class RuleEvaluator {
   private readonly plans = new Map<CompiledRule, Map<number | string, Step[]>>();
   /** Row filter applied to every scan. */
   accept: RowFilter = null;
+  private readonly probes: Uint32Array[] = Array.from({ length: 33 }, (_, n) => new Uint32Array(n));
 
   /** Creates an evaluator for one reasoning run. */
   constructor(
@@ -278,6 +279,20 @@ export class RuleEvaluator {
     const view: TableView = this.state.view(atom.tableId);
     const args = atom.args;
     const arity = args.length;
+    // every position bound: one membership probe
+    const probe = this.probes[arity]!;
+    let ground = true;
+    for (let c = 0; c < arity && ground; c++) {
+      const a = args[c]!;
+      const v = a >= 0 ? a : slots[-a - 1]!;
+      if (v < 0) ground = false;
+      else probe[c] = v;
+    }
+    if (ground) {
+      const row = table.find(probe, view);
+      if (row < 0 || (this.accept !== null && !this.accept(atom.tableId, row))) return false;
+      return this.exec(steps, i + 1, slots, onMatch);
+    }
     // choose the bound column with the fewest rows
     let best = -1;
     let bestCount = Infinity;
