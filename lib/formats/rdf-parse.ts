@@ -157,7 +157,9 @@ async function parseLines(
     { quads: mediaType === N_QUADS },
   );
   const SLICE = 1 << 16;
-  for await (const chunk of chunks) {
+  for await (const input of chunks) {
+    // a plain Uint8Array view (not a Buffer), so that the byte loops downstream stay monomorphic
+    const chunk = new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
     // feed big chunks in slices so that interrupts and other requests get their turn
     for (let i = 0; i < chunk.length; i += SLICE) {
       parser.write(chunk.subarray(i, Math.min(chunk.length, i + SLICE)));

@@ -44,6 +44,8 @@ export class TermDictionary {
   private readonly recent = new Uint32Array(4096);
   private count = 0;
   private scratch = Buffer.alloc(256);
+  /** The scratch buffer as a plain Uint8Array (keeps the byte loops monomorphic). */
+  private scratchBytes = new Uint8Array(this.scratch.buffer, this.scratch.byteOffset, this.scratch.length);
 
   /** Number of terms. Ids are 0 .. size-1. */
   get size(): number {
@@ -71,13 +73,13 @@ export class TermDictionary {
   /** The id of a canonical key string, interning it if new. */
   intern(key: string): number {
     const n = this.encode(key);
-    return this.internBytes(this.scratch, 0, n);
+    return this.internBytes(this.scratchBytes, 0, n);
   }
 
   /** The id of a canonical key string, or -1 when unknown. */
   lookup(key: string): number {
     const n = this.encode(key);
-    return this.lookupBytes(this.scratch, 0, n);
+    return this.lookupBytes(this.scratchBytes, 0, n);
   }
 
   /** The canonical key string of an id. */
@@ -132,7 +134,10 @@ export class TermDictionary {
 
   private encode(key: string): number {
     const max = key.length * 3;
-    if (max > this.scratch.length) this.scratch = Buffer.alloc(Math.max(max, this.scratch.length * 2));
+    if (max > this.scratch.length) {
+      this.scratch = Buffer.alloc(Math.max(max, this.scratch.length * 2));
+      this.scratchBytes = new Uint8Array(this.scratch.buffer, this.scratch.byteOffset, this.scratch.length);
+    }
     return this.scratch.write(key, 0, 'utf8');
   }
 

@@ -511,10 +511,10 @@ export class TupleTable {
       this.repoint(older, row);
       if (this.mark >= 0) this.undoReplaced.push(row, older);
     } else {
-      // rehash places every row's tuple, this new row included (rows already counts it)
+      // grow first (the new row is placed after, into the new table)
       if ((this.tuples + 1) * 4 > this.slots.length * 3) this.rehash(this.slots.length * 2);
       else if (row + 1 > this.rowMask) this.rehash(this.slots.length);
-      else this.placeSlot(row);
+      this.placeSlot(row);
     }
   }
 
@@ -547,13 +547,38 @@ export class TupleTable {
     }
   }
 
-  private rehash(capacity: number): void {
-    // room for row numbers up to the row capacity (the rest of the bits is hash fingerprint)
+  /** Room for row numbers up to the row capacity (the rest of a slot's bits is fingerprint). */
+  private widenRowBits(): void {
     while (this.rowBits < 31 && Math.max(this.rows, this.flags.length) + 1 > this.rowMask) {
       this.rowBits = Math.min(31, this.rowBits + 2);
       this.rowMask = 2 ** this.rowBits - 1;
       this.highMask = ~this.rowMask;
     }
+  }
+
+  /** Grows the membership hash: re-places the occupied slots (one per tuple, no row walk). */
+  private rehash(capacity: number): void {
+    const oldSlots = this.slots;
+    const oldRowMask = this.rowMask;
+    this.widenRowBits();
+    this.slots = new Uint32Array(capacity);
+    this.slotMask = capacity - 1;
+    const mask = this.slotMask;
+    const high = this.highMask;
+    for (let k = 0; k < oldSlots.length; k++) {
+      const v = oldSlots[k]!;
+      if (v === 0) continue;
+      const row = (v & oldRowMask) - 1;
+      const h = hashTuple(this.data, row * this.arity, this.arity);
+      let i = h & mask;
+      while (this.slots[i] !== 0) i = (i + 1) & mask;
+      this.slots[i] = ((h & high) | (row + 1)) >>> 0;
+    }
+  }
+
+  /** Builds the membership hash from the rows (after compaction renumbered them). */
+  private rebuildSlots(capacity: number): void {
+    this.widenRowBits();
     this.slots = new Uint32Array(capacity);
     this.slotMask = capacity - 1;
     this.tuples = 0;
@@ -587,7 +612,7 @@ export class TupleTable {
         this.heads[c]![t] = row + 1;
       }
     }
-    this.rehash(cap);
+    this.rebuildSlots(cap);
     for (let row = 0; row < this.rows; row++) {
       if ((this.flags[row]! & REMOVED) === 0) {
         this.live++;

@@ -1,0 +1,310 @@
+/**
+ * Readers of the answer formats, for the writer tests: a small XML parser (with the line-end
+ * and attribute-value normalisation of XML 1.0) for SPARQL XML results, an RFC 4180 CSV reader,
+ * a TSV reader whose terms are read by n3, and a reader of result sets in the W3C result-set
+ * vocabulary (Turtle, read by n3). The readers are tested here too.
+ */
+import { expect } from 'chai';
+import type * as RDF from '@rdfjs/types';
+import { DataFactory as F, Parser } from 'n3';
+import type { AnswerTerm } from '../../../lib/formats/answers/index.js';
+
+const XSD_STRING = 'http://www.w3.org/2001/XMLSchema#string';
+const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
+const RS = 'http://www.w3.org/2001/sw/DataAccess/tests/result-set#';
+
+/** A table of answers or a boolean answer. */
+export type Answer =
+  | { readonly variables: readonly string[]; readonly rows: ReadonlyArray<ReadonlyArray<AnswerTerm | undefined>> }
+  | { readonly boolean: boolean };
+
+/** A table (throws when the answer is a boolean). */
+export function table(answer: Answer): { variables: readonly string[]; rows: ReadonlyArray<ReadonlyArray<AnswerTerm | undefined>> } {
+  if ('boolean' in answer) throw new Error('expected a table, found a boolean answer');
+  return answer;
+}
+
+/** A term in N-Triples-like syntax (language tags lower-cased), `null` for unbound: for comparisons. */
+export function show(term: RDF.Term | undefined): string | null {
+  if (term === undefined) return null;
+  switch (term.termType) {
+    case 'NamedNode':
+      return `<${term.value}>`;
+    case 'BlankNode':
+      return `_:${term.value}`;
+    case 'Literal':
+      if (term.language !== '') return `${JSON.stringify(term.value)}@${term.language.toLowerCase()}`;
+      return term.datatype.value === XSD_STRING ? JSON.stringify(term.value) : `${JSON.stringify(term.value)}^^<${term.datatype.value}>`;
+    default:
+      return `?${term.termType}`;
+  }
+}
+
+/** The rows of a table as arrays of {@link show} strings. */
+export function showRows(rows: ReadonlyArray<ReadonlyArray<RDF.Term | undefined>>): Array<Array<string | null>> {
+  return rows.map((row) => row.map(show));
+}
+
+// ---------------------------------------------------------------------------------------------
+// XML
+
+/** An XML element: local name (prefix dropped), attributes by qualified name, children. */
+export interface XmlElement {
+  readonly name: string;
+  readonly attributes: ReadonlyMap<string, string>;
+  readonly children: ReadonlyArray<XmlElement | string>;
+}
+
+function decodeReferences(text: string): string {
+  return text.replace(/&(?:#x([0-9A-Fa-f]+)|#([0-9]+)|(lt|gt|amp|quot|apos));/g, (_m, hexCode?: string, decimal?: string, name?: string) => {
+    if (hexCode !== undefined) return String.fromCodePoint(parseInt(hexCode, 16));
+    if (decimal !== undefined) return String.fromCodePoint(parseInt(decimal, 10));
+    return { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" }[name as 'lt'];
+  });
+}
+
+/**
+ * Parses XML enough for SPARQL results: elements, attributes, text, character and predefined
+ * entity references, comments, processing instructions and CDATA. Line ends are normalised
+ * (CR LF and CR become LF) and, in attribute values, literal tab, CR and LF become spaces, as an
+ * XML 1.0 processor does. Throws on mismatched tags or stray `<`/`&`.
+ */
+export function parseXml(source: string): XmlElement {
+  const text = source.replace(/\r\n?/g, '\n');
+  const token =
+    /<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<!\[CDATA\[([\s\S]*?)\]\]>|<(\/?)([A-Za-z_][\w.:-]*)((?:\s+[A-Za-z_][\w.:-]*\s*=\s*(?:"[^"<]*"|'[^'<]*'))*)\s*(\/?)>|([^<]+)/y;
+  const root: { name: string; attributes: Map<string, string>; children: Array<XmlElement | string> } = { name: '#document', attributes: new Map(), children: [] };
+  const stack = [root];
+  let pos = 0;
+  while (pos < text.length) {
+    token.lastIndex = pos;
+    const m = token.exec(text);
+    if (m === null) throw new Error(`XML syntax error at ${pos}: ${JSON.stringify(text.slice(pos, pos + 40))}`);
+    pos = token.lastIndex;
+    const top = stack[stack.length - 1]!;
+    const [whole, cdata, close, qname, attributeText, selfClose, chars] = m;
+    if (chars !== undefined) {
+      if (/&(?!(?:#x[0-9A-Fa-f]+|#[0-9]+|lt|gt|amp|quot|apos);)/.test(chars)) throw new Error(`stray & in ${JSON.stringify(chars)}`);
+      top.children.push(decodeReferences(chars));
+    } else if (cdata !== undefined) {
+      top.children.push(cdata);
+    } else if (qname !== undefined) {
+      const name = qname.includes(':') ? qname.slice(qname.indexOf(':') + 1) : qname;
+      if (close === '/') {
+        if (top.name !== name) throw new Error(`</${qname}> closes <${top.name}>`);
+        stack.pop();
+        continue;
+      }
+      const attributes = new Map<string, string>();
+      for (const a of (attributeText ?? '').matchAll(/([A-Za-z_][\w.:-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) {
+        const raw = a[2] ?? a[3] ?? '';
+        if (raw.includes('<')) throw new Error(`< in attribute ${a[1]!}`);
+        attributes.set(a[1]!, decodeReferences(raw.replace(/[\t\n]/g, ' ')));
+      }
+      const element = { name, attributes, children: [] as Array<XmlElement | string> };
+      top.children.push(element);
+      if (selfClose !== '/') stack.push(element);
+    } else if (!whole.startsWith('<!--') && !whole.startsWith('<?')) {
+      throw new Error(`unexpected ${whole}`);
+    }
+  }
+  if (stack.length !== 1) throw new Error(`unclosed <${stack[stack.length - 1]!.name}>`);
+  const elements = root.children.filter((c): c is XmlElement => typeof c !== 'string');
+  if (elements.length !== 1) throw new Error('not exactly one root element');
+  return elements[0]!;
+}
+
+function childElements(element: XmlElement, name?: string): XmlElement[] {
+  return element.children.filter((c): c is XmlElement => typeof c !== 'string' && (name === undefined || c.name === name));
+}
+
+function textOf(element: XmlElement): string {
+  return element.children.filter((c): c is string => typeof c === 'string').join('');
+}
+
+/** Reads a SPARQL XML results document (`expand` maps IRIs read, e.g. to undo abbreviation). */
+export function parseSparqlXml(source: string, expand: (iri: string) => string = (iri) => iri): Answer {
+  const sparql = parseXml(source);
+  if (sparql.name !== 'sparql') throw new Error(`root element ${sparql.name}`);
+  const head = childElements(sparql, 'head')[0];
+  if (head === undefined) throw new Error('no head');
+  const variables = childElements(head, 'variable').map((v) => v.attributes.get('name')!);
+  const booleanElement = childElements(sparql, 'boolean')[0];
+  if (booleanElement !== undefined) return { boolean: textOf(booleanElement).trim() === 'true' };
+  const results = childElements(sparql, 'results')[0];
+  if (results === undefined) throw new Error('no results');
+  const rows = childElements(results, 'result').map((result) => {
+    const row: Array<AnswerTerm | undefined> = variables.map(() => undefined);
+    for (const binding of childElements(result, 'binding')) {
+      const index = variables.indexOf(binding.attributes.get('name')!);
+      const value = childElements(binding)[0]!;
+      const text = textOf(value);
+      let term: AnswerTerm;
+      if (value.name === 'uri') term = F.namedNode(expand(text));
+      else if (value.name === 'bnode') term = F.blankNode(text);
+      else if (value.attributes.has('xml:lang')) term = F.literal(text, value.attributes.get('xml:lang'));
+      else if (value.attributes.has('datatype')) term = F.literal(text, F.namedNode(expand(value.attributes.get('datatype')!)));
+      else term = F.literal(text);
+      if (index >= 0) row[index] = term;
+    }
+    return row;
+  });
+  return { variables, rows };
+}
+
+// ---------------------------------------------------------------------------------------------
+// CSV and TSV
+
+/** Splits RFC 4180 CSV (CRLF line ends required) into records of fields. */
+export function parseCsv(text: string): string[][] {
+  const records: string[][] = [];
+  let record: string[] = [];
+  let pos = 0;
+  while (pos < text.length) {
+    let field: string;
+    if (text[pos] === '"') {
+      let end = pos + 1;
+      field = '';
+      for (;;) {
+        const q = text.indexOf('"', end);
+        if (q < 0) throw new Error('unterminated quoted field');
+        field += text.slice(end, q);
+        if (text[q + 1] === '"') {
+          field += '"';
+          end = q + 2;
+        } else {
+          pos = q + 1;
+          break;
+        }
+      }
+    } else {
+      const m = /[^,\r\n"]*/y;
+      m.lastIndex = pos;
+      field = m.exec(text)![0];
+      pos += field.length;
+    }
+    record.push(field);
+    if (text[pos] === ',') {
+      pos++;
+    } else if (text.startsWith('\r\n', pos)) {
+      records.push(record);
+      record = [];
+      pos += 2;
+    } else {
+      throw new Error(`bad CSV at ${pos}: ${JSON.stringify(text.slice(pos, pos + 20))}`);
+    }
+  }
+  if (record.length > 0) throw new Error('last CSV record has no line end');
+  return records;
+}
+
+/** Reads one TSV (or Turtle) term with n3, `prefixes` declared. */
+export function parseTurtleTerm(text: string, prefixes: ReadonlyMap<string, string> = new Map()): AnswerTerm {
+  let document = '';
+  for (const [name, iri] of prefixes) document += `@prefix ${name} <${iri}> .\n`;
+  document += `<urn:x:s> <urn:x:p> ${text} .\n`;
+  const quads = new Parser({ format: 'text/turtle', blankNodePrefix: '' }).parse(document);
+  if (quads.length !== 1) throw new Error(`${JSON.stringify(text)} is not one term`);
+  return quads[0]!.object as AnswerTerm;
+}
+
+/** Reads a SPARQL TSV results document (LF line ends). */
+export function parseTsv(text: string, prefixes: ReadonlyMap<string, string> = new Map()): Answer {
+  if (!text.endsWith('\n')) throw new Error('TSV must end with a line end');
+  const lines = text.slice(0, -1).split('\n');
+  const header = lines.shift()!;
+  const variables = header === '' ? [] : header.split('\t').map((v) => {
+    if (!v.startsWith('?')) throw new Error(`header cell ${v}`);
+    return v.slice(1);
+  });
+  const rows = lines.map((line) => {
+    const cells = variables.length === 0 ? [] : line.split('\t');
+    if (cells.length !== variables.length) throw new Error(`row ${JSON.stringify(line)} has ${cells.length} cells`);
+    return cells.map((cell) => (cell === '' ? undefined : parseTurtleTerm(cell, prefixes)));
+  });
+  return { variables, rows };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Turtle result sets
+
+/**
+ * Reads a result set in the W3C result-set vocabulary. The variables come back in the order of
+ * `variableOrder` when given (RDF keeps no order among `rs:resultVariable` values), the rows in
+ * `rs:index` order.
+ */
+export function parseResultSetTurtle(text: string, variableOrder?: readonly string[]): Answer {
+  const quads = new Parser({ format: 'text/turtle', blankNodePrefix: '' }).parse(text);
+  const objects = (subject: RDF.Term, predicate: string): RDF.Term[] =>
+    quads.filter((q) => q.subject.equals(subject) && q.predicate.value === predicate).map((q) => q.object);
+  const sets = quads.filter((q) => q.predicate.value === RDF_TYPE && q.object.value === `${RS}ResultSet`);
+  if (sets.length !== 1) throw new Error(`${sets.length} result sets`);
+  const set = sets[0]!.subject;
+  const booleans = objects(set, `${RS}boolean`);
+  if (booleans.length > 0) return { boolean: booleans[0]!.value === 'true' };
+  let variables = objects(set, `${RS}resultVariable`).map((v) => v.value);
+  if (variableOrder !== undefined) {
+    expect([...variables].sort()).to.deep.equal([...variableOrder].sort());
+    variables = [...variableOrder];
+  }
+  const solutions = objects(set, `${RS}solution`).map((solution) => {
+    const index = Number(objects(solution, `${RS}index`)[0]?.value);
+    const row: Array<AnswerTerm | undefined> = variables.map(() => undefined);
+    for (const binding of objects(solution, `${RS}binding`)) {
+      const name = objects(binding, `${RS}variable`)[0]!.value;
+      const value = objects(binding, `${RS}value`)[0] as AnswerTerm;
+      row[variables.indexOf(name)] = value;
+    }
+    return { index, row };
+  });
+  solutions.sort((a, b) => a.index - b.index);
+  expect(solutions.map((s) => s.index)).to.deep.equal(solutions.map((_s, i) => i + 1));
+  return { variables, rows: solutions.map((s) => s.row) };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe('answer readers used by the writer tests', () => {
+  it('parseXml normalises line ends and attribute whitespace and decodes references', () => {
+    const element = parseXml('<?xml version="1.0"?>\r\n<!-- c --><a x="1&#9;2\t3" y=\'&quot;\'>t\r\nu\rv&#13;&lt;<![CDATA[<&>]]><b/></a>');
+    expect(element.name).to.equal('a');
+    expect(element.attributes.get('x')).to.equal('1\t2 3');
+    expect(element.attributes.get('y')).to.equal('"');
+    expect(element.children[0]).to.equal('t\nu\nv\r<');
+    expect(element.children[1]).to.equal('<&>');
+    expect(() => parseXml('<a><b></a></b>')).to.throw();
+    expect(() => parseXml('<a>&</a>')).to.throw();
+    expect(() => parseXml('<a x="<"/>')).to.throw();
+  });
+
+  it('parseCsv reads quoted fields and requires CRLF', () => {
+    expect(parseCsv('a,"b,""c""\r\nd",\r\n\r\n')).to.deep.equal([['a', 'b,"c"\r\nd', ''], ['']]);
+    expect(() => parseCsv('a,b\n')).to.throw();
+  });
+
+  it('parseTsv reads terms with n3', () => {
+    const answer = table(parseTsv('?x\t?y\n<http://e/a>\t"a\\tb"@EN\n_:b1\t\n4\tex:c\n', new Map([['ex:', 'http://e/']])));
+    expect(answer.variables).to.deep.equal(['x', 'y']);
+    expect(showRows(answer.rows)).to.deep.equal([
+      ['<http://e/a>', '"a\\tb"@en'],
+      ['_:b1', null],
+      ['"4"^^<http://www.w3.org/2001/XMLSchema#integer>', '<http://e/c>'],
+    ]);
+  });
+
+  it('parseResultSetTurtle reads solutions in index order', () => {
+    const answer = table(
+      parseResultSetTurtle(
+        `@prefix rs: <${RS}> .
+         [] a rs:ResultSet ; rs:resultVariable "y", "x" ;
+            rs:solution [ rs:index 2 ; rs:binding [ rs:variable "x" ; rs:value 1 ] ] ;
+            rs:solution [ rs:index 1 ; rs:binding [ rs:variable "y" ; rs:value <http://e/a> ] ] .`,
+        ['x', 'y'],
+      ),
+    );
+    expect(showRows(answer.rows)).to.deep.equal([
+      [null, '<http://e/a>'],
+      ['"1"^^<http://www.w3.org/2001/XMLSchema#integer>', null],
+    ]);
+  });
+});

@@ -1,0 +1,139 @@
+/**
+ * Every SPARQL XML (.srx) and JSON (.srj) result file of the W3C SPARQL test suites, read and
+ * written again in each answer format, then read back: the answers must come back the same
+ * (for CSV, as the plain strings the format keeps).
+ */
+import { expect } from 'chai';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { DataFactory as F } from 'n3';
+import { SparqlJsonParser } from 'sparqljson-parse';
+import {
+  createAnswerWriter,
+  writeAnswers,
+  writeBooleanAnswer,
+  type AnswerTerm,
+} from '../../../lib/formats/answers/index.js';
+import { parseCsv, parseResultSetTurtle, parseSparqlXml, parseTsv, showRows, table, type Answer } from './answer-parsers.spec.js';
+
+const ROOT = '/work/shared/w3c/sparql';
+
+function files(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir).sort()) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) files(path, out);
+    else if (/\.sr[xj]$/.test(name)) out.push(path);
+  }
+  return out;
+}
+
+const jsonParser = new SparqlJsonParser();
+
+function readJsonAnswer(text: string): Answer {
+  const json = JSON.parse(text) as { head: { vars?: string[] }; boolean?: boolean };
+  if (typeof json.boolean === 'boolean') return { boolean: jsonParser.parseJsonBoolean(json) };
+  const variables = json.head.vars ?? [];
+  const rows = jsonParser.parseJsonResults(json).map((b) => variables.map((v) => b[v] as AnswerTerm | undefined));
+  return { variables, rows };
+}
+
+const prefixes = new Map([
+  ['ex:', 'http://example.org/'],
+  [':', 'http://www.example.org/'],
+  ['xsd:', 'http://www.w3.org/2001/XMLSchema#'],
+  ['rdf:', 'http://www.w3.org/1999/02/22-rdf-syntax-ns#'],
+]);
+
+function expandIri(value: string): string {
+  const colon = value.indexOf(':');
+  const namespace = prefixes.get(value.slice(0, colon + 1));
+  return namespace !== undefined && !/^[a-z]+:\/\//.test(value) ? namespace + value.slice(colon + 1) : value;
+}
+
+/** The CSV strings of a row: IRI, literal lexical form, `_:label`, empty when unbound. */
+function csvStrings(row: ReadonlyArray<AnswerTerm | undefined>, abbreviate?: (iri: string) => string): string[] {
+  return row.map((t) => {
+    if (t === undefined) return '';
+    if (t.termType === 'BlankNode') return `_:${t.value}`;
+    if (t.termType === 'NamedNode' && abbreviate) return abbreviate(t.value);
+    return t.value;
+  });
+}
+
+/** Writes an answer in a format. */
+function write(type: string, answer: Answer, options = {}): string {
+  if ('boolean' in answer) return writeBooleanAnswer(type, answer.boolean, options);
+  return writeAnswers(type, answer.variables, answer.rows, options);
+}
+
+describe('W3C result files through every answer format', function () {
+  this.timeout(120_000);
+  const all = files(ROOT);
+
+  it('finds the result files', () => {
+    expect(all.length).to.be.greaterThan(400);
+  });
+
+  for (const path of all) {
+    const name = relative(ROOT, path);
+    it(name, () => {
+      const text = readFileSync(path, 'utf8');
+      const answer = path.endsWith('.srx') ? parseSparqlXml(text) : readJsonAnswer(text);
+      // blank node labels must be read back unchanged by TSV and Turtle
+      if (!('boolean' in answer)) {
+        answer.rows.forEach((row) => row.forEach((t) => t?.termType === 'BlankNode' && expect(t.value).to.match(/^[A-Za-z0-9_]+$/)));
+      }
+      const expectSame = (back: Answer, format: string): void => {
+        if ('boolean' in answer) {
+          expect(back, format).to.deep.equal({ boolean: answer.boolean });
+          return;
+        }
+        const got = table(back);
+        expect(got.variables, format).to.deep.equal(answer.variables);
+        expect(showRows(got.rows), format).to.deep.equal(showRows(answer.rows));
+      };
+
+      expectSame(readJsonAnswer(write('application/sparql-results+json', answer)), 'json');
+      expectSame(parseSparqlXml(write('application/sparql-results+xml', answer)), 'xml');
+      const order = 'boolean' in answer ? undefined : answer.variables;
+      expectSame(parseResultSetTurtle(write('application/x.sparql-results+turtle', answer), order), 'turtle');
+      const abbrev = { prefixes, baseIRI: 'http://example.org/base/' };
+      expectSame(parseResultSetTurtle(write('application/x.sparql-results+turtle-abbrev', answer, abbrev), order), 'turtle-abbrev');
+      const jsonAbbrev = readJsonAnswer(write('application/x.sparql-results+json-abbrev', answer, abbrev));
+      expectSame(
+        'boolean' in jsonAbbrev
+          ? jsonAbbrev
+          : {
+              variables: jsonAbbrev.variables,
+              rows: jsonAbbrev.rows.map((row) =>
+                row.map((t) => {
+                  if (t?.termType === 'NamedNode') return F.namedNode(expandIri(t.value));
+                  if (t?.termType === 'Literal' && t.language === '') return F.literal(t.value, F.namedNode(expandIri(t.datatype.value)));
+                  return t;
+                }),
+              ),
+            },
+        'json-abbrev',
+      );
+      expectSame(parseSparqlXml(write('application/x.sparql-results+xml-abbrev', answer, abbrev), expandIri), 'xml-abbrev');
+
+      if ('boolean' in answer) {
+        expect(() => createAnswerWriter('text/csv', () => {}).boolean(answer.boolean)).to.throw();
+        return;
+      }
+      expectSame(parseTsv(write('text/tab-separated-values', answer)), 'tsv');
+      expectSame(parseTsv(write('text/x.tab-separated-values-abbrev', answer, abbrev), prefixes), 'tsv-abbrev');
+      // an empty line (zero variables) reads as one empty field
+      const record = (cells: readonly string[]): string[] => (cells.length === 0 ? [''] : [...cells]);
+      const csv = parseCsv(write('text/csv', answer));
+      expect(csv, 'csv').to.deep.equal([record(answer.variables), ...answer.rows.map((row) => record(csvStrings(row)))]);
+      const abbreviated = (iri: string): string => {
+        const back = readJsonAnswer(write('application/x.sparql-results+json-abbrev', { variables: ['x'], rows: [[F.namedNode(iri)]] }, abbrev));
+        return table(back).rows[0]![0]!.value;
+      };
+      const csvAbbrev = parseCsv(write('text/x.csv-abbrev', answer, abbrev));
+      expect(csvAbbrev, 'csv-abbrev').to.deep.equal([record(answer.variables), ...answer.rows.map((row) => record(csvStrings(row, abbreviated)))]);
+      expect(write('application/x.sparql-results+null', answer)).to.equal('');
+    });
+  }
+});
