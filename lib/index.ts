@@ -23,6 +23,8 @@ export type { ComponentInfoRow } from './server/component-info.js';
 export type { ImportOptions, ImportSource, IriListSource, UpdateType } from './server/import.js';
 export type { ExportOutput, ExportParameters, FactDomain } from './server/export.js';
 export type { ContentSource } from './formats/byte-source.js';
+export type { QueryAnswer, QueryOptions } from './sparql/query.js';
+export type { QueryTerm } from './sparql/query-terms.js';
 export { type NotificationRow, type NotificationType, NOTIFICATION_COLUMNS, formatNotification } from './formats/notifications.js';
 export { TURTLE, N_TRIPLES, N_QUADS, TRIG, DATALOG } from './formats/media-types.js';
 export * from './api/errors.js';

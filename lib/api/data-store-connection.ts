@@ -13,6 +13,7 @@ import { type ExportOutput, type ExportParameters, exportFacts, factDomainMask }
 import { type ImportOptions, type ImportSource, importInto, UPDATE_TYPES, type UpdateType } from '../server/import.js';
 import type { Server } from '../server/server.js';
 import { ConnectionBase } from './connection-base.js';
+import { evaluateQuery as evaluateSparql, type QueryAnswer, type QueryOptions } from '../sparql/query.js';
 
 /** The kinds of transaction. */
 export type TransactionType = 'read-only' | 'read-write';
@@ -284,6 +285,15 @@ export class DataStoreConnection extends ConnectionBase {
     const parts: string[] = [];
     await this.exportData((chunk) => void parts.push(chunk), mediaType, parameters);
     return parts.join('');
+  }
+
+  /**
+   * Evaluates a SPARQL 1.1 query (SELECT, ASK, CONSTRUCT, DESCRIBE) over the store's facts,
+   * explicit and derived (option factDomain), with the store's prefixes and base IRI as
+   * defaults. Syntax errors fail with QueryCompilationError.
+   */
+  async evaluateQuery(query: string, options: QueryOptions = {}): Promise<QueryAnswer> {
+    return this.guard('evaluateQuery', () => this.read((state) => evaluateSparql(state, this.store.facts.dictionary, query, options, this.interrupter)));
   }
 
   /** Counts facts of the default graph and named graphs (or of one tuple table). */

@@ -211,7 +211,23 @@ export class TupleTable {
       }
       return;
     }
-    for (let row = this.head(best, pattern[best]!); row >= 0; row = this.nextRow(best, row)) {
+    // a long chain with a second bound column: walk the pair index instead
+    let pair: PairIndex | undefined;
+    let start = -1;
+    if (bestCount > 64 && arity >= 2) {
+      for (let c = 0; c < arity && pair === undefined; c++) {
+        if (c === best || pattern[c] === ANY) continue;
+        const a = Math.min(best, c);
+        const b = Math.max(best, c);
+        const index = this.pairIndex(a, b);
+        if (index.count(pattern[a]!, pattern[b]!) < bestCount) {
+          pair = index;
+          start = index.head(pattern[a]!, pattern[b]!);
+        }
+      }
+    }
+    if (pair === undefined) start = this.head(best, pattern[best]!);
+    for (let row = start; row >= 0; row = pair !== undefined ? pair.nextRow(row) : this.nextRow(best, row)) {
       if (!this.visible(row, view)) continue;
       const base = row * arity;
       let ok = true;

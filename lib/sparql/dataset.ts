@@ -1,0 +1,134 @@
+/**
+ * The dataset a query reads: the store's default graph (or the merge of FROM graphs) and its
+ * named graphs (or the FROM NAMED ones), restricted to a fact domain, as a {@link QuadSource}
+ * over term ids.
+ * @module
+ */
+import type { TermDictionary } from '../model/dictionary.js';
+import { DEFAULT_TRIPLES_ID, QUADS_ID, type StoreState } from '../storage/fact-store.js';
+import { ANY, type TableView, type TupleTable } from '../storage/tuple-table.js';
+import { ANY_NAMED_GRAPH, DEFAULT_GRAPH, type QuadSource, UNBOUND } from './quad-source.js';
+
+/** Which graphs form the dataset (term ids); undefined = the store's own default / all named graphs. */
+export interface DatasetGraphs {
+  /** Graphs merged into the default graph (FROM). */
+  readonly defaultGraphs?: readonly number[];
+  /** The named graphs (FROM NAMED). */
+  readonly namedGraphs?: readonly number[];
+}
+
+/** Quads of a store state as a query dataset. */
+export class StoreQuadSource implements QuadSource {
+  private readonly triples: TupleTable;
+  private readonly quads: TupleTable;
+  private readonly tripleView: TableView;
+  private readonly quadView: TableView;
+  private readonly named: ReadonlySet<number> | undefined;
+
+  /** Creates the source; `mask` selects fact statuses (explicit, derived). */
+  constructor(
+    state: StoreState,
+    private readonly dictionary: TermDictionary,
+    private readonly mask: number,
+    private readonly dataset: DatasetGraphs,
+  ) {
+    this.triples = state.table(DEFAULT_TRIPLES_ID);
+    this.quads = state.table(QUADS_ID);
+    this.tripleView = state.view(DEFAULT_TRIPLES_ID);
+    this.quadView = state.view(QUADS_ID);
+    this.named = dataset.namedGraphs ? new Set(dataset.namedGraphs) : undefined;
+  }
+
+  /** The id of an IRI, or -1. */
+  iriId(iri: string): number {
+    return this.dictionary.lookup(`<${iri}>`);
+  }
+
+  match(s: number, p: number, o: number, graph: number, onMatch: (s: number, p: number, o: number, g: number) => boolean | void): boolean {
+    if (graph === DEFAULT_GRAPH) {
+      const from = this.dataset.defaultGraphs;
+      if (!from) return this.scan3(s, p, o, onMatch);
+      if (from.length === 1) return this.scan4(s, p, o, from[0]!, (a, b, c) => onMatch(a, b, c, DEFAULT_GRAPH));
+      // a merge of several graphs: report each triple once
+      const seen = new Set<string>();
+      for (const g of from) {
+        const stop = this.scan4(s, p, o, g, (a, b, c) => {
+          const k = `${a},${b},${c}`;
+          if (seen.has(k)) return false;
+          seen.add(k);
+          return onMatch(a, b, c, DEFAULT_GRAPH);
+        });
+        if (stop) return true;
+      }
+      return false;
+    }
+    if (graph === ANY_NAMED_GRAPH) {
+      const named = this.named;
+      return this.scan4(s, p, o, UNBOUND, (a, b, c, g) => (named === undefined || named.has(g) ? onMatch(a, b, c, g) : false));
+    }
+    if (this.named !== undefined && !this.named.has(graph)) return false;
+    return this.scan4(s, p, o, graph, onMatch);
+  }
+
+  nodes(graph: number, onNode: (node: number) => boolean | void): boolean {
+    const seen = new Set<number>();
+    return this.match(UNBOUND, UNBOUND, UNBOUND, graph, (s, _p, o) => {
+      if (!seen.has(s)) {
+        seen.add(s);
+        if (onNode(s) === true) return true;
+      }
+      if (!seen.has(o)) {
+        seen.add(o);
+        if (onNode(o) === true) return true;
+      }
+      return false;
+    });
+  }
+
+  /** The named graphs of the dataset that hold at least one quad. */
+  graphNames(): number[] {
+    if (this.dataset.namedGraphs) return [...this.dataset.namedGraphs];
+    const out = new Set<number>();
+    this.scan4(UNBOUND, UNBOUND, UNBOUND, UNBOUND, (_s, _p, _o, g) => void out.add(g));
+    return [...out];
+  }
+
+  private scan3(s: number, p: number, o: number, onMatch: (s: number, p: number, o: number, g: number) => boolean | void): boolean {
+    const t = this.triples;
+    const mask = this.mask;
+    const pat = new Int32Array(3); // not shared: scans nest
+    pat[0] = s < 0 ? ANY : s;
+    pat[1] = p < 0 ? ANY : p;
+    pat[2] = o < 0 ? ANY : o;
+    let stop = false;
+    t.scan(pat, this.tripleView, (row) => {
+      if ((t.statusOf(row) & mask) === 0) return true;
+      if (onMatch(t.get(row, 0), t.get(row, 1), t.get(row, 2), DEFAULT_GRAPH) === true) {
+        stop = true;
+        return false;
+      }
+      return true;
+    });
+    return stop;
+  }
+
+  private scan4(s: number, p: number, o: number, g: number, onMatch: (s: number, p: number, o: number, g: number) => boolean | void): boolean {
+    const t = this.quads;
+    const mask = this.mask;
+    const pat = new Int32Array(4);
+    pat[0] = s < 0 ? ANY : s;
+    pat[1] = p < 0 ? ANY : p;
+    pat[2] = o < 0 ? ANY : o;
+    pat[3] = g < 0 ? ANY : g;
+    let stop = false;
+    t.scan(pat, this.quadView, (row) => {
+      if ((t.statusOf(row) & mask) === 0) return true;
+      if (onMatch(t.get(row, 0), t.get(row, 1), t.get(row, 2), t.get(row, 3)) === true) {
+        stop = true;
+        return false;
+      }
+      return true;
+    });
+    return stop;
+  }
+}

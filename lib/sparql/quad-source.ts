@@ -1,0 +1,27 @@
+/**
+ * What the SPARQL evaluator's parts read: quads of the query's dataset as term ids.
+ * @module
+ */
+
+/** Graph argument meaning "the active default graph" (the default graph of the dataset). */
+export const DEFAULT_GRAPH = -2;
+/** Graph argument meaning "any named graph of the dataset" (the graph term is reported). */
+export const ANY_NAMED_GRAPH = -1;
+/** A pattern position that matches anything. */
+export const UNBOUND = -1;
+
+/** The quads of a query's dataset, by term id. */
+export interface QuadSource {
+  /**
+   * Calls `onMatch` for every quad matching the pattern (UNBOUND positions match anything);
+   * `graph` is DEFAULT_GRAPH, ANY_NAMED_GRAPH or a graph's term id. For the default graph
+   * `onMatch` gets `g = DEFAULT_GRAPH`. Duplicates are never reported (the default graph of a
+   * dataset that merges several graphs reports each triple once). Returns true when
+   * `onMatch` returned true (stop).
+   */
+  match(s: number, p: number, o: number, graph: number, onMatch: (s: number, p: number, o: number, g: number) => boolean | void): boolean;
+  /** Calls `onNode` once for every term used as a subject or object in the graph (for zero-length paths). */
+  nodes(graph: number, onNode: (node: number) => boolean | void): boolean;
+  /** The id of an IRI, or -1 when the store has no such term (then nothing can match it). */
+  iriId(iri: string): number;
+}

@@ -1,0 +1,222 @@
+/**
+ * SPARQL queries end to end: parsing (sparqljs, with the store's prefixes and base IRI),
+ * translation to algebra (sparqlalgebrajs), the dataset (FROM / FROM NAMED or the store's
+ * graphs), evaluation, and the answer as rows, a boolean or quads.
+ * @module
+ */
+import type * as RDF from '@rdfjs/types';
+import { DataFactory } from 'n3';
+import { Parser, type SparqlQuery } from 'sparqljs';
+import { Algebra, translate } from 'sparqlalgebrajs';
+import type { Interrupter } from '../model/control.js';
+import type { TermDictionary } from '../model/dictionary.js';
+import { QueryCompilationError } from '../model/errors.js';
+import type { StoreState } from '../storage/fact-store.js';
+import { DERIVED, EXPLICIT } from '../storage/tuple-table.js';
+import { StoreQuadSource, type DatasetGraphs } from './dataset.js';
+import { Engine } from './engine.js';
+import { DEFAULT_GRAPH, UNBOUND } from './quad-source.js';
+import { QueryTerms, type QueryTerm } from './query-terms.js';
+
+/** Options of a query evaluation. */
+export interface QueryOptions {
+  /** Base IRI for relative IRIs (default: the store's). */
+  readonly baseIRI?: string;
+  /** `explicit`, `derived` or `all` (default). */
+  readonly factDomain?: string;
+  /** Graphs forming the default graph (overrides FROM; the protocol's default-graph-uri). */
+  readonly defaultGraphs?: readonly string[];
+  /** The named graphs (overrides FROM NAMED; the protocol's named-graph-uri). */
+  readonly namedGraphs?: readonly string[];
+}
+
+/** The answer of a query. */
+export type QueryAnswer =
+  | {
+      /** SELECT. */
+      readonly type: 'bindings';
+      /** The projected variables, without `?`. */
+      readonly variables: readonly string[];
+      /** One row per solution; undefined = unbound. */
+      readonly rows: ReadonlyArray<ReadonlyArray<QueryTerm | undefined>>;
+      /** Whether the order of rows is significant (ORDER BY). */
+      readonly ordered: boolean;
+    }
+  | {
+      /** ASK. */
+      readonly type: 'boolean';
+      /** The answer. */
+      readonly value: boolean;
+    }
+  | {
+      /** CONSTRUCT and DESCRIBE. */
+      readonly type: 'quads';
+      /** The triples of the result graph (in the default graph). */
+      readonly quads: readonly RDF.Quad[];
+    };
+
+/** Parses a query with the store's prefixes; syntax errors are QueryCompilationError. */
+export function parseQuery(text: string, prefixes: ReadonlyMap<string, string>, baseIRI: string): SparqlQuery {
+  const parser = new Parser({ prefixes: Object.fromEntries([...prefixes].map(([k, v]) => [k.slice(0, -1), v])), baseIRI });
+  let parsed;
+  try {
+    parsed = parser.parse(text);
+  } catch (e) {
+    throw new QueryCompilationError(`invalid query: ${(e as Error).message}`);
+  }
+  if (parsed.type !== 'query') throw new QueryCompilationError('expected a query, found an update (use evaluateUpdate)');
+  return parsed;
+}
+
+/** Translates a parsed query or update to algebra (quads, blank nodes as variables). */
+export function toAlgebra(parsed: Parameters<typeof translate>[0], baseIRI: string, prefixes: ReadonlyMap<string, string>): Algebra.Operation {
+  try {
+    return translate(parsed, { quads: true, blankToVariable: true, baseIRI, prefixes: Object.fromEntries([...prefixes].map(([k, v]) => [k.slice(0, -1), v])) });
+  } catch (e) {
+    throw new QueryCompilationError(`invalid query: ${(e as Error).message}`);
+  }
+}
+
+/** The status mask of a fact domain for queries (default all). */
+export function queryMask(domain: string | undefined): number {
+  switch (domain ?? 'all') {
+    case 'explicit':
+      return EXPLICIT;
+    case 'derived':
+      return DERIVED;
+    case 'all':
+      return EXPLICIT | DERIVED;
+    default:
+      throw new QueryCompilationError(`invalid fact-domain '${domain}' (expected explicit, derived or all)`);
+  }
+}
+
+/** Evaluates a query on a store state. */
+export function evaluateQuery(state: StoreState, dictionary: TermDictionary, text: string, options: QueryOptions, interrupter: Interrupter): QueryAnswer {
+  const baseIRI = options.baseIRI ?? state.catalogue.baseIRI;
+  const prefixes = state.catalogue.prefixes;
+  const parsed = parseQuery(text, prefixes, baseIRI);
+  let algebra = toAlgebra(parsed, baseIRI, prefixes);
+  const terms = new QueryTerms(dictionary);
+  // the dataset: protocol parameters, else FROM / FROM NAMED, else the store's graphs
+  let dataset: DatasetGraphs = {};
+  const ids = (iris: readonly RDF.NamedNode[] | readonly string[]): number[] =>
+    iris.map((i) => dictionary.lookup(`<${typeof i === 'string' ? i : i.value}>`)).filter((id) => id >= 0);
+  if (algebra.type === Algebra.types.FROM) {
+    dataset = { defaultGraphs: ids(algebra.default), namedGraphs: ids(algebra.named) };
+    algebra = algebra.input;
+  }
+  if (options.defaultGraphs || options.namedGraphs) dataset = { defaultGraphs: ids(options.defaultGraphs ?? []), namedGraphs: ids(options.namedGraphs ?? []) };
+  const source = new StoreQuadSource(state, dictionary, queryMask(options.factDomain), dataset);
+  const engine = new Engine(source, terms, interrupter, baseIRI, () => source.graphNames());
+  engine.collectVariables(algebra);
+
+  switch (algebra.type) {
+    case Algebra.types.ASK: {
+      const value = engine.run(algebra.input, engine.empty(), () => true);
+      return { type: 'boolean', value };
+    }
+    case Algebra.types.CONSTRUCT:
+      return { type: 'quads', quads: construct(engine, terms, algebra) };
+    case Algebra.types.DESCRIBE:
+      return { type: 'quads', quads: describe(engine, terms, source, algebra) };
+    default: {
+      const variables = selectVariables(parsed, algebra);
+      const slots = variables.map((v) => engine.slot(v));
+      const rows: Array<Array<QueryTerm | undefined>> = [];
+      engine.run(algebra, engine.empty(), (s) => {
+        rows.push(slots.map((slot) => (s[slot]! === UNBOUND ? undefined : terms.termOf(s[slot]!))));
+      });
+      return { type: 'bindings', variables, rows, ordered: hasOrderBy(algebra) };
+    }
+  }
+}
+
+function selectVariables(parsed: SparqlQuery, algebra: Algebra.Operation): string[] {
+  let op: Algebra.Operation = algebra;
+  while (op.type !== Algebra.types.PROJECT && 'input' in op && !Array.isArray(op.input)) op = op.input as Algebra.Operation;
+  if (op.type === Algebra.types.PROJECT) return op.variables.map((v) => v.value);
+  void parsed;
+  return [];
+}
+
+function hasOrderBy(op: Algebra.Operation): boolean {
+  for (let cur: Algebra.Operation | undefined = op; cur; ) {
+    if (cur.type === Algebra.types.ORDER_BY) return true;
+    if (cur.type === Algebra.types.PROJECT || cur.type === Algebra.types.DISTINCT || cur.type === Algebra.types.REDUCED || cur.type === Algebra.types.SLICE || cur.type === Algebra.types.EXTEND) {
+      cur = cur.input as Algebra.Operation;
+    } else return false;
+  }
+  return false;
+}
+
+/** The graph of a CONSTRUCT: template instances, fresh blank nodes per solution, invalid triples skipped. */
+function construct(engine: Engine, terms: QueryTerms, op: Algebra.Construct): RDF.Quad[] {
+  const out = new Map<string, RDF.Quad>();
+  let solutionIndex = 0;
+  engine.run(op.input, engine.empty(), (s) => {
+    solutionIndex++;
+    const bnodes = new Map<string, RDF.BlankNode>();
+    const value = (t: RDF.Term): RDF.Term | undefined => {
+      if (t.termType === 'Variable') {
+        const slot = engine.slots.get(t.value);
+        const id = slot === undefined ? -1 : s[slot]!;
+        return id === -1 ? undefined : terms.termOf(id);
+      }
+      if (t.termType === 'BlankNode') {
+        let b = bnodes.get(t.value);
+        if (!b) bnodes.set(t.value, (b = DataFactory.blankNode(`c${solutionIndex}_${t.value}`)));
+        return b;
+      }
+      return t;
+    };
+    for (const q of op.template) {
+      const subject = value(q.subject);
+      const predicate = value(q.predicate);
+      const object = value(q.object);
+      if (!subject || !predicate || !object) continue;
+      if (subject.termType === 'Literal' || predicate.termType !== 'NamedNode') continue;
+      const quad = DataFactory.quad(toN3(subject) as RDF.NamedNode, toN3(predicate) as RDF.NamedNode, toN3(object), DataFactory.defaultGraph());
+      out.set(`${subject.termType}|${subject.value}|${predicate.value}|${termId(object)}`, quad);
+    }
+  });
+  return [...out.values()];
+}
+
+/** The n3 term equal to an RDF/JS term (template terms come from another factory). */
+function toN3(t: RDF.Term): QueryTerm {
+  if (t.termType === 'NamedNode') return DataFactory.namedNode(t.value);
+  if (t.termType === 'BlankNode') return DataFactory.blankNode(t.value);
+  const l = t as RDF.Literal;
+  return l.language ? DataFactory.literal(l.value, l.language) : DataFactory.literal(l.value, DataFactory.namedNode(l.datatype.value));
+}
+
+function termId(t: RDF.Term): string {
+  return t.termType === 'Literal' ? `"${t.value}"@${t.language}^^${t.datatype.value}` : `${t.termType}:${t.value}`;
+}
+
+/** DESCRIBE: the concise bounded description of each resource. */
+function describe(engine: Engine, terms: QueryTerms, source: StoreQuadSource, op: Algebra.Describe): RDF.Quad[] {
+  const resources = new Set<number>();
+  const fixed = op.terms.filter((t) => t.termType === 'NamedNode').map((t) => terms.idOf(t as RDF.NamedNode));
+  fixed.forEach((id) => resources.add(id));
+  const vars = op.terms.filter((t) => t.termType === 'Variable').map((t) => engine.slot(t.value));
+  if (vars.length > 0) {
+    engine.run(op.input, engine.empty(), (s) => {
+      for (const v of vars) if (s[v]! !== -1) resources.add(s[v]!);
+    });
+  }
+  const out = new Map<string, RDF.Quad>();
+  const visited = new Set<number>();
+  const visit = (node: number): void => {
+    if (visited.has(node) || node < 0) return;
+    visited.add(node);
+    source.match(node, UNBOUND, UNBOUND, DEFAULT_GRAPH, (s, p, o) => {
+      const quad = DataFactory.quad(terms.termOf(s) as RDF.NamedNode, terms.termOf(p) as RDF.NamedNode, terms.termOf(o), DataFactory.defaultGraph());
+      out.set(`${s},${p},${o}`, quad);
+      if (terms.termOf(o).termType === 'BlankNode') visit(o);
+    });
+  };
+  resources.forEach(visit);
+  return [...out.values()];
+}
