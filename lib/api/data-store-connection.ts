@@ -3,7 +3,7 @@
  * tuple tables, properties and component information.
  * @module
  */
-import { InvalidConnectionError, TransactionError, BadRequestError } from '../model/errors.js';
+import { InvalidConnectionError, TransactionError, BadRequestError, ParsingError } from '../model/errors.js';
 import { ImportReport, type NotificationRow } from '../formats/notifications.js';
 import type { Snapshot, StoreState, WriteTransaction } from '../storage/fact-store.js';
 import { DEFAULT_TRIPLES_ID, QUADS_ID } from '../storage/fact-store.js';
@@ -13,6 +13,7 @@ import { type ExportOutput, type ExportParameters, exportFacts, factDomainMask }
 import { type ImportOptions, type ImportSource, importInto, UPDATE_TYPES, type UpdateType } from '../server/import.js';
 import type { Server } from '../server/server.js';
 import { ConnectionBase } from './connection-base.js';
+import { executeUpdate, parseUpdate } from '../sparql/update.js';
 import { evaluateQuery as evaluateSparql, type QueryAnswer, type QueryOptions } from '../sparql/query.js';
 
 /** The kinds of transaction. */
@@ -294,6 +295,37 @@ export class DataStoreConnection extends ConnectionBase {
    */
   async evaluateQuery(query: string, options: QueryOptions = {}): Promise<QueryAnswer> {
     return this.guard('evaluateQuery', () => this.read((state) => evaluateSparql(state, this.store.facts.dictionary, query, options, this.interrupter)));
+  }
+
+  /**
+   * Runs a SPARQL 1.1 update as one transaction (or as part of the open read/write one): a
+   * failed update changes nothing. The changes are explicit facts; reasoning follows.
+   */
+  async evaluateUpdate(update: string, options: { readonly baseIRI?: string } = {}): Promise<void> {
+    await this.guard('evaluateUpdate', () =>
+      this.write(async (tx) => {
+        const store = this.store;
+        await store.reasoner.reason(tx, this.interrupter);
+        const baseIRI = options.baseIRI ?? tx.catalogue.baseIRI;
+        const op = parseUpdate(update, tx.catalogue.prefixes, baseIRI);
+        await executeUpdate(
+          op,
+          {
+            tx,
+            dictionary: store.facts.dictionary,
+            interrupter: this.interrupter,
+            addFact: (tableId, tuple) => store.reasoner.addFact(tx, tableId, tuple),
+            removeFact: (tableId, tuple) => store.reasoner.removeFact(tx, tableId, tuple),
+            load: async (iri, graph) => {
+              const report = new ImportReport();
+              await importInto(store, tx, 'ADD', { iris: [iri] }, { defaultGraph: graph }, report, this.interrupter);
+              if (report.errors > 0) throw new ParsingError(`LOAD <${iri}> failed: ${report.notifications.find((r) => r.type === 'error')?.description ?? 'errors in the content'}`);
+            },
+          },
+          baseIRI,
+        );
+      }),
+    );
   }
 
   /** Counts facts of the default graph and named graphs (or of one tuple table). */
