@@ -70,6 +70,16 @@ export class StoreQuadSource implements QuadSource {
     return this.scan4(s, p, o, graph, onMatch);
   }
 
+  estimate(s: number, p: number, o: number, graph: number): number {
+    const table = graph === DEFAULT_GRAPH && !this.dataset.defaultGraphs ? this.triples : this.quads;
+    let n = table.liveCount;
+    if (s >= 0) n = Math.min(n, table.countOf(0, s));
+    if (p >= 0) n = Math.min(n, table.countOf(1, p));
+    if (o >= 0) n = Math.min(n, table.countOf(2, o));
+    if (graph >= 0 && table === this.quads) n = Math.min(n, table.countOf(3, graph));
+    return n;
+  }
+
   nodes(graph: number, onNode: (node: number) => boolean | void): boolean {
     const seen = new Set<number>();
     return this.match(UNBOUND, UNBOUND, UNBOUND, graph, (s, _p, o) => {

@@ -173,19 +173,29 @@ export class Engine {
     const bound = new Set<number>();
     for (let i = 0; i < seed.length; i++) if (seed[i]! !== -1) bound.add(i);
     const remaining = compiled.map((_, i) => i);
+    // greedy order: the connected pattern with the smallest estimated result first
     while (remaining.length > 0) {
       let best = 0;
-      let bestScore = -1;
+      let bestCost = Infinity;
       remaining.forEach((idx, k) => {
         const refs = compiled[idx]!;
-        let score = 0;
-        for (let c = 0; c < 3; c++) {
+        const constant = (c: number): number => {
           const r = refs[c]!;
-          if ('id' in r) score += c === 1 ? 2 : 4;
-          else if (bound.has(r.slot)) score += 3;
+          return 'id' in r ? r.id : UNBOUND;
+        };
+        const graph = constant(3);
+        let cost = this.source.estimate ? this.source.estimate(constant(0), constant(1), constant(2), graph === UNBOUND ? ANY_NAMED_GRAPH : graph) : 1000;
+        let connected = order.length === 0;
+        for (let c = 0; c < 4; c++) {
+          const r = refs[c]!;
+          if ('slot' in r && bound.has(r.slot)) {
+            connected = true;
+            cost /= c === 1 ? 2 : 100;
+          }
         }
-        if (score > bestScore) {
-          bestScore = score;
+        if (!connected) cost = cost * 1e6 + 1e9;
+        if (cost < bestCost) {
+          bestCost = cost;
           best = k;
         }
       });

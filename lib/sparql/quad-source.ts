@@ -22,6 +22,8 @@ export interface QuadSource {
   match(s: number, p: number, o: number, graph: number, onMatch: (s: number, p: number, o: number, g: number) => boolean | void): boolean;
   /** Calls `onNode` once for every term used as a subject or object in the graph (for zero-length paths). */
   nodes(graph: number, onNode: (node: number) => boolean | void): boolean;
+  /** An estimate of the number of matches of a pattern with these constants (UNBOUND elsewhere). */
+  estimate?(s: number, p: number, o: number, graph: number): number;
   /** The id of an IRI, or -1 when the store has no such term (then nothing can match it). */
   iriId(iri: string): number;
 }
