@@ -213,7 +213,7 @@ export class Engine {
       const g = v[3]!;
       if (g <= -3) return false;
       let graph: number;
-      if ('id' in refs[3]!) graph = refs[3].id;
+      if ('id' in refs[3]) graph = refs[3].id;
       else graph = g >= 0 ? g : ANY_NAMED_GRAPH;
       const assigned: number[] = [];
       return this.source.match(v[0]!, v[1]!, v[2]!, graph, (s, p, o, gg) => {
@@ -400,8 +400,8 @@ export class Engine {
 
   private orderBy(op: Algebra.OrderBy, seed: Int32Array, emit: Emit): boolean {
     const keys = op.expressions.map((e) => {
-      const desc = e.expressionType === Algebra.expressionTypes.OPERATOR && (e as Algebra.OperatorExpression).operator === 'desc';
-      const inner = desc || (e.expressionType === Algebra.expressionTypes.OPERATOR && (e as Algebra.OperatorExpression).operator === 'asc') ? (e as Algebra.OperatorExpression).args[0]! : e;
+      const desc = e.expressionType === Algebra.expressionTypes.OPERATOR && (e).operator === 'desc';
+      const inner = desc || (e.expressionType === Algebra.expressionTypes.OPERATOR && (e).operator === 'asc') ? (e).args[0]! : e;
       return { f: this.expression(inner), desc };
     });
     const rows = this.collect(op.input, seed).map((s) => ({ s, k: keys.map((k) => k.f(s)) }));

@@ -144,7 +144,7 @@ function hasOrderBy(op: Algebra.Operation): boolean {
   for (let cur: Algebra.Operation | undefined = op; cur; ) {
     if (cur.type === Algebra.types.ORDER_BY) return true;
     if (cur.type === Algebra.types.PROJECT || cur.type === Algebra.types.DISTINCT || cur.type === Algebra.types.REDUCED || cur.type === Algebra.types.SLICE || cur.type === Algebra.types.EXTEND) {
-      cur = cur.input as Algebra.Operation;
+      cur = cur.input;
     } else return false;
   }
   return false;
@@ -198,7 +198,7 @@ function termId(t: RDF.Term): string {
 /** DESCRIBE: the concise bounded description of each resource. */
 function describe(engine: Engine, terms: QueryTerms, source: StoreQuadSource, op: Algebra.Describe): RDF.Quad[] {
   const resources = new Set<number>();
-  const fixed = op.terms.filter((t) => t.termType === 'NamedNode').map((t) => terms.idOf(t as RDF.NamedNode));
+  const fixed = op.terms.filter((t) => t.termType === 'NamedNode').map((t) => terms.idOf(t));
   fixed.forEach((id) => resources.add(id));
   const vars = op.terms.filter((t) => t.termType === 'Variable').map((t) => engine.slot(t.value));
   if (vars.length > 0) {

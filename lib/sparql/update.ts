@@ -185,7 +185,7 @@ function deleteInsert(op: Algebra.DeleteInsert, target: UpdateTarget, baseIRI: s
       return id;
     }
     if (t.termType === 'DefaultGraph') return -2;
-    return dictionary.intern(termToKey(t as QueryTerm));
+    return dictionary.intern(termToKey(t));
   };
   const instances = (templates: readonly Algebra.Pattern[] | undefined, fresh: boolean): Array<[number, number, number, number]> => {
     const out: Array<[number, number, number, number]> = [];
