@@ -16,7 +16,7 @@ import type { TermDictionary } from '../model/dictionary.js';
 import { StoreQuadSource, type DatasetGraphs } from './dataset.js';
 import { Engine } from './engine.js';
 import { toAlgebra } from './query.js';
-import { QueryTerms, type QueryTerm } from './query-terms.js';
+import { QueryTerms } from './query-terms.js';
 
 /** What an update needs from the store around it. */
 export interface UpdateTarget {
