@@ -14,7 +14,8 @@ import { type ImportOptions, type ImportSource, importInto, UPDATE_TYPES, type U
 import type { Server } from '../server/server.js';
 import { ConnectionBase } from './connection-base.js';
 import { executeUpdate, parseUpdate } from '../sparql/update.js';
-import { evaluateQuery as evaluateSparql, type QueryAnswer, type QueryOptions } from '../sparql/query.js';
+import { evaluateQuery as evaluateSparql, runQuery, type QueryAnswer, type QueryOptions } from '../sparql/query.js';
+import { answerWriterSink } from '../sparql/answer-output.js';
 
 /** The kinds of transaction. */
 export type TransactionType = 'read-only' | 'read-write';
@@ -295,6 +296,23 @@ export class DataStoreConnection extends ConnectionBase {
    */
   async evaluateQuery(query: string, options: QueryOptions = {}): Promise<QueryAnswer> {
     return this.guard('evaluateQuery', () => this.read((state) => evaluateSparql(state, this.store.facts.dictionary, query, options, this.interrupter)));
+  }
+
+  /**
+   * Evaluates a query and writes its answer as `mediaType` to `write`, row by row: SELECT
+   * and ASK in a SPARQL answer format (application/sparql-results+json, …+xml, text/csv,
+   * text/tab-separated-values, the x. formats), CONSTRUCT and DESCRIBE in an RDF format.
+   * A format that does not fit the query type fails with BadRequestError. Returns the number
+   * of answers.
+   */
+  async evaluateQueryTo(query: string, mediaType: string, write: (chunk: string) => void, options: QueryOptions = {}): Promise<number> {
+    return this.guard('evaluateQueryTo', () =>
+      this.read((state) => {
+        const sink = answerWriterSink(mediaType, write, { prefixes: state.catalogue.prefixes, baseIRI: state.catalogue.baseIRI });
+        runQuery(state, this.store.facts.dictionary, query, options, this.interrupter, sink);
+        return sink.count();
+      }),
+    );
   }
 
   /**

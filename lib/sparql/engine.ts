@@ -37,7 +37,8 @@ export class Engine {
   /** Prepares an evaluation. */
   constructor(
     private readonly source: QuadSource,
-    private readonly terms: QueryTerms,
+    /** The query's term ids. */
+    readonly terms: QueryTerms,
     private readonly interrupter: Interrupter,
     private readonly baseIRI: string | undefined,
     private readonly namedGraphs: () => number[],

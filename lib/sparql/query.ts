@@ -91,8 +91,22 @@ export function queryMask(domain: string | undefined): number {
   }
 }
 
-/** Evaluates a query on a store state. */
-export function evaluateQuery(state: StoreState, dictionary: TermDictionary, text: string, options: QueryOptions, interrupter: Interrupter): QueryAnswer {
+/** Receives a query's answer as it is produced. */
+export interface AnswerSink {
+  /** SELECT: the variables, before any row. */
+  variables(names: readonly string[], ordered: boolean): void;
+  /** SELECT: one row (undefined = unbound). */
+  row(values: ReadonlyArray<QueryTerm | undefined>): void;
+  /** ASK: the answer. */
+  boolean(value: boolean): void;
+  /** CONSTRUCT and DESCRIBE: the result graph. */
+  quads(quads: readonly RDF.Quad[]): void;
+  /** SELECT: after the last row. */
+  end(): void;
+}
+
+/** Evaluates a query on a store state, pushing the answer into `sink` (rows stream). */
+export function runQuery(state: StoreState, dictionary: TermDictionary, text: string, options: QueryOptions, interrupter: Interrupter, sink: AnswerSink): void {
   const baseIRI = options.baseIRI ?? state.catalogue.baseIRI;
   const prefixes = state.catalogue.prefixes;
   const parsed = parseQuery(text, prefixes, baseIRI);
@@ -112,24 +126,44 @@ export function evaluateQuery(state: StoreState, dictionary: TermDictionary, tex
   engine.collectVariables(algebra);
 
   switch (algebra.type) {
-    case Algebra.types.ASK: {
-      const value = engine.run(algebra.input, engine.empty(), () => true);
-      return { type: 'boolean', value };
-    }
+    case Algebra.types.ASK:
+      sink.boolean(engine.run(algebra.input, engine.empty(), () => true));
+      return;
     case Algebra.types.CONSTRUCT:
-      return { type: 'quads', quads: construct(engine, terms, algebra) };
+      sink.quads(construct(engine, algebra));
+      return;
     case Algebra.types.DESCRIBE:
-      return { type: 'quads', quads: describe(engine, terms, source, algebra) };
+      sink.quads(describe(engine, terms, source, algebra));
+      return;
     default: {
       const variables = selectVariables(parsed, algebra);
       const slots = variables.map((v) => engine.slot(v));
-      const rows: Array<Array<QueryTerm | undefined>> = [];
+      sink.variables(variables, hasOrderBy(algebra));
       engine.run(algebra, engine.empty(), (s) => {
-        rows.push(slots.map((slot) => (s[slot]! === UNBOUND ? undefined : terms.termOf(s[slot]!))));
+        sink.row(slots.map((slot) => (s[slot]! === UNBOUND ? undefined : terms.termOf(s[slot]!))));
       });
-      return { type: 'bindings', variables, rows, ordered: hasOrderBy(algebra) };
+      sink.end();
     }
   }
+}
+
+/** Evaluates a query on a store state and returns the whole answer. */
+export function evaluateQuery(state: StoreState, dictionary: TermDictionary, text: string, options: QueryOptions, interrupter: Interrupter): QueryAnswer {
+  let answer: QueryAnswer | undefined;
+  let variables: readonly string[] = [];
+  let ordered = false;
+  const rows: Array<ReadonlyArray<QueryTerm | undefined>> = [];
+  runQuery(state, dictionary, text, options, interrupter, {
+    variables: (names, isOrdered) => {
+      variables = names;
+      ordered = isOrdered;
+    },
+    row: (values) => void rows.push(values),
+    boolean: (value) => void (answer = { type: 'boolean', value }),
+    quads: (quads) => void (answer = { type: 'quads', quads }),
+    end: () => undefined,
+  });
+  return answer ?? { type: 'bindings', variables, rows, ordered };
 }
 
 function selectVariables(parsed: SparqlQuery, algebra: Algebra.Operation): string[] {
@@ -151,7 +185,8 @@ function hasOrderBy(op: Algebra.Operation): boolean {
 }
 
 /** The graph of a CONSTRUCT: template instances, fresh blank nodes per solution, invalid triples skipped. */
-function construct(engine: Engine, terms: QueryTerms, op: Algebra.Construct): RDF.Quad[] {
+function construct(engine: Engine, op: Algebra.Construct): RDF.Quad[] {
+  const terms = engine.terms;
   const out = new Map<string, RDF.Quad>();
   let solutionIndex = 0;
   engine.run(op.input, engine.empty(), (s) => {
