@@ -122,8 +122,10 @@ export function runQuery(state: StoreState, dictionary: TermDictionary, text: st
   }
   if (options.defaultGraphs || options.namedGraphs) dataset = { defaultGraphs: ids(options.defaultGraphs ?? []), namedGraphs: ids(options.namedGraphs ?? []) };
   const source = new StoreQuadSource(state, dictionary, queryMask(options.factDomain), dataset);
-  const engine = new Engine(source, terms, interrupter, baseIRI, () => source.graphNames());
+  const engine = new Engine(source, terms, interrupter, parsed.base ?? baseIRI, () => source.graphNames());
   engine.collectVariables(algebra);
+  // LIMIT 0 leaves no Slice in the algebra (sparqlalgebrajs treats 0 as absent)
+  const limitZero = 'limit' in parsed && parsed.limit === 0;
 
   switch (algebra.type) {
     case Algebra.types.ASK:
@@ -139,7 +141,7 @@ export function runQuery(state: StoreState, dictionary: TermDictionary, text: st
       const variables = selectVariables(parsed, algebra);
       const slots = variables.map((v) => engine.slot(v));
       sink.variables(variables, hasOrderBy(algebra));
-      engine.run(algebra, engine.empty(), (s) => {
+      if (!limitZero) engine.run(algebra, engine.empty(), (s) => {
         sink.row(slots.map((slot) => (s[slot]! === UNBOUND ? undefined : terms.termOf(s[slot]!))));
       });
       sink.end();

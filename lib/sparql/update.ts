@@ -43,6 +43,8 @@ export function parseUpdate(text: string, prefixes: ReadonlyMap<string, string>,
   } catch (e) {
     throw new QueryCompilationError(`invalid update: ${(e as Error).message}`);
   }
+  // an empty request (only prologue, or nothing) is a valid update that does nothing
+  if (!('type' in parsed)) return { type: Algebra.types.COMPOSITE_UPDATE, updates: [] } as unknown as Algebra.Operation;
   if (parsed.type !== 'update') throw new QueryCompilationError('expected an update, found a query (use evaluateQuery)');
   return toAlgebra(parsed, baseIRI, prefixes);
 }
@@ -84,8 +86,8 @@ async function executeOne(op: Algebra.Operation, target: UpdateTarget, baseIRI: 
     case Algebra.types.COPY: {
       const from = graphRef(op.source, target);
       const to = graphRef(op.destination, target);
+      // graphs exist as long as they hold facts: a missing source is an empty one
       if (from === to) return;
-      if (!op.silent && from !== 'default' && !graphHasFacts(from, target)) throw new BadRequestError('the source graph does not exist');
       if (op.type !== Algebra.types.ADD) clearGraph(to, target);
       const rows = graphTriples(from, target);
       for (const [s, p, o] of rows) putTriple(to, s, p, o, target, true);
@@ -157,6 +159,16 @@ function putTriple(g: GraphRef, s: number, p: number, o: number, target: UpdateT
   }
 }
 
+let blankCounter = 0;
+
+/** A blank node label the store does not use yet (for blank nodes of INSERT templates). */
+function freshLabel(dictionary: TermDictionary): string {
+  for (;;) {
+    const label = `i${(++blankCounter).toString(36)}`;
+    if (dictionary.lookup(`_:${label}`) < 0) return label;
+  }
+}
+
 /** DELETE/INSERT with an optional WHERE: all solutions first, then deletions, then insertions. */
 function deleteInsert(op: Algebra.DeleteInsert, target: UpdateTarget, baseIRI: string): void {
   const dictionary = target.dictionary;
@@ -172,7 +184,7 @@ function deleteInsert(op: Algebra.DeleteInsert, target: UpdateTarget, baseIRI: s
   const engine = new Engine(source, terms, target.interrupter, baseIRI, () => source.graphNames());
   engine.collectVariables(op);
   const solutions = where ? engine.collect(where, engine.empty()) : [engine.empty()];
-  const value = (t: RDF.Term, s: Int32Array, bnodes: Map<string, number>, index: number): number => {
+  const value = (t: RDF.Term, s: Int32Array, bnodes: Map<string, number>): number => {
     if (t.termType === 'Variable') {
       const slot = engine.slots.get(t.value);
       const id = slot === undefined ? -1 : s[slot]!;
@@ -181,7 +193,7 @@ function deleteInsert(op: Algebra.DeleteInsert, target: UpdateTarget, baseIRI: s
     }
     if (t.termType === 'BlankNode') {
       let id = bnodes.get(t.value);
-      if (id === undefined) bnodes.set(t.value, (id = dictionary.intern(`_:u${Date.now().toString(36)}_${index}_${t.value}`)));
+      if (id === undefined) bnodes.set(t.value, (id = dictionary.intern(`_:${freshLabel(dictionary)}`)));
       return id;
     }
     if (t.termType === 'DefaultGraph') return -2;
@@ -190,11 +202,11 @@ function deleteInsert(op: Algebra.DeleteInsert, target: UpdateTarget, baseIRI: s
   const instances = (templates: readonly Algebra.Pattern[] | undefined, fresh: boolean): Array<[number, number, number, number]> => {
     const out: Array<[number, number, number, number]> = [];
     if (!templates) return out;
-    solutions.forEach((s, index) => {
+    solutions.forEach((s) => {
       const bnodes = new Map<string, number>();
       for (const q of templates) {
         if (!fresh && (q.subject.termType === 'BlankNode' || q.object.termType === 'BlankNode')) continue;
-        const v = [value(q.subject, s, bnodes, index), value(q.predicate, s, bnodes, index), value(q.object, s, bnodes, index), value(q.graph, s, bnodes, index)];
+        const v = [value(q.subject, s, bnodes), value(q.predicate, s, bnodes), value(q.object, s, bnodes), value(q.graph, s, bnodes)];
         if (v.slice(0, 3).some((x) => x === -1) || v[3] === -1) continue;
         // subjects cannot be literals, predicates must be IRIs
         if (dictionary.kindOf(v[0]!) === 0x22 || dictionary.kindOf(v[1]!) !== 0x3c) continue;
