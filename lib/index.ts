@@ -9,6 +9,7 @@ export { Server, type ServerOptions } from './server/server.js';
 export { ConnectionFactory } from './api/connection-factory.js';
 export { ConnectionBase } from './api/connection-base.js';
 export { ServerConnection } from './api/server-connection.js';
+export { Cursor, AnswerBindings, type CursorPage } from './api/cursor.js';
 export {
   DataStoreConnection,
   IMPLICIT_LOCK_TIMEOUT_MS,

@@ -3,7 +3,7 @@
  * tuple tables, properties and component information.
  * @module
  */
-import { InvalidConnectionError, TransactionError, BadRequestError, ParsingError } from '../model/errors.js';
+import { InvalidConnectionError, TransactionError, BadRequestError, DuplicateResourceError, UnknownResourceError } from '../model/errors.js';
 import { ImportReport, type NotificationRow } from '../formats/notifications.js';
 import type { Snapshot, StoreState, WriteTransaction } from '../storage/fact-store.js';
 import { DEFAULT_TRIPLES_ID, QUADS_ID } from '../storage/fact-store.js';
@@ -13,7 +13,9 @@ import { type ExportOutput, type ExportParameters, exportFacts, factDomainMask }
 import { type ImportOptions, type ImportSource, importInto, UPDATE_TYPES, type UpdateType } from '../server/import.js';
 import type { Server } from '../server/server.js';
 import { ConnectionBase } from './connection-base.js';
-import { executeUpdate, parseUpdate } from '../sparql/update.js';
+import { AnswerBindings, Cursor } from './cursor.js';
+import type { QueryTerm } from '../sparql/query-terms.js';
+import { parseUpdate } from '../sparql/update.js';
 import { evaluateQuery as evaluateSparql, runQuery, type QueryAnswer, type QueryOptions } from '../sparql/query.js';
 import { answerWriterSink } from '../sparql/answer-output.js';
 
@@ -322,26 +324,122 @@ export class DataStoreConnection extends ConnectionBase {
   async evaluateUpdate(update: string, options: { readonly baseIRI?: string } = {}): Promise<void> {
     await this.guard('evaluateUpdate', () =>
       this.write(async (tx) => {
-        const store = this.store;
-        await store.reasoner.reason(tx, this.interrupter);
-        const baseIRI = options.baseIRI ?? tx.catalogue.baseIRI;
-        const op = parseUpdate(update, tx.catalogue.prefixes, baseIRI);
-        await executeUpdate(
-          op,
-          {
-            tx,
-            dictionary: store.facts.dictionary,
-            interrupter: this.interrupter,
-            addFact: (tableId, tuple) => store.reasoner.addFact(tx, tableId, tuple),
-            removeFact: (tableId, tuple) => store.reasoner.removeFact(tx, tableId, tuple),
-            load: async (iri, graph) => {
-              const report = new ImportReport();
-              await importInto(store, tx, 'ADD', { iris: [iri] }, { defaultGraph: graph }, report, this.interrupter);
-              if (report.errors > 0) throw new ParsingError(`LOAD <${iri}> failed: ${report.notifications.find((r) => r.type === 'error')?.description ?? 'errors in the content'}`);
-            },
-          },
-          baseIRI,
-        );
+        await this.store.reasoner.reason(tx, this.interrupter);
+        await this.store.runUpdate(tx, update, options.baseIRI ?? tx.catalogue.baseIRI, this.interrupter);
+      }),
+    );
+  }
+
+  /**
+   * The answers of a SELECT query as an async iterator of RDF/JS bindings (unbound
+   * variables are left out of each row's bindings).
+   */
+  async *evaluateQueryIterator(query: string, options: QueryOptions = {}): AsyncGenerator<AnswerBindings> {
+    const answer = await this.evaluateQuery(query, options);
+    if (answer.type !== 'bindings') throw new BadRequestError(`only SELECT queries give bindings (this is ${answer.type === 'boolean' ? 'an ASK' : 'a CONSTRUCT or DESCRIBE'} query)`);
+    for (const row of answer.rows) {
+      const entries: Array<[string, QueryTerm]> = [];
+      row.forEach((t, i) => {
+        if (t !== undefined) entries.push([answer.variables[i]!, t]);
+      });
+      yield new AnswerBindings(entries);
+    }
+  }
+
+  /**
+   * A cursor over a query's answers: `open(limit)` evaluates it and returns the first rows,
+   * `advance(limit)` the next ones. Using it after the store changed fails (stale cursor).
+   */
+  createCursor(query: string, options: QueryOptions = {}): Cursor {
+    this.checkUsable();
+    return new Cursor(
+      {
+        evaluate: async () => {
+          const answer = await this.evaluateQuery(query, options);
+          if (answer.type === 'bindings') return { variables: answer.variables, rows: answer.rows };
+          if (answer.type === 'boolean') return { variables: [], rows: answer.value ? [[]] : [] };
+          return { variables: ['subject', 'predicate', 'object'], rows: answer.quads.map((q) => [q.subject, q.predicate, q.object] as QueryTerm[]) };
+        },
+        version: () => this.store.facts.committed.version,
+      },
+      query,
+    );
+  }
+
+  // ---- statistics ----
+
+  /** The statistics objects (Name, Parameters in query-string form). */
+  async listStatistics(): Promise<Array<{ name: string; parameters: string }>> {
+    return this.guard('listStatistics', () =>
+      this.read((state) => [...state.catalogue.statistics].map(([name, p]) => ({ name, parameters: new URLSearchParams(p).toString() }))),
+    );
+  }
+
+  /**
+   * Creates a statistics object. `column-counts` (per tuple table and column, the number of
+   * facts per term) is the one the planners use; quadlog keeps these counts up to date with
+   * every change, so the object has no parameters and never goes stale.
+   */
+  async createStatistics(name: string, parameters: Readonly<Record<string, string>> = {}): Promise<void> {
+    await this.guard('createStatistics', () =>
+      this.write((tx) => {
+        if (name !== 'column-counts') throw new BadRequestError(`unknown statistics '${name}' (known: column-counts)`);
+        if (Object.keys(parameters).length > 0) throw new BadRequestError(`statistics '${name}' takes no parameters`);
+        if (tx.catalogue.statistics.has(name)) throw new DuplicateResourceError(`statistics '${name}' already exist`);
+        tx.catalogue = tx.catalogue.set('statistics', tx.catalogue.statistics.set(name, {}));
+      }),
+    );
+  }
+
+  /** Deletes a statistics object. */
+  async deleteStatistics(name: string): Promise<void> {
+    await this.guard('deleteStatistics', () =>
+      this.write((tx) => {
+        if (!tx.catalogue.statistics.has(name)) throw new UnknownResourceError(`statistics '${name}' do not exist`);
+        tx.catalogue = tx.catalogue.set('statistics', tx.catalogue.statistics.delete(name));
+      }),
+    );
+  }
+
+  /** Brings statistics up to date (one, or all when no name is given); column counts always are. */
+  async updateStatistics(name?: string): Promise<void> {
+    await this.guard('updateStatistics', () =>
+      this.read((state) => {
+        if (name !== undefined && !state.catalogue.statistics.has(name)) throw new UnknownResourceError(`statistics '${name}' do not exist`);
+      }),
+    );
+  }
+
+  // ---- commit procedure ----
+
+  /** The commit procedure (a SPARQL update run inside every write transaction before commit), if any. */
+  async getCommitProcedure(): Promise<string | undefined> {
+    return this.guard('getCommitProcedure', () => this.read((state) => state.catalogue.commitProcedure || undefined));
+  }
+
+  /**
+   * Sets the commit procedure; returns whether it changed. It must parse as a SPARQL update.
+   * From the next commit on it runs inside every write transaction, just before reasoning;
+   * its changes are part of the transaction, and if it fails the commit fails.
+   */
+  async setCommitProcedure(update: string): Promise<boolean> {
+    return this.guard('setCommitProcedure', () =>
+      this.write((tx) => {
+        parseUpdate(update, tx.catalogue.prefixes, tx.catalogue.baseIRI);
+        if (tx.catalogue.commitProcedure === update) return false;
+        tx.catalogue = tx.catalogue.set('commitProcedure', update);
+        return true;
+      }),
+    );
+  }
+
+  /** Removes the commit procedure; returns whether there was one. */
+  async deleteCommitProcedure(): Promise<boolean> {
+    return this.guard('deleteCommitProcedure', () =>
+      this.write((tx) => {
+        if (tx.catalogue.commitProcedure === '') return false;
+        tx.catalogue = tx.catalogue.set('commitProcedure', '');
+        return true;
       }),
     );
   }

@@ -5,13 +5,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import { OrderedMap } from 'immutable';
-import { BadRequestError, DuplicateResourceError, ResourceInUseError, UnknownResourceError } from '../model/errors.js';
+import { BadRequestError, DuplicateResourceError, ParsingError, ResourceInUseError, UnknownResourceError } from '../model/errors.js';
 import { FactStore, DEFAULT_TRIPLES, QUADS, type StoreState, type WriteTransaction } from '../storage/fact-store.js';
 import type { TupleTableInfo } from '../storage/catalogue.js';
 import { DERIVED, EXPLICIT } from '../storage/tuple-table.js';
 import type { Interrupter } from '../model/control.js';
 import type { Snapshot } from '../storage/fact-store.js';
 import { type ReasoningSavepoint, StoreReasoner } from './reasoning.js';
+import { executeUpdate, parseUpdate } from '../sparql/update.js';
+import { ImportReport } from '../formats/notifications.js';
+import { importInto } from './import.js';
 import type { BodyLiteral, Rule } from '../datalog/ast.js';
 
 /** Whether a rule mentions a tuple table. */
@@ -104,6 +107,11 @@ export class DataStore {
   /** Brings the materialisation up to date, then publishes the transaction. */
   async commit(tx: WriteTransaction, interrupter: Interrupter): Promise<Snapshot> {
     try {
+      const procedure = tx.catalogue.commitProcedure;
+      if (procedure !== '') {
+        await this.reasoner.reason(tx, interrupter);
+        await this.runUpdate(tx, procedure, tx.catalogue.baseIRI, interrupter);
+      }
       await this.reasoner.reason(tx, interrupter);
     } catch (e) {
       this.rollback(tx);
@@ -112,6 +120,27 @@ export class DataStore {
     const snapshot = this.facts.commit(tx);
     this.reasoner.committedTransaction(tx);
     return snapshot;
+  }
+
+  /** Runs a SPARQL update in the transaction (its changes are explicit facts). */
+  async runUpdate(tx: WriteTransaction, update: string, baseIRI: string, interrupter: Interrupter): Promise<void> {
+    const op = parseUpdate(update, tx.catalogue.prefixes, baseIRI);
+    await executeUpdate(
+      op,
+      {
+        tx,
+        dictionary: this.facts.dictionary,
+        interrupter,
+        addFact: (tableId, tuple) => this.reasoner.addFact(tx, tableId, tuple),
+        removeFact: (tableId, tuple) => this.reasoner.removeFact(tx, tableId, tuple),
+        load: async (iri, graph) => {
+          const report = new ImportReport();
+          await importInto(this, tx, 'ADD', { iris: [iri] }, { defaultGraph: graph }, report, interrupter);
+          if (report.errors > 0) throw new ParsingError(`LOAD <${iri}> failed: ${report.notifications.find((r) => r.type === 'error')?.description ?? 'errors in the content'}`);
+        },
+      },
+      baseIRI,
+    );
   }
 
   /** Discards the transaction. */

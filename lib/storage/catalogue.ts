@@ -41,6 +41,10 @@ export interface CatalogueFields {
   baseIRI: string;
   /** The rules, by key, in the order they were added. */
   rules: OrderedMap<string, StoredRule>;
+  /** The commit procedure (a SPARQL update), or '' for none. */
+  commitProcedure: string;
+  /** Statistics objects by name, with their parameters. */
+  statistics: OrderedMap<string, Readonly<{ [key: string]: string }>>;
 }
 
 /** The immutable catalogue record type. */
@@ -49,6 +53,8 @@ export const Catalogue = Record<CatalogueFields>({
   prefixes: OrderedMap<string, string>(),
   baseIRI: '',
   rules: OrderedMap<string, StoredRule>(),
+  commitProcedure: '',
+  statistics: OrderedMap<string, Readonly<{ [key: string]: string }>>([['column-counts', {}]]),
 });
 
 /** One catalogue value. */

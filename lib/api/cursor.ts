@@ -1,0 +1,186 @@
+/**
+ * Query cursors: the answers of a query read page by page. A cursor belongs to the version of
+ * the store it was opened on; once the store has changed (outside the connection's own
+ * transaction), using it fails with a stale-cursor error.
+ * @module
+ */
+import type * as RDF from '@rdfjs/types';
+import { TransactionError } from '../model/errors.js';
+import type { QueryTerm } from '../sparql/query-terms.js';
+
+/** One page of a cursor. */
+export interface CursorPage {
+  /** The answer variables (for CONSTRUCT and DESCRIBE: subject, predicate, object). */
+  readonly variables: readonly string[];
+  /** The rows of this page; undefined = unbound. */
+  readonly rows: ReadonlyArray<ReadonlyArray<QueryTerm | undefined>>;
+  /** Index (0-based) of the first row of this page among all answers. */
+  readonly position: number;
+  /** Whether more rows follow. */
+  readonly more: boolean;
+}
+
+/** The source of a cursor's answers and of its staleness check. */
+export interface CursorSource {
+  /** Evaluates the query; returns the variables and every row. */
+  evaluate(): Promise<{ variables: readonly string[]; rows: ReadonlyArray<ReadonlyArray<QueryTerm | undefined>> }>;
+  /** A token that changes whenever the store the cursor reads changes. */
+  version(): number;
+}
+
+/** A cursor over the answers of one query. */
+export class Cursor {
+  private variables: readonly string[] = [];
+  private rows: ReadonlyArray<ReadonlyArray<QueryTerm | undefined>> = [];
+  private position = 0;
+  private openedAt = -1;
+  private closed = false;
+
+  /** @internal */
+  constructor(
+    private readonly source: CursorSource,
+    /** The query text. */
+    readonly query: string,
+  ) {}
+
+  /** Evaluates the query and returns the first `limit` rows (all when omitted). */
+  async open(limit = Infinity): Promise<CursorPage> {
+    this.check(false);
+    const answer = await this.source.evaluate();
+    this.variables = answer.variables;
+    this.rows = answer.rows;
+    this.position = 0;
+    this.openedAt = this.source.version();
+    return this.page(limit);
+  }
+
+  /** The next `limit` rows (all remaining when omitted). */
+  // eslint-disable-next-line @typescript-eslint/require-await
+  async advance(limit = Infinity): Promise<CursorPage> {
+    this.check(true);
+    return this.page(limit);
+  }
+
+  /** Releases the cursor's answers. */
+  close(): void {
+    this.closed = true;
+    this.rows = [];
+  }
+
+  private check(mustBeOpen: boolean): void {
+    if (this.closed) throw new TransactionError('the cursor is closed');
+    if (mustBeOpen && this.openedAt < 0) throw new TransactionError('the cursor is not open: call open() first');
+    if (mustBeOpen && this.source.version() !== this.openedAt) {
+      throw new TransactionError('stale cursor: the data store changed after the cursor was opened; open it again to read the current answers');
+    }
+  }
+
+  private page(limit: number): CursorPage {
+    if (!(limit >= 0)) throw new RangeError(`invalid cursor limit ${limit}`);
+    const start = this.position;
+    const end = Math.min(this.rows.length, start + limit);
+    this.position = end;
+    return { variables: this.variables, rows: this.rows.slice(start, end), position: start, more: end < this.rows.length };
+  }
+}
+
+/** RDF/JS bindings of one answer row (the `Bindings` interface of the RDF/JS query spec). */
+export class AnswerBindings implements RDF.Bindings {
+  /** Always `bindings`. */
+  readonly type = 'bindings' as const;
+  private readonly entries: Map<string, RDF.Term>;
+
+  /** Creates bindings from variable names and terms. */
+  constructor(entries: Iterable<[string, RDF.Term]>) {
+    this.entries = new Map(entries);
+  }
+
+  /** Number of bound variables. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Whether a variable is bound. */
+  has(key: RDF.Variable | string): boolean {
+    return this.entries.has(typeof key === 'string' ? key : key.value);
+  }
+
+  /** The term of a variable. */
+  get(key: RDF.Variable | string): RDF.Term | undefined {
+    return this.entries.get(typeof key === 'string' ? key : key.value);
+  }
+
+  /** A copy with one more binding. */
+  set(key: RDF.Variable | string, value: RDF.Term): AnswerBindings {
+    const m = new Map(this.entries);
+    m.set(typeof key === 'string' ? key : key.value, value);
+    return new AnswerBindings(m);
+  }
+
+  /** A copy without a binding. */
+  delete(key: RDF.Variable | string): AnswerBindings {
+    const m = new Map(this.entries);
+    m.delete(typeof key === 'string' ? key : key.value);
+    return new AnswerBindings(m);
+  }
+
+  /** The bound variables. */
+  keys(): Iterable<RDF.Variable> {
+    return [...this.entries.keys()].map((k) => ({ termType: 'Variable', value: k, equals: (o?: RDF.Term | null) => o?.termType === 'Variable' && o.value === k }));
+  }
+
+  /** The bound terms. */
+  values(): Iterable<RDF.Term> {
+    return this.entries.values();
+  }
+
+  /** Calls `fn` per binding. */
+  forEach(fn: (value: RDF.Term, key: RDF.Variable) => unknown): void {
+    const keys = [...this.keys()];
+    [...this.entries.values()].forEach((v, i) => fn(v, keys[i]!));
+  }
+
+  /** Variable–term pairs. */
+  [Symbol.iterator](): Iterator<[RDF.Variable, RDF.Term]> {
+    const keys = [...this.keys()];
+    return [...this.entries.values()].map((v, i): [RDF.Variable, RDF.Term] => [keys[i]!, v])[Symbol.iterator]();
+  }
+
+  /** Whether two bindings hold the same terms. */
+  equals(other: RDF.Bindings | null | undefined): boolean {
+    if (!other || other.size !== this.size) return false;
+    for (const [k, v] of this.entries) if (!other.get(k)?.equals(v)) return false;
+    return true;
+  }
+
+  /** The bindings whose entries pass `fn`. */
+  filter(fn: (value: RDF.Term, key: RDF.Variable) => boolean): AnswerBindings {
+    return new AnswerBindings([...this].filter(([k, v]) => fn(v, k)).map(([k, v]) => [k.value, v]));
+  }
+
+  /** The bindings with every term mapped. */
+  map(fn: (value: RDF.Term, key: RDF.Variable) => RDF.Term): AnswerBindings {
+    return new AnswerBindings([...this].map(([k, v]) => [k.value, fn(v, k)]));
+  }
+
+  /** The union of two compatible bindings, or undefined when they disagree. */
+  merge(other: RDF.Bindings): AnswerBindings | undefined {
+    const m = new Map(this.entries);
+    for (const [k, v] of other) {
+      const mine = m.get(k.value);
+      if (mine && !mine.equals(v)) return undefined;
+      m.set(k.value, v);
+    }
+    return new AnswerBindings(m);
+  }
+
+  /** The union of two bindings; `merger` settles conflicts. */
+  mergeWith(merger: (self: RDF.Term, other: RDF.Term, key: RDF.Variable) => RDF.Term, other: RDF.Bindings): AnswerBindings {
+    const m = new Map(this.entries);
+    for (const [k, v] of other) {
+      const mine = m.get(k.value);
+      m.set(k.value, mine && !mine.equals(v) ? merger(mine, v, k) : v);
+    }
+    return new AnswerBindings(m);
+  }
+}

@@ -1,0 +1,147 @@
+import { unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { expect } from 'chai';
+import { BadRequestError, QueryCompilationError, TransactionError } from '../../lib/index.js';
+import { expectError, nquadsOf, useServer } from '../helpers/server.js';
+
+const DATA = `@prefix : <http://example.com/> .
+:alice :knows :bob ; :age 42 .
+:bob :knows :carol ; :age 7 .
+:carol :knows :alice .
+`;
+
+describe('api: queries, updates, cursors, commit procedure, statistics', () => {
+  const env = useServer('query');
+
+  async function store() {
+    const ds = await env.newStore();
+    await ds.setPrefix(':', 'http://example.com/');
+    const r = await ds.importData('ADD', DATA);
+    expect(r.errors).to.equal(0);
+    return ds;
+  }
+
+  it('answers SELECT with the store prefixes, joins and aggregates', async () => {
+    const ds = await store();
+    const a = await ds.evaluateQuery('SELECT ?x ?z WHERE { ?x :knows ?y . ?y :knows ?z } ORDER BY ?x');
+    expect(a.type).to.equal('bindings');
+    if (a.type !== 'bindings') return;
+    expect(a.variables).to.deep.equal(['x', 'z']);
+    expect(a.rows.map((r) => r.map((t) => t?.value))).to.deep.equal([
+      ['http://example.com/alice', 'http://example.com/carol'],
+      ['http://example.com/bob', 'http://example.com/alice'],
+      ['http://example.com/carol', 'http://example.com/bob'],
+    ]);
+    const sum = await ds.evaluateQuery('SELECT (SUM(?a) AS ?s) (COUNT(*) AS ?n) WHERE { ?x :age ?a }');
+    expect(sum.type === 'bindings' && sum.rows[0]!.map((t) => t?.value)).to.deep.equal(['49', '2']);
+  });
+
+  it('answers ASK, CONSTRUCT and property paths', async () => {
+    const ds = await store();
+    expect(await ds.evaluateQuery('ASK { :alice :knows+ :alice }')).to.deep.equal({ type: 'boolean', value: true });
+    expect(await ds.evaluateQuery('ASK { :alice :knows :carol }')).to.deep.equal({ type: 'boolean', value: false });
+    const c = await ds.evaluateQuery('CONSTRUCT { ?y :knownBy ?x } WHERE { ?x :knows ?y }');
+    expect(c.type === 'quads' && c.quads.length).to.equal(3);
+  });
+
+  it('rejects bad queries with QueryCompilationError, naming the problem', async () => {
+    const ds = await store();
+    const e = await expectError(ds.evaluateQuery('SELECT * WHERE { ?x :knows }'), QueryCompilationError);
+    expect(e.message).to.match(/invalid query/);
+    await expectError(ds.evaluateQuery('INSERT DATA { :a :b :c }'), QueryCompilationError);
+  });
+
+  it('streams answers in the requested format and refuses formats that do not fit', async () => {
+    const ds = await store();
+    let out = '';
+    const n = await ds.evaluateQueryTo('SELECT ?x WHERE { ?x :age ?a } ORDER BY ?a', 'text/csv', (c) => void (out += c));
+    expect(n).to.equal(2);
+    expect(out).to.equal('x\r\nhttp://example.com/bob\r\nhttp://example.com/alice\r\n');
+    await expectError(ds.evaluateQueryTo('SELECT * WHERE { ?s ?p ?o }', 'text/turtle', () => {}), BadRequestError);
+    await expectError(ds.evaluateQueryTo('CONSTRUCT WHERE { ?s ?p ?o }', 'application/sparql-results+json', () => {}), BadRequestError);
+  });
+
+  it('gives RDF/JS bindings through an async iterator', async () => {
+    const ds = await store();
+    const names: string[] = [];
+    for await (const b of ds.evaluateQueryIterator('SELECT ?x ?a WHERE { ?x :age ?a } ORDER BY ?a')) names.push(`${b.get('x')!.value} ${b.get('a')!.value}`);
+    expect(names).to.deep.equal(['http://example.com/bob 7', 'http://example.com/alice 42']);
+  });
+
+  it('sees derived facts, with fact-domain', async () => {
+    const ds = await store();
+    await ds.importData('ADD', '[?x, :reaches, ?y] :- [?x, :knows, ?y] . [?x, :reaches, ?z] :- [?x, :reaches, ?y], [?y, :knows, ?z] .');
+    const all = await ds.evaluateQuery('SELECT (COUNT(*) AS ?n) WHERE { ?x :reaches ?y }');
+    expect(all.type === 'bindings' && all.rows[0]![0]!.value).to.equal('9');
+    const explicit = await ds.evaluateQuery('SELECT (COUNT(*) AS ?n) WHERE { ?x :reaches ?y }', { factDomain: 'explicit' });
+    expect(explicit.type === 'bindings' && explicit.rows[0]![0]!.value).to.equal('0');
+  });
+
+  it('runs updates as one transaction; a failed update changes nothing', async () => {
+    const ds = await store();
+    await ds.evaluateUpdate('DELETE { ?x :age ?a } INSERT { ?x :years ?a } WHERE { ?x :age ?a FILTER(?a > 10) }');
+    const q = await ds.evaluateQuery('SELECT ?x WHERE { ?x :years 42 }');
+    expect(q.type === 'bindings' && q.rows.length).to.equal(1);
+    const before = await nquadsOf(ds);
+    await expectError(ds.evaluateUpdate('INSERT DATA { :x :y :z } ; LOAD <file:///does/not/exist.ttl>'), Error);
+    expect(await nquadsOf(ds)).to.deep.equal(before);
+  });
+
+  it('pages through a cursor, which goes stale when the store changes', async () => {
+    const ds = await store();
+    const cursor = ds.createCursor('SELECT ?x WHERE { ?x :knows ?y } ORDER BY ?x');
+    const first = await cursor.open(2);
+    expect(first.position).to.equal(0);
+    expect(first.rows.length).to.equal(2);
+    expect(first.more).to.equal(true);
+    const second = await cursor.advance(2);
+    expect(second.position).to.equal(2);
+    expect(second.rows.map((r) => r[0]!.value)).to.deep.equal(['http://example.com/carol']);
+    expect(second.more).to.equal(false);
+    const other = ds.duplicate();
+    env.track(other);
+    await other.importData('ADD', '<http://example.com/dave> <http://example.com/knows> <http://example.com/alice> .');
+    const e = await expectError(cursor.advance(1), TransactionError);
+    expect(e.message).to.match(/stale cursor/);
+    const reopened = await cursor.open();
+    expect(reopened.rows.length).to.equal(4);
+  });
+
+  it('runs the commit procedure inside every write transaction; when it fails, the commit fails', async () => {
+    const ds = await store();
+    expect(await ds.getCommitProcedure()).to.equal(undefined);
+    const procedure = 'PREFIX : <http://example.com/> DELETE { ?x :stale true } INSERT { ?x :checked true } WHERE { ?x :stale true }';
+    expect(await ds.setCommitProcedure(procedure)).to.equal(true);
+    expect(await ds.setCommitProcedure(procedure)).to.equal(false);
+    await ds.importData('ADD', '<http://example.com/bob> <http://example.com/stale> true .');
+    const q = await ds.evaluateQuery('SELECT ?x WHERE { ?x :checked true }');
+    expect(q.type === 'bindings' && q.rows.map((r) => r[0]!.value)).to.deep.equal(['http://example.com/bob']);
+    await expectError(ds.setCommitProcedure('NOT AN UPDATE'), QueryCompilationError);
+    // a procedure that fails at run time makes every commit fail, leaving the store as it was
+    const file = join(tmpdir(), `quadlog-commit-${process.pid}.ttl`);
+    writeFileSync(file, '<http://example.com/loaded> <http://example.com/p> 1 .\n');
+    expect(await ds.setCommitProcedure(`LOAD <${pathToFileURL(file).href}>`)).to.equal(true);
+    unlinkSync(file);
+    const before = await nquadsOf(ds);
+    await expectError(ds.importData('ADD', '<http://example.com/x> <http://example.com/y> <http://example.com/z> .'), Error);
+    expect(await nquadsOf(ds)).to.deep.equal(before);
+    // and one that fails at once cannot be set
+    await expectError(ds.setCommitProcedure('LOAD <file:///does/not/exist.ttl>'), Error);
+    expect(await ds.deleteCommitProcedure()).to.equal(true);
+    expect(await ds.deleteCommitProcedure()).to.equal(false);
+  });
+
+  it('lists, creates and deletes statistics', async () => {
+    const ds = await store();
+    expect(await ds.listStatistics()).to.deep.equal([{ name: 'column-counts', parameters: '' }]);
+    await ds.deleteStatistics('column-counts');
+    expect(await ds.listStatistics()).to.deep.equal([]);
+    await ds.createStatistics('column-counts');
+    await expectError(ds.createStatistics('column-counts'), Error);
+    await expectError(ds.createStatistics('histograms'), BadRequestError);
+    await ds.updateStatistics();
+    await ds.updateStatistics('column-counts');
+  });
+});
