@@ -397,21 +397,54 @@ export class Maintenance {
         await this.tick();
       }
     }
-    const feeds = this.feeds(rules, 'atom');
     const emitters = new Map(rules.map((r) => [r, this.headEmitter(r, onHead)]));
+    await this.drain(this.feeds(rules, 'atom'), this.minus, this.iOld, emitters, (m) => (m & D_ABSENT) !== 0);
+  }
+
+  /**
+   * Semi-naive propagation: every fact of `lists` (including those appended meanwhile) whose
+   * mark passes `wanted` is the pivot of every feed on its node whose constants it matches.
+   * One cursor per node; a feed only takes facts from its own start position on.
+   */
+  private async drain(
+    feeds: readonly Feed[],
+    lists: Map<string, number[]>,
+    filter: RowFilter,
+    emitters: Map<CompiledRule, (bound: Int32Array) => void>,
+    wanted: (mark: number) => boolean,
+  ): Promise<void> {
+    const byNode = new Map<string, Feed[]>();
+    for (const f of feeds) {
+      let group = byNode.get(f.node);
+      if (!group) byNode.set(f.node, (group = []));
+      group.push(f);
+    }
+    const cursors = new Map<string, number>();
+    for (const [node, group] of byNode) cursors.set(node, Math.min(...group.map((f) => f.cursor)));
     let progress = true;
     while (progress) {
       progress = false;
-      for (const feed of feeds) {
-        const list = this.minus.get(feed.node);
+      for (const [node, group] of byNode) {
+        const list = lists.get(node);
         if (!list) continue;
-        while (feed.cursor < list.length) {
-          const k = list[feed.cursor++]!;
-          if ((this.mark(keyTable(k), keyRow(k)) & D_ABSENT) === 0) continue;
+        let i = cursors.get(node)!;
+        for (; i < list.length; i++) {
+          const k = list[i]!;
+          const tableId = keyTable(k);
+          const row = keyRow(k);
+          if (!wanted(this.mark(tableId, row))) continue;
           progress = true;
-          this.pivot(feed, k, this.iOld, emitters.get(feed.rule)!);
+          const table = this.tx.table(tableId);
+          const second = table.arity > 1 ? table.get(row, 1) : -1;
+          for (const feed of group) {
+            if (i < feed.cursor || feed.atom.tableId !== tableId) continue;
+            const c = feed.atom.args.length > 1 ? feed.atom.args[1]! : -1;
+            if (c >= 0 && c !== second) continue;
+            this.pivot(feed, k, filter, emitters.get(feed.rule)!);
+          }
           await this.tick();
         }
+        cursors.set(node, i);
       }
     }
   }
@@ -499,21 +532,7 @@ export class Maintenance {
     const feeds = this.feeds(rules, 'atom');
     for (const feed of feeds) feed.cursor = startAt.get(feed.rule)?.get(feed.node) ?? 0;
     const emitters = new Map(rules.map((r) => [r, this.headEmitter(r, onHead)]));
-    let progress = true;
-    while (progress) {
-      progress = false;
-      for (const feed of feeds) {
-        const list = this.plus.get(feed.node);
-        if (!list) continue;
-        while (feed.cursor < list.length) {
-          const k = list[feed.cursor++]!;
-          if ((this.mark(keyTable(k), keyRow(k)) & D_ABSENT) !== 0) continue;
-          progress = true;
-          this.pivot(feed, k, this.iCur, emitters.get(feed.rule)!);
-          await this.tick();
-        }
-      }
-    }
+    await this.drain(feeds, this.plus, this.iCur, emitters, (m) => (m & D_ABSENT) === 0);
   }
 
   /** Removes every derived status before a from-scratch run. */
