@@ -572,20 +572,30 @@ export class TupleTable {
     }
   }
 
-  /** Grows the membership hash: re-places the occupied slots (one per tuple, no row walk). */
+  /**
+   * Grows the membership hash. The occupied slots name the newest row of each tuple; those
+   * rows are flagged in a bitset and then re-placed in row order, which reads the row data
+   * sequentially instead of at random.
+   */
   private rehash(capacity: number): void {
     const oldSlots = this.slots;
     const oldRowMask = this.rowMask;
+    const newest = new Uint8Array((this.rows >>> 3) + 1);
+    for (let k = 0; k < oldSlots.length; k++) {
+      const v = oldSlots[k]!;
+      if (v === 0) continue;
+      const row = (v & oldRowMask) - 1;
+      newest[row >>> 3] = newest[row >>> 3]! | (1 << (row & 7));
+    }
     this.widenRowBits();
     this.slots = new Uint32Array(capacity);
     this.slotMask = capacity - 1;
     const mask = this.slotMask;
     const high = this.highMask;
-    for (let k = 0; k < oldSlots.length; k++) {
-      const v = oldSlots[k]!;
-      if (v === 0) continue;
-      const row = (v & oldRowMask) - 1;
-      const h = hashTuple(this.data, row * this.arity, this.arity);
+    const arity = this.arity;
+    for (let row = 0; row < this.rows; row++) {
+      if ((newest[row >>> 3]! & (1 << (row & 7))) === 0) continue;
+      const h = hashTuple(this.data, row * arity, arity);
       let i = h & mask;
       while (this.slots[i] !== 0) i = (i + 1) & mask;
       this.slots[i] = ((h & high) | (row + 1)) >>> 0;
