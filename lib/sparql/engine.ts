@@ -1,19 +1,27 @@
 /**
- * Evaluating SPARQL algebra (sparqlalgebrajs, with quads) over a {@link QuadSource}.
+ * Evaluating SPARQL algebra (sparqlalgebrajs) over a {@link QuadSource}.
  *
  * Solutions are Int32Arrays of term ids, one slot per variable of the query (-1 unbound).
  * Operators push solutions to a callback (returning true stops the evaluation), so answers
  * stream; ORDER BY, GROUP BY, MINUS and joins whose right side cannot take bindings hold
  * what they need. A join feeds the left solution into the right side as bindings when the
- * right side is made only of patterns, paths, unions and joins of those (where substituting
- * bindings is the same as joining); everything else is evaluated on its own and joined.
+ * right side is made only of patterns, paths, VALUES, unions, joins and GRAPH blocks of those
+ * (where substituting bindings is the same as joining); everything else is evaluated on its
+ * own and joined.
+ *
+ * Every operator is evaluated against an active graph: the default graph of the dataset, or
+ * a named graph inside `GRAPH`. Queries are translated without quads, so `GRAPH` operators
+ * stay in the algebra and a triple pattern (graph term `DefaultGraph`) matches in the active
+ * graph; `GRAPH ?g { P }` evaluates P once per named graph, with that graph active, and joins
+ * the result with `?g` bound to the graph (§18.6, eval(D(G), Graph(var, P))). Patterns that
+ * carry their own graph (updates are translated with quads) keep it.
  * @module
  */
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import { Algebra } from 'sparqlalgebrajs';
 import { QueryCompilationError } from '../model/errors.js';
-import { compareForOrder, compileExpression, createAggregator, effectiveBooleanValue, type Value } from '../datalog/expressions/index.js';
+import { compareForOrder, compileExpression, createAggregator, effectiveBooleanValue, type EvaluationContext, type Value } from '../datalog/expressions/index.js';
 import type { Interrupter } from '../model/control.js';
 import { evaluatePath } from './paths.js';
 import { ANY_NAMED_GRAPH, DEFAULT_GRAPH, type QuadSource, UNBOUND } from './quad-source.js';
@@ -27,12 +35,23 @@ export class UnsupportedQueryError extends QueryCompilationError {}
 
 type Op = Algebra.Operation;
 
+/** Prefix of the labels of blank nodes made by BNODE() (random, so that they do not meet the store's). */
+const BNODE_PREFIX = `q${Math.floor(Math.random() * 0x100000).toString(36)}_`;
+let bnodeCounter = 0;
+
 /** Evaluates the algebra of one query. */
 export class Engine {
   /** Slot of each variable name. */
   readonly slots = new Map<string, number>();
   private readonly now = new Date();
   private ticks = 0;
+  /** The named graphs of the dataset (computed on first use). */
+  private graphList: number[] | undefined;
+  private graphSet: Set<number> | undefined;
+  /** The solution whose expressions are being evaluated (for BNODE(label)). */
+  private current: Int32Array | undefined;
+  /** BNODE(label) nodes of each solution; solutions extended by BIND or SELECT expressions share their input's. */
+  private readonly bnodeScopes = new WeakMap<Int32Array, Map<string, RDF.BlankNode>>();
 
   /** Prepares an evaluation. */
   constructor(
@@ -74,38 +93,66 @@ export class Engine {
     return new Int32Array(this.slots.size).fill(-1);
   }
 
-  /** Evaluates `op` under `seed` bindings; pushes solutions (which include the seed). */
+  /** Evaluates `op` under `seed` bindings against the default graph; pushes solutions (which include the seed). */
   run(op: Op, seed: Int32Array, emit: Emit): boolean {
+    return this.evaluate(op, seed, DEFAULT_GRAPH, emit);
+  }
+
+  /** All solutions of `op` against the default graph (for operators that need them at once). */
+  collect(op: Op, seed: Int32Array): Int32Array[] {
+    return this.collectIn(op, seed, DEFAULT_GRAPH);
+  }
+
+  private collectIn(op: Op, seed: Int32Array, active: number): Int32Array[] {
+    const out: Int32Array[] = [];
+    this.evaluate(op, seed, active, (s) => void out.push(s));
+    return out;
+  }
+
+  /** The named graphs of the dataset. */
+  private graphs(): number[] {
+    return (this.graphList ??= this.namedGraphs());
+  }
+
+  private isNamedGraph(id: number): boolean {
+    return (this.graphSet ??= new Set(this.graphs())).has(id);
+  }
+
+  /** Evaluates `op` under `seed` with `active` (DEFAULT_GRAPH or a named graph's id) as the active graph. */
+  private evaluate(op: Op, seed: Int32Array, active: number, emit: Emit): boolean {
     if ((++this.ticks & 1023) === 0) this.interrupter.check();
     switch (op.type) {
       case Algebra.types.BGP:
-        return this.bgp(op.patterns, seed, emit);
+        return this.bgp(op.patterns, seed, active, emit);
       case Algebra.types.PATTERN:
-        return this.bgp([op], seed, emit);
+        return this.bgp([op], seed, active, emit);
       case Algebra.types.PATH:
-        return this.path(op, seed, emit);
+        return this.path(op, seed, active, emit);
       case Algebra.types.JOIN:
-        return this.join(op.input, 0, seed, emit);
+        return this.join(op.input, 0, seed, active, emit);
       case Algebra.types.UNION:
-        for (const child of op.input) if (this.run(child, seed, emit)) return true;
+        for (const child of op.input) if (this.evaluate(child, seed, active, emit)) return true;
         return false;
       case Algebra.types.LEFT_JOIN:
-        return this.leftJoin(op, seed, emit);
+        return this.leftJoin(op, seed, active, emit);
       case Algebra.types.MINUS:
-        return this.minus(op, seed, emit);
+        return this.minus(op, seed, active, emit);
       case Algebra.types.FILTER: {
-        const test = this.condition(op.expression);
-        return this.run(op.input, seed, (s) => (test(s) ? emit(s) : false));
+        const test = this.condition(op.expression, active);
+        return this.evaluate(op.input, seed, active, (s) => (test(s) ? emit(s) : false));
       }
       case Algebra.types.EXTEND: {
-        const f = this.expression(op.expression);
+        const f = this.expression(op.expression, active);
         const slot = this.slot(op.variable.value);
-        return this.run(op.input, seed, (s) => {
+        return this.evaluate(op.input, seed, active, (s) => {
           if (s[slot]! !== -1) return emit(s) === true;
           const v = f(s);
           if (v === undefined) return emit(s) === true;
           const out = s.slice();
           out[slot] = this.terms.idOf(v);
+          // the extended solution is the same solution: BNODE(label) keeps its nodes
+          const scope = this.bnodeScopes.get(s);
+          if (scope) this.bnodeScopes.set(out, scope);
           return emit(out) === true;
         });
       }
@@ -114,11 +161,11 @@ export class Engine {
       case Algebra.types.GRAPH:
         return this.graph(op, seed, emit);
       case Algebra.types.PROJECT:
-        return this.project(op, seed, emit);
+        return this.project(op, seed, active, emit);
       case Algebra.types.DISTINCT:
       case Algebra.types.REDUCED: {
         const seen = new Set<string>();
-        return this.run(op.input, seed, (s) => {
+        return this.evaluate(op.input, seed, active, (s) => {
           const k = s.join(',');
           if (seen.has(k)) return false;
           seen.add(k);
@@ -130,7 +177,7 @@ export class Engine {
         let left = op.length ?? Infinity;
         if (left <= 0) return false;
         let stopped = false;
-        this.run(op.input, seed, (s) => {
+        this.evaluate(op.input, seed, active, (s) => {
           if (skip > 0) {
             skip--;
             return false;
@@ -144,11 +191,11 @@ export class Engine {
         return stopped;
       }
       case Algebra.types.ORDER_BY:
-        return this.orderBy(op, seed, emit);
+        return this.orderBy(op, seed, active, emit);
       case Algebra.types.GROUP:
-        return this.group(op, seed, emit);
+        return this.group(op, seed, active, emit);
       case Algebra.types.FROM:
-        return this.run(op.input, seed, emit);
+        return this.evaluate(op.input, seed, active, emit);
       case Algebra.types.NOP:
         return emit(seed.slice()) === true;
       case Algebra.types.SERVICE:
@@ -160,16 +207,23 @@ export class Engine {
 
   // ---- patterns ----
 
-  /** A term of a pattern: its id, -(slot + 1) … encoded as {id} or {slot}. */
-  private termRef(t: RDF.Term): { slot: number } | { id: number } {
+  /** A term of a pattern as {id} or {slot}; the graph `DefaultGraph` is the active graph. */
+  private termRef(t: RDF.Term, active: number): { slot: number } | { id: number } {
     if (t.termType === 'Variable') return { slot: this.slot(t.value) };
-    if (t.termType === 'DefaultGraph') return { id: DEFAULT_GRAPH };
+    if (t.termType === 'DefaultGraph') return { id: active };
     return { id: this.terms.idOf(t as QueryTerm) };
   }
 
-  private bgp(patterns: readonly Algebra.Pattern[], seed: Int32Array, emit: Emit): boolean {
+  /**
+   * A basic graph pattern. With `graphSlot`, patterns without a graph of their own match in any
+   * named graph and bind that slot to it (for `GRAPH ?g { BGP }`, which is the same as
+   * evaluating the BGP in each named graph, in one pass).
+   */
+  private bgp(patterns: readonly Algebra.Pattern[], seed: Int32Array, active: number, emit: Emit, graphSlot?: number): boolean {
     if (patterns.length === 0) return emit(seed.slice()) === true;
-    const compiled = patterns.map((p) => [this.termRef(p.subject), this.termRef(p.predicate), this.termRef(p.object), this.termRef(p.graph)] as const);
+    const graphRef = (t: RDF.Term): { slot: number } | { id: number } =>
+      graphSlot !== undefined && t.termType === 'DefaultGraph' ? { slot: graphSlot } : this.termRef(t, active);
+    const compiled = patterns.map((p) => [this.termRef(p.subject, active), this.termRef(p.predicate, active), this.termRef(p.object, active), graphRef(p.graph)] as const);
     const order: number[] = [];
     const bound = new Set<number>();
     for (let i = 0; i < seed.length; i++) if (seed[i]! !== -1) bound.add(i);
@@ -239,18 +293,25 @@ export class Engine {
     return step(0);
   }
 
-  private path(op: Algebra.Path, seed: Int32Array, emit: Emit): boolean {
-    const sRef = this.termRef(op.subject);
-    const oRef = this.termRef(op.object);
-    const gRef = this.termRef(op.graph);
+  private path(op: Algebra.Path, seed: Int32Array, active: number, emit: Emit): boolean {
+    const sRef = this.termRef(op.subject, active);
+    const oRef = this.termRef(op.object, active);
+    const gRef = this.termRef(op.graph, active);
     const sv = 'id' in sRef ? sRef.id : seed[sRef.slot]!;
     const ov = 'id' in oRef ? oRef.id : seed[oRef.slot]!;
     const graphs: number[] = [];
     if ('id' in gRef) graphs.push(gRef.id);
     else if (seed[gRef.slot]! >= 0) graphs.push(seed[gRef.slot]!);
-    else if (seed[gRef.slot]! === -1) graphs.push(...this.namedGraphs());
+    else if (seed[gRef.slot]! === -1) graphs.push(...this.graphs());
+    // With variables at both ends, the zero-length part of a path relates only the nodes of
+    // the graph (§18.5, ZeroLengthPath between two variables): a binding substituted from the
+    // seed that is not a node of the graph must not be related to itself. A pair (x, x) with
+    // such an x can only come from the zero-length part (any step would put x in the graph).
+    const bothVariables = 'slot' in sRef && 'slot' in oRef;
+    const seeded = bothVariables && (sv !== UNBOUND || ov !== UNBOUND);
     for (const g of graphs) {
       const stop = evaluatePath(op.predicate, sv, ov, g, this.source, (s, o) => {
+        if (seeded && s === o && !this.isNode(s, g)) return false;
         const out = seed.slice();
         if ('slot' in sRef) {
           if (out[sRef.slot]! === -1) out[sRef.slot] = s;
@@ -268,16 +329,47 @@ export class Engine {
     return false;
   }
 
+  /** Whether a term occurs in a graph as a subject or an object. */
+  private isNode(id: number, graph: number): boolean {
+    if (id < 0) return false;
+    const found = (): boolean => true;
+    return this.source.match(id, UNBOUND, UNBOUND, graph, found) || this.source.match(UNBOUND, UNBOUND, id, graph, found);
+  }
+
+  /**
+   * `GRAPH name { P }`: P with the named graph as the active graph, once per named graph of
+   * the dataset when the name is a variable, joined with the variable bound to the graph. P
+   * sees the variable bound only when it takes bindings (where that equals joining), so that
+   * e.g. `GRAPH ?g { FILTER(BOUND(?g)) }` and OPTIONAL/MINUS/subqueries inside follow §18.6.
+   */
   private graph(op: Algebra.Graph, seed: Int32Array, emit: Emit): boolean {
-    // with quads, patterns already carry their graph; a Graph node can still wrap other operators
     const name = op.name;
-    if (name.termType !== 'Variable') return this.run(op.input, seed, emit);
+    if (name.termType !== 'Variable') {
+      const id = this.terms.idOf(name);
+      return this.isNamedGraph(id) ? this.evaluate(op.input, seed, id, emit) : false;
+    }
     const slot = this.slot(name.value);
-    const graphs = seed[slot]! !== -1 ? [seed[slot]!] : this.namedGraphs();
+    const bound = seed[slot]!;
+    const input = op.input;
+    if (bound === -1 && input.type === Algebra.types.BGP && input.patterns.length > 0) return this.bgp(input.patterns, seed, DEFAULT_GRAPH, emit, slot);
+    const graphs = bound === -1 ? this.graphs() : this.isNamedGraph(bound) ? [bound] : [];
+    const seedable = this.seedable(op.input);
     for (const g of graphs) {
-      const s = seed.slice();
-      s[slot] = g;
-      if (this.run(op.input, s, emit)) return true;
+      let stop: boolean;
+      if (seedable) {
+        const s = seed.slice();
+        s[slot] = g;
+        stop = this.evaluate(op.input, s, g, emit);
+      } else {
+        stop = this.evaluate(op.input, seed, g, (r) => {
+          if (r[slot]! === g) return emit(r) === true;
+          if (r[slot]! !== -1) return false;
+          const out = r.slice();
+          out[slot] = g;
+          return emit(out) === true;
+        });
+      }
+      if (stop) return true;
     }
     return false;
   }
@@ -290,35 +382,38 @@ export class Engine {
       case Algebra.types.BGP:
       case Algebra.types.PATTERN:
       case Algebra.types.PATH:
+      case Algebra.types.VALUES:
         return true;
       case Algebra.types.JOIN:
       case Algebra.types.UNION:
         return op.input.every((c) => this.seedable(c));
+      case Algebra.types.GRAPH:
+        return this.seedable(op.input);
       default:
         return false;
     }
   }
 
-  private join(inputs: readonly Op[], i: number, seed: Int32Array, emit: Emit, held = new Map<number, Int32Array[]>()): boolean {
+  private join(inputs: readonly Op[], i: number, seed: Int32Array, active: number, emit: Emit, held = new Map<number, Int32Array[]>()): boolean {
     if (i === inputs.length) return emit(seed) === true;
     const op = inputs[i]!;
-    if (i === 0 || this.seedable(op)) return this.run(op, seed, (s) => this.join(inputs, i + 1, s, emit, held));
+    if (i === 0 || this.seedable(op)) return this.evaluate(op, seed, active, (s) => this.join(inputs, i + 1, s, active, emit, held));
     // evaluated once on its own, then joined with each solution so far
     let right = held.get(i);
-    if (!right) held.set(i, (right = this.collect(op, this.empty())));
+    if (!right) held.set(i, (right = this.collectIn(op, this.empty(), active)));
     for (const r of right) {
       const merged = merge(seed, r);
-      if (merged && this.join(inputs, i + 1, merged, emit, held)) return true;
+      if (merged && this.join(inputs, i + 1, merged, active, emit, held)) return true;
     }
     return false;
   }
 
-  private leftJoin(op: Algebra.LeftJoin, seed: Int32Array, emit: Emit): boolean {
+  private leftJoin(op: Algebra.LeftJoin, seed: Int32Array, active: number, emit: Emit): boolean {
     const [left, right] = op.input;
-    const test = op.expression ? this.condition(op.expression) : undefined;
+    const test = op.expression ? this.condition(op.expression, active) : undefined;
     const seeded = this.seedable(right);
-    const rightAll = seeded ? undefined : this.collect(right, this.empty());
-    return this.run(left, seed, (l) => {
+    const rightAll = seeded ? undefined : this.collectIn(right, this.empty(), active);
+    return this.evaluate(left, seed, active, (l) => {
       let matched = false;
       const each = (r: Int32Array): boolean => {
         const merged = seeded ? r : merge(l, r);
@@ -327,7 +422,7 @@ export class Engine {
         return emit(merged) === true;
       };
       if (seeded) {
-        if (this.run(right, l, each)) return true;
+        if (this.evaluate(right, l, active, each)) return true;
       } else {
         for (const r of rightAll!) if (each(r)) return true;
       }
@@ -335,10 +430,10 @@ export class Engine {
     });
   }
 
-  private minus(op: Algebra.Minus, seed: Int32Array, emit: Emit): boolean {
+  private minus(op: Algebra.Minus, seed: Int32Array, active: number, emit: Emit): boolean {
     const [left, right] = op.input;
-    const rightAll = this.collect(right, this.empty());
-    return this.run(left, seed, (l) => {
+    const rightAll = this.collectIn(right, this.empty(), active);
+    return this.evaluate(left, seed, active, (l) => {
       for (const r of rightAll) {
         let shared = false;
         let compatible = true;
@@ -374,12 +469,12 @@ export class Engine {
     return false;
   }
 
-  private project(op: Algebra.Project, seed: Int32Array, emit: Emit): boolean {
+  private project(op: Algebra.Project, seed: Int32Array, active: number, emit: Emit): boolean {
     const keep = op.variables.map((v) => this.slot(v.value));
     const inner = this.empty();
     // a subquery sees only the projected variables of the outer bindings
     for (const s of keep) inner[s] = seed[s]!;
-    return this.run(op.input, inner, (s) => {
+    return this.evaluate(op.input, inner, active, (s) => {
       const out = seed.slice();
       for (const k of keep) {
         if (s[k]! === -1) continue;
@@ -390,22 +485,15 @@ export class Engine {
     });
   }
 
-  /** All solutions of `op` (for operators that need them at once). */
-  collect(op: Op, seed: Int32Array): Int32Array[] {
-    const out: Int32Array[] = [];
-    this.run(op, seed, (s) => void out.push(s));
-    return out;
-  }
-
   // ---- ordering and grouping ----
 
-  private orderBy(op: Algebra.OrderBy, seed: Int32Array, emit: Emit): boolean {
+  private orderBy(op: Algebra.OrderBy, seed: Int32Array, active: number, emit: Emit): boolean {
     const keys = op.expressions.map((e) => {
       const desc = e.expressionType === Algebra.expressionTypes.OPERATOR && (e).operator === 'desc';
       const inner = desc || (e.expressionType === Algebra.expressionTypes.OPERATOR && (e).operator === 'asc') ? (e).args[0]! : e;
-      return { f: this.expression(inner), desc };
+      return { f: this.expression(inner, active), desc };
     });
-    const rows = this.collect(op.input, seed).map((s) => ({ s, k: keys.map((k) => k.f(s)) }));
+    const rows = this.collectIn(op.input, seed, active).map((s) => ({ s, k: keys.map((k) => k.f(s)) }));
     rows.sort((a, b) => {
       for (let i = 0; i < keys.length; i++) {
         const c = compareForOrder(a.k[i], b.k[i]);
@@ -417,7 +505,7 @@ export class Engine {
     return false;
   }
 
-  private group(op: Algebra.Group, seed: Int32Array, emit: Emit): boolean {
+  private group(op: Algebra.Group, seed: Int32Array, active: number, emit: Emit): boolean {
     const keySlots = op.variables.map((v) => this.slot(v.value));
     const aggs = op.aggregates.map((a) => ({
       slot: this.slot(a.variable.value),
@@ -425,12 +513,12 @@ export class Engine {
       distinct: a.distinct,
       separator: (a as Algebra.GroupConcatExpression).separator,
       star: a.expression.expressionType === Algebra.expressionTypes.WILDCARD,
-      f: a.expression.expressionType === Algebra.expressionTypes.WILDCARD ? undefined : this.expression(a.expression),
+      f: a.expression.expressionType === Algebra.expressionTypes.WILDCARD ? undefined : this.expression(a.expression, active),
     }));
     const groups = new Map<string, { key: Int32Array; aggregators: ReturnType<typeof createAggregator>[] }>();
     const make = (): ReturnType<typeof createAggregator>[] =>
       aggs.map((a) => createAggregator(a.fn, a.distinct, { ...(a.separator !== undefined ? { separator: a.separator } : {}), countStar: a.star }));
-    this.run(op.input, seed, (s) => {
+    this.evaluate(op.input, seed, active, (s) => {
       const k = keySlots.map((x) => s[x]).join(',');
       let g = groups.get(k);
       if (!g) {
@@ -459,9 +547,28 @@ export class Engine {
 
   // ---- expressions ----
 
-  /** Compiles an expression over solutions; undefined on error. */
-  expression(e: Algebra.Expression): (s: Int32Array) => Value | undefined {
-    const context = {
+  /** A blank node no other term of the query or the store has. */
+  private freshBlankNode(): RDF.BlankNode {
+    for (;;) {
+      const b = DataFactory.blankNode(`${BNODE_PREFIX}${(bnodeCounter++).toString(36)}`);
+      if (this.terms.idOf(b) < 0) return b;
+    }
+  }
+
+  /** BNODE(label): the same node for the same label within the current solution, else fresh. */
+  private blankNodeFor(label?: string): RDF.BlankNode {
+    const s = this.current;
+    if (label === undefined || s === undefined) return this.freshBlankNode();
+    let scope = this.bnodeScopes.get(s);
+    if (!scope) this.bnodeScopes.set(s, (scope = new Map<string, RDF.BlankNode>()));
+    let b = scope.get(label);
+    if (!b) scope.set(label, (b = this.freshBlankNode()));
+    return b;
+  }
+
+  /** Compiles an expression over solutions, with `active` as the graph of EXISTS patterns; undefined on error. */
+  expression(e: Algebra.Expression, active: number = DEFAULT_GRAPH): (s: Int32Array) => Value | undefined {
+    const context: EvaluationContext = {
       now: this.now,
       ...(this.baseIRI !== undefined ? { baseIRI: this.baseIRI } : {}),
       exists: (pattern: Op, get: (v: string) => Value | undefined): boolean => {
@@ -470,11 +577,14 @@ export class Engine {
           const v = get(name);
           if (v !== undefined) seed[slot] = this.terms.idOf(v);
         }
-        return this.run(pattern, seed, () => true);
+        return this.evaluate(pattern, seed, active, () => true);
       },
+      bnode: (label?: string) => this.blankNodeFor(label),
     };
     const f = compileExpression(e, context);
     return (s) => {
+      const previous = this.current;
+      this.current = s;
       try {
         return f((name) => {
           const slot = this.slots.get(name);
@@ -484,13 +594,15 @@ export class Engine {
         });
       } catch {
         return undefined;
+      } finally {
+        this.current = previous;
       }
     };
   }
 
   /** Compiles a condition (effective boolean value; errors are false). */
-  condition(e: Algebra.Expression): (s: Int32Array) => boolean {
-    const f = this.expression(e);
+  condition(e: Algebra.Expression, active: number = DEFAULT_GRAPH): (s: Int32Array) => boolean {
+    const f = this.expression(e, active);
     return (s) => {
       const v = f(s);
       if (v === undefined) return false;

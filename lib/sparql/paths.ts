@@ -51,8 +51,10 @@ type NodeSink = (node: number) => boolean;
  * The source may be called re-entrantly (a `match` from inside another `match` callback).
  *
  * @param path - The property path expression.
- * @param subject - The subject's term id (non-negative, possibly absent from the graph), or UNBOUND.
- * @param object - The object's term id (non-negative, possibly absent from the graph), or UNBOUND.
+ * @param subject - The subject's term id (non-negative, possibly absent from the graph), a
+ *   query-local id (below -1: a term the store does not hold, which only the zero-length part
+ *   relates to itself), or UNBOUND.
+ * @param object - The object's term id, as for `subject`.
  * @param graph - DEFAULT_GRAPH or a named graph's term id; ANY_NAMED_GRAPH is rejected, since a
  *   path must stay within one graph.
  * @param source - The quads to evaluate against.
@@ -124,7 +126,8 @@ class PathEvaluator {
 
   /** `link(iri)`: one solution per matching triple. */
   private link(predicate: number, s: number, o: number, emit: PairSink): boolean {
-    if (predicate < 0) return false;
+    // a term the store does not hold (id below -1) is in no triple; to the source it would be a wildcard
+    if (predicate < 0 || s < UNBOUND || o < UNBOUND) return false;
     return this.source.match(s, predicate, o, this.graph, (ms, _p, mo) => emit(ms, mo) === true);
   }
 
@@ -164,6 +167,7 @@ class PathEvaluator {
   /** A negated property set: distinct (s, o) pairs linked by a triple whose predicate is not excluded. */
   private nps(excluded: ReadonlySet<number>, s: number, o: number, emit: PairSink): boolean {
     const { source, graph } = this;
+    if (s < UNBOUND || o < UNBOUND) return false;
     if (s !== UNBOUND && o !== UNBOUND) {
       let found = false;
       source.match(s, UNBOUND, o, graph, (_s, p) => {

@@ -17,6 +17,7 @@ import { StoreQuadSource, type DatasetGraphs } from './dataset.js';
 import { Engine } from './engine.js';
 import { DEFAULT_GRAPH, UNBOUND } from './quad-source.js';
 import { QueryTerms, type QueryTerm } from './query-terms.js';
+import { checkBlankNodeScopes, keepOptionalFilterScope, unescapeIriCodepoints } from './syntax.js';
 
 /** Options of a query evaluation. */
 export interface QueryOptions {
@@ -60,18 +61,25 @@ export function parseQuery(text: string, prefixes: ReadonlyMap<string, string>, 
   const parser = new Parser({ prefixes: Object.fromEntries([...prefixes].map(([k, v]) => [k.slice(0, -1), v])), baseIRI });
   let parsed;
   try {
-    parsed = parser.parse(text);
+    parsed = parser.parse(unescapeIriCodepoints(text));
   } catch (e) {
     throw new QueryCompilationError(`invalid query: ${(e as Error).message}`);
   }
   if (parsed.type !== 'query') throw new QueryCompilationError('expected a query, found an update (use evaluateUpdate)');
+  checkBlankNodeScopes(parsed);
   return parsed;
 }
 
-/** Translates a parsed query or update to algebra (quads, blank nodes as variables). */
-export function toAlgebra(parsed: Parameters<typeof translate>[0], baseIRI: string, prefixes: ReadonlyMap<string, string>): Algebra.Operation {
+/**
+ * Translates a parsed query or update to algebra (blank nodes as variables). Updates need
+ * `quads` (sparqlalgebrajs then pushes GRAPH names into the patterns); queries are translated
+ * without, so that GRAPH operators stay in the algebra and the engine evaluates their content
+ * with the named graph as the active graph.
+ */
+export function toAlgebra(parsed: Parameters<typeof translate>[0], baseIRI: string, prefixes: ReadonlyMap<string, string>, quads = true): Algebra.Operation {
+  keepOptionalFilterScope(parsed);
   try {
-    return translate(parsed, { quads: true, blankToVariable: true, baseIRI, prefixes: Object.fromEntries([...prefixes].map(([k, v]) => [k.slice(0, -1), v])) });
+    return translate(parsed, { quads, blankToVariable: true, baseIRI, prefixes: Object.fromEntries([...prefixes].map(([k, v]) => [k.slice(0, -1), v])) });
   } catch (e) {
     throw new QueryCompilationError(`invalid query: ${(e as Error).message}`);
   }
@@ -110,7 +118,7 @@ export function runQuery(state: StoreState, dictionary: TermDictionary, text: st
   const baseIRI = options.baseIRI ?? state.catalogue.baseIRI;
   const prefixes = state.catalogue.prefixes;
   const parsed = parseQuery(text, prefixes, baseIRI);
-  let algebra = toAlgebra(parsed, baseIRI, prefixes);
+  let algebra = toAlgebra(parsed, baseIRI, prefixes, false);
   const terms = new QueryTerms(dictionary);
   // the dataset: protocol parameters, else FROM / FROM NAMED, else the store's graphs
   let dataset: DatasetGraphs = {};

@@ -368,6 +368,29 @@ describe('sparql/paths evaluatePath', () => {
       expect(run(src, ':unknown+', null, null)).to.deep.equal([]);
     });
 
+    it('relates a query-local id (a term the store does not hold) only to itself, without asking the source about it', () => {
+      // a source reads ids below -1 as wildcards (StoreQuadSource scans them as ANY)
+      const strict = new MemorySource().add('a p b . b p c . a q c');
+      const match = strict.match.bind(strict);
+      strict.match = (s, p, o, graph, onMatch) => {
+        if (s < UNBOUND || p < UNBOUND || o < UNBOUND) throw new Error(`match called with a query-local id (${s} ${p} ${o})`);
+        return match(s, p, o, graph, onMatch);
+      };
+      const local = -7;
+      const pairs = (text: string, s: number, o: number): string[] => {
+        const out: string[] = [];
+        evaluatePath(pathOf(text), s, o, DEFAULT_GRAPH, strict, (rs, ro) => void out.push(`${rs} ${ro}`));
+        return out;
+      };
+      expect(pairs(':p*', local, UNBOUND)).to.deep.equal([`${local} ${local}`]);
+      expect(pairs(':p?', UNBOUND, local)).to.deep.equal([`${local} ${local}`]);
+      expect(pairs(':p+', local, UNBOUND)).to.deep.equal([]);
+      expect(pairs(':p', local, UNBOUND)).to.deep.equal([]);
+      expect(pairs('!:q', local, UNBOUND)).to.deep.equal([]);
+      expect(pairs('^:p/:p', UNBOUND, local)).to.deep.equal([]);
+      expect(pairs(':p*', strict.id('a'), local)).to.deep.equal([]);
+    });
+
     it('gives nothing for unbound ends over an empty graph', () => {
       const empty = new MemorySource();
       expect(run(empty, ':p*', null, null)).to.deep.equal([]);

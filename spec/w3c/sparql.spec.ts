@@ -91,29 +91,7 @@ const EXCLUDED_FOLDERS: Readonly<Record<string, string>> = {
  */
 const KNOWN_FAILURES: Readonly<Record<string, string>> = {
   "sparql10/basic/Basic - Term 8": "a query literal written +5 must match the data term \"+5\"^^xsd:integer: sparqljs normalises the sign away",
-  "sparql10/optional-filter/dawg-optional-filter-005-not-simplified": "a FILTER in a nested OPTIONAL group must not see the variables of the outer group (filter scope)",
-  "sparql10/graph/graph-empty": "GRAPH ?g {} must list every named graph: the algebra with quads drops the empty GRAPH block",
-  "sparql10/graph/graph-not-exist": "GRAPH of a graph that does not exist: the empty GRAPH block is dropped (as graph-empty)",
-  "sparql10/graph/graph-optional": "OPTIONAL over GRAPH blocks with a shared graph variable",
   "sparql10/construct/dawg-construct-reification-1": "sparqljs fails on this query",
-  "sparql10/syntax-sparql2/syntax-esc-04.rq": "sparqljs does not accept \\u escapes in IRIs",
-  "sparql10/syntax-sparql2/syntax-esc-05.rq": "sparqljs does not accept \\u escapes in IRIs",
-  "sparql10/syntax-sparql3/syn-blabel-cross-graph-bad": "blank node label scope across groups is not checked (sparqljs accepts it)",
-  "sparql10/syntax-sparql3/syn-blabel-cross-optional-bad": "blank node label scope across groups is not checked (sparqljs accepts it)",
-  "sparql10/syntax-sparql3/syn-blabel-cross-union-bad": "blank node label scope across groups is not checked (sparqljs accepts it)",
-  "sparql10/syntax-sparql4/syn-bad-34.rq": "blank node label scope across groups is not checked (sparqljs accepts it)",
-  "sparql10/syntax-sparql4/syn-bad-35.rq": "blank node label scope across groups is not checked (sparqljs accepts it)",
-  "sparql10/syntax-sparql4/syn-bad-36.rq": "blank node label scope across groups is not checked (sparqljs accepts it)",
-  "sparql10/syntax-sparql4/syn-bad-37.rq": "blank node label scope across groups is not checked (sparqljs accepts it)",
-  "sparql10/syntax-sparql4/syn-bad-38.rq": "blank node label scope across groups is not checked (sparqljs accepts it)",
-  "sparql10/syntax-sparql4/syn-bad-OPT-breaks-BGP": "blank node label scope across groups is not checked (sparqljs accepts it)",
-  "sparql10/syntax-sparql4/syn-bad-UNION-breaks-BGP": "blank node label scope across groups is not checked (sparqljs accepts it)",
-  "sparql10/syntax-sparql4/syn-bad-GRAPH-breaks-BGP": "blank node label scope across groups is not checked (sparqljs accepts it)",
-  "sparql11/aggregates/COUNT: no GROUP BY inside of GRAPH": "an aggregate subquery inside GRAPH ?g: the graph variable is not passed into the group",
-  "sparql11/bindings/VALUES inside GRAPH binding the same variable as the graph name": "VALUES inside GRAPH binding the graph variable",
-  "sparql11/functions/BNODE(str)": "BNODE(label) must give one blank node per label and solution: the evaluator gets no per-solution context yet",
-  "sparql11/negation/outer GRAPH operator does not affect MINUS disjointness": "MINUS inside GRAPH ?g: the graph variable is shared with the MINUS side",
-  "sparql11/property-path/ZeroOrX property paths should only return terms in the graph and not also terms defined in the query": "a zero-length path with both ends unbound must range over the terms of the graph only",
 };
 
 /** The test types this runner evaluates. */

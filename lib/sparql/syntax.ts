@@ -1,0 +1,209 @@
+/**
+ * What sparqljs leaves to its users: rules of the SPARQL grammar it does not check, escapes
+ * it does not read, and one early simplification of sparqlalgebrajs that changes the meaning
+ * of a query. All work on the query text or the sparqljs syntax tree, before translation.
+ * @module
+ */
+import { QueryCompilationError } from '../model/errors.js';
+
+/** A node of the sparqljs syntax tree, seen structurally. */
+type SyntaxNode = { readonly [key: string]: unknown };
+
+function isNode(x: unknown): x is SyntaxNode {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+function nodes(x: unknown): SyntaxNode[] {
+  return Array.isArray(x) ? x.filter(isNode) : [];
+}
+
+// ---- codepoint escapes in IRIs ----
+
+/** An IRIREF token, with \u and \U escapes allowed among its characters. */
+// eslint-disable-next-line no-control-regex -- the grammar's IRIREF excludes U+0000 to U+0020
+const IRIREF = /<(?:[^<>"{}|^`\\\u0000-\u0020]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8})*>/y;
+const CODEPOINT_ESCAPE = /\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})/g;
+/** Characters an IRIREF cannot hold, escaped or not. */
+// eslint-disable-next-line no-control-regex -- as IRIREF
+const NOT_IN_IRI = /[<>"{}|^`\\\u0000-\u0020]/;
+
+/**
+ * Replaces the codepoint escapes (`\u0078`, `\U0001F600`) of IRI references by the characters
+ * they stand for (SPARQL 1.1 §19.2); sparqljs reads them in strings but rejects them in IRIs.
+ * Strings and comments are left as they are. An escape of a character that an IRI cannot hold
+ * is kept, so that the query is still rejected.
+ */
+export function unescapeIriCodepoints(text: string): string {
+  if (!text.includes('\\')) return text;
+  let out = '';
+  let copied = 0;
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i]!;
+    if (c === '#') {
+      const end = text.indexOf('\n', i);
+      i = end < 0 ? text.length : end + 1;
+    } else if (c === '"' || c === "'") {
+      i = endOfString(text, i);
+    } else if (c === '<') {
+      IRIREF.lastIndex = i;
+      const m = IRIREF.exec(text);
+      if (m === null) {
+        i++;
+        continue;
+      }
+      const token = m[0];
+      if (token.includes('\\')) {
+        const unescaped = token.replace(CODEPOINT_ESCAPE, (escape, short: string | undefined, long: string | undefined) => {
+          const ch = String.fromCodePoint(parseInt(short ?? long!, 16));
+          return NOT_IN_IRI.test(ch) ? escape : ch;
+        });
+        out += text.slice(copied, i) + unescaped;
+        copied = i + token.length;
+      }
+      i += token.length;
+    } else {
+      i++;
+    }
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
+
+/** The index after the string literal that starts at `start` (short or long form, either quote). */
+function endOfString(text: string, start: number): number {
+  const q = text[start]!;
+  const long = text.startsWith(q.repeat(3), start);
+  const close = long ? q.repeat(3) : q;
+  let i = start + close.length;
+  while (i < text.length) {
+    const c = text[i]!;
+    if (c === '\\') i += 2;
+    else if (text.startsWith(close, i)) return i + close.length;
+    else if (!long && (c === '\n' || c === '\r')) return i;
+    else i++;
+  }
+  return text.length;
+}
+
+// ---- blank node labels ----
+
+/**
+ * Rejects a query that uses one blank node label in two basic graph patterns (SPARQL 1.1
+ * §4.1.4, grammar note: "the same blank node label cannot be used in two different basic graph
+ * patterns in the same query"). A basic graph pattern is a run of triples in one group; a
+ * FILTER does not end it, any other element of the group (OPTIONAL, UNION, GRAPH, MINUS, BIND,
+ * VALUES, a nested group or subquery) does. Patterns of EXISTS are groups of their own.
+ * @throws QueryCompilationError naming the label.
+ */
+export function checkBlankNodeScopes(query: object): void {
+  const scopeOf = new Map<string, number>();
+  let scopes = 0;
+
+  const term = (t: unknown, scope: number): void => {
+    if (!isNode(t)) return;
+    if (t.termType === 'Quad') {
+      term(t.subject, scope);
+      term(t.object, scope);
+      return;
+    }
+    // sparqljs writes labels from the query as e_<label>, and its own (from [] and lists) as g_<n>
+    if (t.termType !== 'BlankNode' || typeof t.value !== 'string' || !t.value.startsWith('e_')) return;
+    const known = scopeOf.get(t.value);
+    if (known === undefined) scopeOf.set(t.value, scope);
+    else if (known !== scope) {
+      throw new QueryCompilationError(`invalid query: the blank node label _:${t.value.slice(2)} is used in more than one basic graph pattern`);
+    }
+  };
+
+  const expression = (e: unknown): void => {
+    if (Array.isArray(e)) {
+      e.forEach(expression);
+      return;
+    }
+    if (!isNode(e)) return;
+    if (e.type === 'operation') {
+      // the argument of EXISTS is a group graph pattern; IN lists are arrays of expressions
+      if (e.operator === 'exists' || e.operator === 'notexists') patterns(e.args);
+      else expression(e.args);
+    } else if (e.type === 'functionCall') {
+      expression(e.args);
+    } else if (e.type === 'aggregate') {
+      expression(e.expression);
+    }
+  };
+
+  const patterns = (list: unknown): void => {
+    let current: number | undefined;
+    for (const p of nodes(list)) {
+      switch (p.type) {
+        case 'bgp': {
+          const scope = (current ??= ++scopes);
+          for (const t of nodes(p.triples)) {
+            term(t.subject, scope);
+            term(t.predicate, scope);
+            term(t.object, scope);
+          }
+          break;
+        }
+        case 'filter':
+          expression(p.expression);
+          break;
+        case 'bind':
+          current = undefined;
+          expression(p.expression);
+          break;
+        case 'query':
+          current = undefined;
+          queryParts(p);
+          break;
+        case 'union':
+          current = undefined;
+          for (const branch of nodes(p.patterns)) patterns([branch]);
+          break;
+        default:
+          current = undefined;
+          patterns(p.patterns);
+      }
+    }
+  };
+
+  const queryParts = (q: SyntaxNode): void => {
+    for (const v of nodes(q.variables)) if ('expression' in v) expression(v.expression);
+    patterns(q.where);
+    for (const g of nodes(q.group)) expression(g.expression);
+    expression(q.having);
+    for (const o of nodes(q.order)) expression(o.expression);
+  };
+
+  queryParts(query as SyntaxNode);
+}
+
+// ---- filter scope in OPTIONAL ----
+
+/**
+ * Keeps `OPTIONAL { { P FILTER(F) } }` from being read as `OPTIONAL { P FILTER(F) }`.
+ *
+ * In the SPARQL algebra (§18.2.2.6), OPTIONAL takes the filter of its group into the LeftJoin
+ * only when that group itself has the FILTER: `LeftJoin(G, P, F)` evaluates F over the joined
+ * solution, while a FILTER in a nested group sees only that group's variables. sparqlalgebrajs
+ * simplifies `Join(Z, Filter(F, P))` to `Filter(F, P)` before it looks, so it turns the nested
+ * filter into a LeftJoin condition. This adds an empty VALUES row (the identity of join) to
+ * such OPTIONAL groups, which keeps the nested group a Filter inside a Join.
+ */
+export function keepOptionalFilterScope(query: unknown): void {
+  const hasNestedFilter = (p: SyntaxNode): boolean =>
+    p.type === 'group' && nodes(p.patterns).some((q) => q.type === 'filter' || hasNestedFilter(q));
+  const visit = (x: unknown): void => {
+    if (Array.isArray(x)) {
+      x.forEach(visit);
+      return;
+    }
+    if (!isNode(x)) return;
+    if (x.type === 'optional' && Array.isArray(x.patterns)) {
+      const inner = nodes(x.patterns);
+      if (!inner.some((q) => q.type === 'filter') && inner.some(hasNestedFilter)) (x.patterns as unknown[]).push({ type: 'values', values: [{}] });
+    }
+    for (const v of Object.values(x)) if (typeof v === 'object' && v !== null && !('termType' in v)) visit(v);
+  };
+  visit(query);
+}
