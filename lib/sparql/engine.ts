@@ -20,7 +20,7 @@
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import { Algebra } from 'sparqlalgebrajs';
-import { QueryCompilationError } from '../model/errors.js';
+import { InterruptedError, QueryCompilationError } from '../model/errors.js';
 import { compareForOrder, compileExpression, createAggregator, effectiveBooleanValue, type EvaluationContext, type Value } from '../datalog/expressions/index.js';
 import type { Interrupter } from '../model/control.js';
 import { evaluatePath } from './paths.js';
@@ -45,6 +45,8 @@ export class Engine {
   readonly slots = new Map<string, number>();
   private readonly now = new Date();
   private ticks = 0;
+  /** performance.now() after which evaluation stops with InterruptedError (Infinity: no limit). */
+  deadline = Infinity;
   /** The named graphs of the dataset (computed on first use). */
   private graphList: number[] | undefined;
   private graphSet: Set<number> | undefined;
@@ -62,6 +64,14 @@ export class Engine {
     private readonly baseIRI: string | undefined,
     private readonly namedGraphs: () => number[],
   ) {}
+
+  /** Every 1024 steps: stop when interrupted or past the deadline. */
+  private tick(): void {
+    if ((++this.ticks & 1023) === 0) {
+      this.interrupter.check();
+      if (performance.now() > this.deadline) throw new InterruptedError('the query exceeded its time limit');
+    }
+  }
 
   /** The slot of a variable (allocated on first use). */
   slot(name: string): number {
@@ -120,7 +130,7 @@ export class Engine {
 
   /** Evaluates `op` under `seed` with `active` (DEFAULT_GRAPH or a named graph's id) as the active graph. */
   private evaluate(op: Op, seed: Int32Array, active: number, emit: Emit): boolean {
-    if ((++this.ticks & 1023) === 0) this.interrupter.check();
+    this.tick();
     switch (op.type) {
       case Algebra.types.BGP:
         return this.bgp(op.patterns, seed, active, emit);
@@ -260,6 +270,7 @@ export class Engine {
     }
     const solution = seed.slice();
     const step = (k: number): boolean => {
+      this.tick();
       if (k === order.length) return emit(solution.slice()) === true;
       const refs = compiled[order[k]!]!;
       const v = refs.map((r) => ('id' in r ? r.id : solution[r.slot]!));

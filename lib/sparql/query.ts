@@ -29,6 +29,8 @@ export interface QueryOptions {
   readonly defaultGraphs?: readonly string[];
   /** The named graphs (overrides FROM NAMED; the protocol's named-graph-uri). */
   readonly namedGraphs?: readonly string[];
+  /** Stop with InterruptedError after this many milliseconds of evaluation. */
+  readonly timeLimitMs?: number;
 }
 
 /** The answer of a query. */
@@ -131,6 +133,7 @@ export function runQuery(state: StoreState, dictionary: TermDictionary, text: st
   if (options.defaultGraphs || options.namedGraphs) dataset = { defaultGraphs: ids(options.defaultGraphs ?? []), namedGraphs: ids(options.namedGraphs ?? []) };
   const source = new StoreQuadSource(state, dictionary, queryMask(options.factDomain), dataset);
   const engine = new Engine(source, terms, interrupter, parsed.base ?? baseIRI, () => source.graphNames());
+  if (options.timeLimitMs !== undefined) engine.deadline = performance.now() + options.timeLimitMs;
   engine.collectVariables(algebra);
   // LIMIT 0 leaves no Slice in the algebra (sparqlalgebrajs treats 0 as absent)
   const limitZero = 'limit' in parsed && parsed.limit === 0;

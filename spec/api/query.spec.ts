@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
-import { BadRequestError, QueryCompilationError, TransactionError } from '../../lib/index.js';
+import { BadRequestError, InterruptedError, QueryCompilationError, TransactionError } from '../../lib/index.js';
 import { expectError, nquadsOf, useServer } from '../helpers/server.js';
 
 const DATA = `@prefix : <http://example.com/> .
@@ -131,6 +131,15 @@ describe('api: queries, updates, cursors, commit procedure, statistics', () => {
     await expectError(ds.setCommitProcedure('LOAD <file:///does/not/exist.ttl>'), Error);
     expect(await ds.deleteCommitProcedure()).to.equal(true);
     expect(await ds.deleteCommitProcedure()).to.equal(false);
+  });
+
+  it('stops a query at its time limit', async () => {
+    const ds = await store();
+    const lines: string[] = [];
+    for (let i = 0; i < 300; i++) lines.push(`<http://example.com/n${i}> <http://example.com/e> <http://example.com/n${(i * 7) % 300}> .`);
+    await ds.importData('ADD', lines.join('\n'));
+    const e = await expectError(ds.evaluateQuery('SELECT (COUNT(*) AS ?n) WHERE { ?a :e ?b . ?c :e ?d . ?f :e ?g }', { timeLimitMs: 5 }), InterruptedError);
+    expect(e.message).to.match(/time limit/);
   });
 
   it('lists, creates and deletes statistics', async () => {
