@@ -16,7 +16,7 @@ import { ConnectionBase } from './connection-base.js';
 import { AnswerBindings, Cursor } from './cursor.js';
 import type { QueryTerm } from '../sparql/query-terms.js';
 import { parseUpdate } from '../sparql/update.js';
-import { evaluateQuery as evaluateSparql, runQuery, type QueryAnswer, type QueryOptions } from '../sparql/query.js';
+import { evaluateQuery as evaluateSparql, explainQuery as explainSparql, runQuery, type QueryAnswer, type QueryOptions } from '../sparql/query.js';
 import { answerWriterSink } from '../sparql/answer-output.js';
 
 /** The kinds of transaction. */
@@ -315,6 +315,15 @@ export class DataStoreConnection extends ConnectionBase {
         return sink.count();
       }),
     );
+  }
+
+  /**
+   * The plan of a query as text: its algebra and the join order chosen for each basic graph
+   * pattern. The query is evaluated to find the orders (they depend on the bindings that
+   * reach each pattern); the text ends with the number of answers and the time taken.
+   */
+  async explainQuery(query: string, options: QueryOptions = {}): Promise<string> {
+    return this.guard('explainQuery', () => this.read((state) => explainSparql(state, this.store.facts.dictionary, query, options, this.interrupter)));
   }
 
   /**

@@ -372,7 +372,8 @@ class Translator {
       if (typeof p === 'string') problems.push(p);
       else props.push(p);
     }
-    const key = `HasKey(${this.text(c)} (${props.map(propertyText).sort().join(' ')}))`;
+    props.sort((a, b) => (propertyText(a) < propertyText(b) ? -1 : propertyText(a) > propertyText(b) ? 1 : 0));
+    const key = `HasKey(${this.text(c)} (${props.map(propertyText).join(' ')}))`;
     if (problems.length > 0 || props.length === 0) {
       this.axiom(key, [], problems.length > 0 ? problems : ['a key needs at least one property']);
       return;

@@ -73,6 +73,21 @@ export class Engine {
     }
   }
 
+  /** When set, every distinct join order chosen for a basic graph pattern is described here. */
+  plan: string[] | undefined;
+
+  private logOrder(patterns: readonly Algebra.Pattern[], order: readonly number[], seed: Int32Array): void {
+    const name = (t: RDF.Term): string => (t.termType === 'Variable' ? `?${t.value}` : t.termType === 'DefaultGraph' ? '' : t.termType === 'Literal' ? JSON.stringify(t.value) : `<${t.value}>`);
+    const preBound = [...this.slots].filter(([, s]) => seed[s]! !== -1).map(([n]) => `?${n}`);
+    const lines = order.map((i, k) => {
+      const p = patterns[i]!;
+      const g = name(p.graph);
+      return `  ${k + 1}. ${name(p.subject)} ${name(p.predicate)} ${name(p.object)}${g ? ` ${g}` : ''}`;
+    });
+    const text = `join order${preBound.length > 0 ? ` (bound: ${preBound.join(' ')})` : ''}:\n${lines.join('\n')}`;
+    if (!this.plan!.includes(text)) this.plan!.push(text);
+  }
+
   /** The slot of a variable (allocated on first use). */
   slot(name: string): number {
     let s = this.slots.get(name);
@@ -268,6 +283,7 @@ export class Engine {
       order.push(idx);
       for (const r of compiled[idx]!) if ('slot' in r) bound.add(r.slot);
     }
+    if (this.plan) this.logOrder(patterns, order, seed);
     const solution = seed.slice();
     const step = (k: number): boolean => {
       this.tick();

@@ -116,7 +116,7 @@ export interface AnswerSink {
 }
 
 /** Evaluates a query on a store state, pushing the answer into `sink` (rows stream). */
-export function runQuery(state: StoreState, dictionary: TermDictionary, text: string, options: QueryOptions, interrupter: Interrupter, sink: AnswerSink): void {
+export function runQuery(state: StoreState, dictionary: TermDictionary, text: string, options: QueryOptions, interrupter: Interrupter, sink: AnswerSink, plan?: string[]): void {
   const baseIRI = options.baseIRI ?? state.catalogue.baseIRI;
   const prefixes = state.catalogue.prefixes;
   const parsed = parseQuery(text, prefixes, baseIRI);
@@ -133,6 +133,7 @@ export function runQuery(state: StoreState, dictionary: TermDictionary, text: st
   if (options.defaultGraphs || options.namedGraphs) dataset = { defaultGraphs: ids(options.defaultGraphs ?? []), namedGraphs: ids(options.namedGraphs ?? []) };
   const source = new StoreQuadSource(state, dictionary, queryMask(options.factDomain), dataset);
   const engine = new Engine(source, terms, interrupter, parsed.base ?? baseIRI, () => source.graphNames());
+  engine.plan = plan;
   if (options.timeLimitMs !== undefined) engine.deadline = performance.now() + options.timeLimitMs;
   engine.collectVariables(algebra);
   // LIMIT 0 leaves no Slice in the algebra (sparqlalgebrajs treats 0 as absent)
@@ -158,6 +159,45 @@ export function runQuery(state: StoreState, dictionary: TermDictionary, text: st
       sink.end();
     }
   }
+}
+
+/**
+ * The plan of a query as text: its algebra, and the join order chosen for each basic graph
+ * pattern (found by evaluating the query, since orders depend on the bindings that reach a
+ * pattern), with the number of answers and the time taken.
+ */
+export function explainQuery(state: StoreState, dictionary: TermDictionary, text: string, options: QueryOptions, interrupter: Interrupter): string {
+  const baseIRI = options.baseIRI ?? state.catalogue.baseIRI;
+  const algebra = toAlgebra(parseQuery(text, state.catalogue.prefixes, baseIRI), baseIRI, state.catalogue.prefixes, false);
+  const plan: string[] = [];
+  let answers = 0;
+  const start = performance.now();
+  runQuery(state, dictionary, text, options, interrupter, {
+    variables: () => undefined,
+    row: () => void answers++,
+    boolean: (v) => void (answers = v ? 1 : 0),
+    quads: (q) => void (answers = q.length),
+    end: () => undefined,
+  }, plan);
+  const ms = performance.now() - start;
+  return `algebra:\n${describeAlgebra(algebra, 1)}\n${plan.join('\n')}\nanswers: ${answers}, evaluated in ${ms.toFixed(1)} ms\n`;
+}
+
+/** An indented outline of an algebra tree. */
+function describeAlgebra(op: Algebra.Operation, depth: number): string {
+  const pad = '  '.repeat(depth);
+  const term = (t: RDF.Term): string => (t.termType === 'Variable' ? `?${t.value}` : t.termType === 'Literal' ? JSON.stringify(t.value) : t.termType === 'DefaultGraph' ? '' : `<${t.value}>`);
+  const extra =
+    op.type === Algebra.types.PROJECT ? ` ${op.variables.map(term).join(' ')}` :
+    op.type === Algebra.types.SLICE ? ` offset ${op.start}${op.length !== undefined ? ` limit ${op.length}` : ''}` :
+    op.type === Algebra.types.EXTEND ? ` ?${op.variable.value}` :
+    op.type === Algebra.types.GRAPH ? ` ${term(op.name)}` : '';
+  const lines = [`${pad}${op.type}${extra}`];
+  if (op.type === Algebra.types.BGP) for (const p of op.patterns) lines.push(`${pad}  ${term(p.subject)} ${term(p.predicate)} ${term(p.object)}`);
+  const input = (op as { input?: Algebra.Operation | Algebra.Operation[] }).input;
+  if (Array.isArray(input)) for (const c of input) lines.push(describeAlgebra(c, depth + 1));
+  else if (input && typeof input === 'object' && 'type' in input) lines.push(describeAlgebra(input, depth + 1));
+  return lines.join('\n');
 }
 
 /** Evaluates a query on a store state and returns the whole answer. */

@@ -133,6 +133,14 @@ describe('api: queries, updates, cursors, commit procedure, statistics', () => {
     expect(await ds.deleteCommitProcedure()).to.equal(false);
   });
 
+  it('explains the plan: algebra and join orders', async () => {
+    const ds = await store();
+    const text = await ds.explainQuery('SELECT ?x ?z WHERE { ?x :knows ?y . ?y :age ?z }');
+    expect(text).to.match(/^algebra:\n  project \?x \?z\n    bgp/);
+    expect(text).to.match(/join order:\n  1\. \?y <http:\/\/example.com\/age> \?z\n  2\. \?x <http:\/\/example.com\/knows> \?y/);
+    expect(text).to.match(/answers: 2, evaluated in/);
+  });
+
   it('stops a query at its time limit', async () => {
     const ds = await store();
     const lines: string[] = [];

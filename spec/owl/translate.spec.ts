@@ -207,8 +207,8 @@ describe('owl/translate', () => {
 
     it('an equivalence admitted in no direction is reported', () => {
       expect(warningsOf(':A owl:equivalentClass [ owl:onProperty :p ; owl:minCardinality 2 ] .')).to.deep.equal([
-        'EquivalentClasses(:A ObjectMinCardinality(2 :p)): SubClassOf(:A ObjectMinCardinality(2 :p)): ObjectMinCardinality(2 :p) (minimum cardinality) cannot be a superclass expression in OWL 2 RL; dropped',
-        'EquivalentClasses(:A ObjectMinCardinality(2 :p)): SubClassOf(ObjectMinCardinality(2 :p) :A): ObjectMinCardinality(2 :p) (cardinality restriction) cannot be a subclass expression in OWL 2 RL; dropped',
+        'EquivalentClasses(:A ObjectMinCardinality(2 :p)): ObjectMinCardinality(2 :p) (cardinality restriction) cannot be a subclass expression in OWL 2 RL; dropped',
+        'EquivalentClasses(:A ObjectMinCardinality(2 :p)): ObjectMinCardinality(2 :p) (minimum cardinality) cannot be a superclass expression in OWL 2 RL; dropped',
       ]);
     });
 
@@ -294,7 +294,7 @@ describe('owl/translate', () => {
 
     it('hasKey (prp-key)', () => {
       expect(rulesOf(':K owl:hasKey (:p :dp) .')).to.deep.equal({
-        'HasKey(:K (:dp :p))': ['[?x1, owl:sameAs, ?x2] :- [?x1, a, :K], [?x2, a, :K], [?x1, :p, ?z1], [?x2, :p, ?z1], [?x1, :dp, ?z2], [?x2, :dp, ?z2], FILTER(?x1 != ?x2) .'],
+        'HasKey(:K (:dp :p))': ['[?x1, owl:sameAs, ?x2] :- [?x1, a, :K], [?x2, a, :K], [?x1, :dp, ?z1], [?x2, :dp, ?z1], [?x1, :p, ?z2], [?x2, :p, ?z2], FILTER(?x1 != ?x2) .'],
       });
     });
   });
@@ -344,15 +344,15 @@ describe('owl/translate', () => {
         ':a owl:sameAs :s . [] a owl:AllDifferent ; owl:members (:c :b :a) .',
       ].join('\n');
       const lines = (t: ReturnType<typeof translate>): string[] => t.assertions.map((q) => short(`<${q.subject.value}> <${q.predicate.value}> ${q.object.termType === 'Literal' ? `"${q.object.value}"` : `<${q.object.value}>`}`));
-      expect(lines(translate(ttl, { assertions: true }))).to.deep.equal([
-        ':a owl:sameAs :s',
-        ':a owl:differentFrom :b',
-        ':a owl:differentFrom :c',
-        ':b owl:differentFrom :c',
+      expect(lines(translate(ttl, { assertions: true })).sort()).to.deep.equal([
+        ':a :d "x"',
+        ':a :p :b',
         ':a <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> :A',
         ':a <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> owl:Thing',
-        ':a :p :b',
-        ':a :d "x"',
+        ':a owl:differentFrom :b',
+        ':a owl:differentFrom :c',
+        ':a owl:sameAs :s',
+        ':b owl:differentFrom :c',
       ]);
       expect(translate(ttl, { assertions: true }).assertions.every((q) => q.graph.termType === 'DefaultGraph')).to.equal(true);
       const without = translate(ttl);
@@ -457,7 +457,7 @@ describe('owl/translate', () => {
       ['no rdf:rest', ':C owl:intersectionOf [ rdf:first :A ] .', /malformed RDF list: node _:\S+ has 0 rdf:rest values/],
       ['a cycle', ':C owl:intersectionOf _:l . _:l rdf:first :A ; rdf:rest _:l .', /malformed RDF list: cycle through _:\S+/],
       ['a literal in the spine', ':C owl:intersectionOf [ rdf:first :A ; rdf:rest "x" ] .', /malformed RDF list: "x"\^\^xsd:string is a literal/],
-      ['an empty list', ':C owl:intersectionOf () .', /has an empty <http:\/\/www.w3.org\/2002\/07\/owl#intersectionOf> list/],
+      ['an empty list', ':C owl:intersectionOf () .', /has an empty owl:intersectionOf list/],
       ['not a list', ':C owl:unionOf :A .', /malformed RDF list: :A is not a list/],
     ];
     for (const [what, ttl, pattern] of malformed) {
