@@ -14,13 +14,13 @@ import type { BodyLiteral, DatalogTerm, FilterLiteral, Rule, TupleAtom, Variable
 import { parseDatalog } from '../formats/datalog-parser.js';
 import { type ClassExpression, expressionText, isDataRange, type PropertyExpression, THING } from './expressions.js';
 import { type ObjectTerm, termKey } from './rdf-graph.js';
-import { datatypeMembers, V } from './vocabulary.js';
+import { type DatatypeTest, datatypeTest, passes, V } from './vocabulary.js';
 
 /** A condition of a rule body, before variables bound by enumerations are substituted. */
 export type Condition =
   | { readonly kind: 'triple'; readonly s: DatalogTerm; readonly p: string; readonly o: DatalogTerm }
-  /** The term is (or, negated, is not) a literal of one of the datatypes (undefined: any literal). */
-  | { readonly kind: 'member'; readonly term: DatalogTerm; readonly datatypes: readonly string[] | undefined; readonly negated: boolean }
+  /** The term is (or, negated, is not) a literal passing the datatype test. */
+  | { readonly kind: 'member'; readonly term: DatalogTerm; readonly test: DatatypeTest; readonly negated: boolean }
   /**
    * The terms differ: `individuals` as terms (`!=`), `nonliterals` as terms and neither is a
    * literal, `values` both are literals with different values.
@@ -170,7 +170,7 @@ export class RuleCompiler {
         return { alternatives: [conjunction(typeTriple(t, e.iri))], problems: [] };
       case 'datatype':
         if (position === 'individual') return fail('is a datatype, used here as a class');
-        return { alternatives: [conjunction({ kind: 'member', term: t, datatypes: datatypeMembers(e.iri), negated: false })], problems: [] };
+        return { alternatives: [conjunction({ kind: 'member', term: t, test: datatypeTest(e.iri), negated: false })], problems: [] };
       case 'and': {
         let alternatives: Conjunction[] = [TRUE];
         const problems: string[] = [];
@@ -238,8 +238,7 @@ export class RuleCompiler {
         return { rules: [{ head: [typeTriple(t, e.iri)], body }], problems: [] };
       case 'datatype': {
         if (position === 'individual') return fail('is a datatype, used here as a class');
-        const members = datatypeMembers(e.iri);
-        const violation = join(body, conjunction({ kind: 'member', term: t, datatypes: members, negated: true }));
+        const violation = join(body, conjunction({ kind: 'member', term: t, test: datatypeTest(e.iri), negated: true }));
         return { rules: violation ? [{ head: [nothing(owner)], body: violation }] : [], problems: [] };
       }
       case 'and': {
@@ -398,7 +397,12 @@ export class RuleCompiler {
     let text: string;
     switch (c.kind) {
       case 'member': {
-        const test = c.datatypes === undefined ? `isLiteral(${a})` : c.datatypes.length === 1 ? `isLiteral(${a}) && DATATYPE(${a}) = <${c.datatypes[0]!}>` : `isLiteral(${a}) && DATATYPE(${a}) IN (${c.datatypes.map((d) => `<${d}>`).join(', ')})`;
+        const { datatypes, min, max } = c.test;
+        const parts = [`isLiteral(${a})`];
+        if (datatypes !== undefined) parts.push(datatypes.length === 1 ? `DATATYPE(${a}) = <${datatypes[0]!}>` : `DATATYPE(${a}) IN (${datatypes.map((d) => `<${d}>`).join(', ')})`);
+        if (min !== undefined) parts.push(`${a} >= ${min}`);
+        if (max !== undefined) parts.push(`${a} <= ${max}`);
+        const test = parts.join(' && ');
         text = c.negated ? `!(${test})` : test;
         break;
       }
@@ -412,7 +416,7 @@ export class RuleCompiler {
         text = `${a} IN (${c.set.map(termText2).join(', ')})`;
         break;
     }
-    const vars = terms.filter((t) => t.kind === 'var').map((t) => (t as VariableTerm).name);
+    const vars = terms.filter((t) => t.kind === 'var').map((t) => (t).name);
     return { literal: this.parseFilter(text), vars };
   }
 
@@ -434,7 +438,7 @@ function decide(c: Exclude<Condition, { kind: 'triple' }>, values: readonly Obje
   const [a, b] = values as [ObjectTerm, ObjectTerm | undefined];
   switch (c.kind) {
     case 'member': {
-      const member = a.termType === 'Literal' && (c.datatypes === undefined || c.datatypes.includes(a.datatype.value));
+      const member = a.termType === 'Literal' && passes(c.test, a.datatype.value, a.value);
       return member !== c.negated;
     }
     case 'distinct': {

@@ -183,6 +183,55 @@ export function datatypeMembers(datatype: string): readonly string[] | undefined
   return [...out].sort();
 }
 
+/** Value bounds of the datatypes derived from xsd:integer by bounds (XML Schema 1.1 Part 2, §3.4). */
+const INTEGER_BOUNDS: Readonly<Record<string, readonly [bigint | undefined, bigint | undefined]>> = {
+  [`${XSD}nonNegativeInteger`]: [0n, undefined],
+  [`${XSD}positiveInteger`]: [1n, undefined],
+  [`${XSD}nonPositiveInteger`]: [undefined, 0n],
+  [`${XSD}negativeInteger`]: [undefined, -1n],
+  [`${XSD}long`]: [-(2n ** 63n), 2n ** 63n - 1n],
+  [`${XSD}int`]: [-(2n ** 31n), 2n ** 31n - 1n],
+  [`${XSD}short`]: [-32768n, 32767n],
+  [`${XSD}byte`]: [-128n, 127n],
+  [`${XSD}unsignedLong`]: [0n, 2n ** 64n - 1n],
+  [`${XSD}unsignedInt`]: [0n, 2n ** 32n - 1n],
+  [`${XSD}unsignedShort`]: [0n, 65535n],
+  [`${XSD}unsignedByte`]: [0n, 255n],
+};
+
+/**
+ * How to test that a literal is in a datatype's value space: its datatype IRI is one of
+ * `datatypes` (all literals when undefined) and, for the integer types bounded by value
+ * (xsd:nonNegativeInteger, xsd:int, …), its value lies within `min`…`max`, so that
+ * `"1"^^xsd:integer` is an xsd:nonNegativeInteger. Other value-space overlaps (between
+ * primitive types, or by lexical form, as for xsd:token) are not recognised.
+ */
+export interface DatatypeTest {
+  /** The datatype IRIs admitted, sorted; undefined: any literal. */
+  readonly datatypes: readonly string[] | undefined;
+  /** The least value admitted. */
+  readonly min?: bigint;
+  /** The greatest value admitted. */
+  readonly max?: bigint;
+}
+
+/** The test of literals against a datatype. */
+export function datatypeTest(datatype: string): DatatypeTest {
+  const bounds = INTEGER_BOUNDS[datatype];
+  if (bounds === undefined) return { datatypes: datatypeMembers(datatype) };
+  const [min, max] = bounds;
+  return { datatypes: datatypeMembers(`${XSD}integer`), ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) };
+}
+
+/** Whether a literal passes a datatype test (on its datatype IRI and lexical form). */
+export function passes(test: DatatypeTest, datatype: string, lexical: string): boolean {
+  if (test.datatypes !== undefined && !test.datatypes.includes(datatype)) return false;
+  if (test.min === undefined && test.max === undefined) return true;
+  if (!/^[+-]?[0-9]+$/.test(lexical.trim())) return false;
+  const value = BigInt(lexical.trim());
+  return (test.min === undefined || value >= test.min) && (test.max === undefined || value <= test.max);
+}
+
 /** Whether an IRI names a built-in datatype (XSD, rdf:PlainLiteral, rdfs:Literal, owl:real, …). */
 export function isBuiltinDatatype(iri: string): boolean {
   return (

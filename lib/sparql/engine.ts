@@ -246,6 +246,12 @@ export class Engine {
    */
   private bgp(patterns: readonly Algebra.Pattern[], seed: Int32Array, active: number, emit: Emit, graphSlot?: number): boolean {
     if (patterns.length === 0) return emit(seed.slice()) === true;
+    // a constant the store does not hold (a query-local id) can match nothing
+    for (const p of patterns) {
+      for (const t of [p.subject, p.predicate, p.object]) {
+        if (t.termType !== 'Variable' && t.termType !== 'DefaultGraph' && this.terms.idOf(t as QueryTerm) < -1) return false;
+      }
+    }
     const graphRef = (t: RDF.Term): { slot: number } | { id: number } =>
       graphSlot !== undefined && t.termType === 'DefaultGraph' ? { slot: graphSlot } : this.termRef(t, active);
     const compiled = patterns.map((p) => [this.termRef(p.subject, active), this.termRef(p.predicate, active), this.termRef(p.object, active), graphRef(p.graph)] as const);
@@ -546,7 +552,7 @@ export class Engine {
     const make = (): ReturnType<typeof createAggregator>[] =>
       aggs.map((a) => createAggregator(a.fn, a.distinct, { ...(a.separator !== undefined ? { separator: a.separator } : {}), countStar: a.star }));
     this.evaluate(op.input, seed, active, (s) => {
-      const k = keySlots.map((x) => s[x]).join(',');
+      const k = keySlots.length === 0 ? '' : keySlots.length === 1 ? String(s[keySlots[0]!]) : keySlots.map((x) => s[x]).join(',');
       let g = groups.get(k);
       if (!g) {
         const key = seed.slice();

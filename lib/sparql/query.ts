@@ -72,6 +72,25 @@ export function parseQuery(text: string, prefixes: ReadonlyMap<string, string>, 
   return parsed;
 }
 
+/** Parsed queries and their algebra, per prefix set, by base IRI and text (a small cache). */
+const compiledQueries = new WeakMap<object, Map<string, { parsed: SparqlQuery; algebra: Algebra.Operation }>>();
+const COMPILED_QUERIES_KEPT = 256;
+
+/** Parses and translates a query, reusing the result for the same text, prefixes and base. */
+function compileQuery(text: string, prefixes: ReadonlyMap<string, string>, baseIRI: string): { parsed: SparqlQuery; algebra: Algebra.Operation } {
+  let byText = compiledQueries.get(prefixes);
+  if (!byText) compiledQueries.set(prefixes, (byText = new Map()));
+  const key = `${baseIRI}\u0000${text}`;
+  let entry = byText.get(key);
+  if (!entry) {
+    const parsed = parseQuery(text, prefixes, baseIRI);
+    entry = { parsed, algebra: toAlgebra(parsed, baseIRI, prefixes, false) };
+    if (byText.size >= COMPILED_QUERIES_KEPT) byText.delete(byText.keys().next().value!);
+    byText.set(key, entry);
+  }
+  return entry;
+}
+
 /**
  * Translates a parsed query or update to algebra (blank nodes as variables). Updates need
  * `quads` (sparqlalgebrajs then pushes GRAPH names into the patterns); queries are translated
@@ -119,8 +138,9 @@ export interface AnswerSink {
 export function runQuery(state: StoreState, dictionary: TermDictionary, text: string, options: QueryOptions, interrupter: Interrupter, sink: AnswerSink, plan?: string[]): void {
   const baseIRI = options.baseIRI ?? state.catalogue.baseIRI;
   const prefixes = state.catalogue.prefixes;
-  const parsed = parseQuery(text, prefixes, baseIRI);
-  let algebra = toAlgebra(parsed, baseIRI, prefixes, false);
+  const compiled = compileQuery(text, prefixes, baseIRI);
+  const parsed = compiled.parsed;
+  let algebra = compiled.algebra;
   const terms = new QueryTerms(dictionary);
   // the dataset: protocol parameters, else FROM / FROM NAMED, else the store's graphs
   let dataset: DatasetGraphs = {};

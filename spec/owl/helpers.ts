@@ -50,9 +50,9 @@ export function short(text: string): string {
     .replace(/<http:\/\/www\.w3\.org\/2001\/XMLSchema#([^>]*)>/g, 'xsd:$1');
 }
 
-/** Rules as lines of Datalog (prefixes `:`, `owl:`, `xsd:`; `a` for rdf:type). */
-export function ruleLines(rules: readonly Rule[]): string[] {
-  return writeDatalog({ rules }, { prefixes: RULE_PREFIXES })
+/** Rules as lines of Datalog (prefixes `:`, `owl:`, `xsd:` and `extra`; `a` for rdf:type). */
+export function ruleLines(rules: readonly Rule[], extra: ReadonlyMap<string, string> = new Map()): string[] {
+  return writeDatalog({ rules }, { prefixes: new Map([...RULE_PREFIXES, ...extra]) })
     .split('\n')
     .filter((l) => l.includes(':-'));
 }
