@@ -79,7 +79,7 @@ const COMPILED_QUERIES_KEPT = 256;
 /** Parses and translates a query, reusing the result for the same text, prefixes and base. */
 function compileQuery(text: string, prefixes: ReadonlyMap<string, string>, baseIRI: string): { parsed: SparqlQuery; algebra: Algebra.Operation } {
   let byText = compiledQueries.get(prefixes);
-  if (!byText) compiledQueries.set(prefixes, (byText = new Map()));
+  if (!byText) compiledQueries.set(prefixes, (byText = new Map<string, { parsed: SparqlQuery; algebra: Algebra.Operation }>()));
   const key = `${baseIRI}\u0000${text}`;
   let entry = byText.get(key);
   if (!entry) {
