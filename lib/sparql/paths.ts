@@ -242,8 +242,16 @@ class PathEvaluator {
     }
     if (s !== UNBOUND) return this.search(path, s, true, includeZero, (node) => emit(s, node) === true);
     if (o !== UNBOUND) return this.search(path, o, false, includeZero, (node) => emit(node, o) === true);
-    return this.source.nodes(this.graph, (node) =>
-      this.search(path, node, true, includeZero, (end) => emit(node, end) === true));
+    if (includeZero) {
+      return this.source.nodes(this.graph, (node) => this.search(path, node, true, includeZero, (end) => emit(node, end) === true));
+    }
+    // `path+` can only start where one step of `path` starts
+    const starts = new Set<number>();
+    this.evaluate(path, UNBOUND, UNBOUND, (a) => void starts.add(a));
+    for (const node of starts) {
+      if (this.search(path, node, true, false, (end) => emit(node, end) === true)) return true;
+    }
+    return false;
   }
 
   /**
