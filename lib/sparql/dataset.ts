@@ -6,7 +6,7 @@
  */
 import type { TermDictionary } from '../model/dictionary.js';
 import { DEFAULT_TRIPLES_ID, QUADS_ID, type StoreState } from '../storage/fact-store.js';
-import { ANY, type TableView, type TupleTable } from '../storage/tuple-table.js';
+import { ANY, DERIVED, EXPLICIT, type TableView, type TupleTable } from '../storage/tuple-table.js';
 import { ANY_NAMED_GRAPH, DEFAULT_GRAPH, type QuadSource, UNBOUND } from './quad-source.js';
 
 /** Which graphs form the dataset (term ids); undefined = the store's own default / all named graphs. */
@@ -24,6 +24,7 @@ export class StoreQuadSource implements QuadSource {
   private readonly tripleView: TableView;
   private readonly quadView: TableView;
   private readonly named: ReadonlySet<number> | undefined;
+  private readonly countsExact: boolean;
 
   /** Creates the source; `mask` selects fact statuses (explicit, derived). */
   constructor(
@@ -37,6 +38,7 @@ export class StoreQuadSource implements QuadSource {
     this.tripleView = state.view(DEFAULT_TRIPLES_ID);
     this.quadView = state.view(QUADS_ID);
     this.named = dataset.namedGraphs ? new Set(dataset.namedGraphs) : undefined;
+    this.countsExact = state.countsExact;
   }
 
   /** The id of an IRI, or -1. */
@@ -68,6 +70,14 @@ export class StoreQuadSource implements QuadSource {
     }
     if (this.named !== undefined && !this.named.has(graph)) return false;
     return this.scan4(s, p, o, graph, onMatch);
+  }
+
+  exactCount(s: number, p: number, o: number, graph: number): number | undefined {
+    if (!this.countsExact || this.mask !== (EXPLICIT | DERIVED) || graph !== DEFAULT_GRAPH || this.dataset.defaultGraphs) return undefined;
+    const bound = [s, p, o].filter((x) => x >= 0).length;
+    if (bound === 0) return this.triples.liveCount;
+    if (bound > 1) return undefined;
+    return s >= 0 ? this.triples.countOf(0, s) : p >= 0 ? this.triples.countOf(1, p) : this.triples.countOf(2, o);
   }
 
   estimate(s: number, p: number, o: number, graph: number): number {

@@ -538,6 +538,27 @@ export class Engine {
     return false;
   }
 
+  /** The number of solutions of a single-pattern BGP, when the statistics give it exactly. */
+  private countFromStatistics(op: Op, seed: Int32Array, active: number): number | undefined {
+    if (op.type !== Algebra.types.BGP || op.patterns.length !== 1 || active !== DEFAULT_GRAPH) return undefined;
+    const p = op.patterns[0]!;
+    if (p.graph.termType !== 'DefaultGraph') return undefined;
+    const seen = new Set<string>();
+    const ids: number[] = [];
+    for (const t of [p.subject, p.predicate, p.object]) {
+      if (t.termType === 'Variable') {
+        if (seen.has(t.value) || seed[this.slot(t.value)]! !== -1) return undefined;
+        seen.add(t.value);
+        ids.push(UNBOUND);
+      } else {
+        const id = this.terms.idOf(t as QueryTerm);
+        if (id < 0) return 0;
+        ids.push(id);
+      }
+    }
+    return this.source.exactCount!(ids[0]!, ids[1]!, ids[2]!, DEFAULT_GRAPH);
+  }
+
   private group(op: Algebra.Group, seed: Int32Array, active: number, emit: Emit): boolean {
     const keySlots = op.variables.map((v) => this.slot(v.value));
     const aggs = op.aggregates.map((a) => ({
@@ -548,6 +569,15 @@ export class Engine {
       star: a.expression.expressionType === Algebra.expressionTypes.WILDCARD,
       f: a.expression.expressionType === Algebra.expressionTypes.WILDCARD ? undefined : this.expression(a.expression, active),
     }));
+    // COUNT(*) of one pattern of distinct variables: from the running counts, without a scan
+    if (keySlots.length === 0 && aggs.length === 1 && aggs[0]!.star && !aggs[0]!.distinct && aggs[0]!.fn === 'count' && this.source.exactCount) {
+      const n = this.countFromStatistics(op.input, seed, active);
+      if (n !== undefined) {
+        const out = seed.slice();
+        out[aggs[0]!.slot] = this.terms.idOf(DataFactory.literal(String(n), DataFactory.namedNode('http://www.w3.org/2001/XMLSchema#integer')));
+        return emit(out) === true;
+      }
+    }
     const groups = new Map<string, { key: Int32Array; aggregators: ReturnType<typeof createAggregator>[] }>();
     const make = (): ReturnType<typeof createAggregator>[] =>
       aggs.map((a) => createAggregator(a.fn, a.distinct, { ...(a.separator !== undefined ? { separator: a.separator } : {}), countStar: a.star }));

@@ -24,6 +24,11 @@ export interface QuadSource {
   nodes(graph: number, onNode: (node: number) => boolean | void): boolean;
   /** An estimate of the number of matches of a pattern with these constants (UNBOUND elsewhere). */
   estimate?(s: number, p: number, o: number, graph: number): number;
+  /**
+   * The exact number of matches of a pattern of distinct variables and at most one constant
+   * (UNBOUND elsewhere) when it is known without a scan, else undefined.
+   */
+  exactCount?(s: number, p: number, o: number, graph: number): number | undefined;
   /** The id of an IRI, or -1 when the store has no such term (then nothing can match it). */
   iriId(iri: string): number;
 }

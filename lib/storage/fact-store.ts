@@ -47,6 +47,8 @@ export interface StoreState {
   view(id: number): TableView;
   /** Whether this state belongs to a read/write transaction. */
   readonly writable: boolean;
+  /** Whether the tables' running counts (countOf, liveCount) describe exactly this state. */
+  readonly countsExact: boolean;
 }
 
 /** An immutable published version of a store. */
@@ -67,6 +69,11 @@ export class Snapshot implements StoreState {
   /** The table with an id. */
   table(id: number): TupleTable {
     return this.store.table(id);
+  }
+
+  /** True for the latest version while no write transaction is open. */
+  get countsExact(): boolean {
+    return this.store.committed === this && this.store.activeWriter === null;
   }
 
   /** The view of a table at this version. */
@@ -107,6 +114,11 @@ export class WriteTransaction implements StoreState {
   /** The table with an id. */
   table(id: number): TupleTable {
     return this.store.table(id);
+  }
+
+  /** Always true: the running counts follow the writer's changes. */
+  get countsExact(): boolean {
+    return true;
   }
 
   /** The writer's view of a table: everything appended so far. */

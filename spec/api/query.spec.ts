@@ -141,6 +141,31 @@ describe('api: queries, updates, cursors, commit procedure, statistics', () => {
     expect(text).to.match(/answers: 2, evaluated in/);
   });
 
+  it('answers COUNT(*) from counts in every state: latest, old snapshot, inside a write transaction', async () => {
+    const ds = await store();
+    const count = async (q: string): Promise<string | undefined> => {
+      const a = await ds.evaluateQuery(q);
+      return a.type === 'bindings' ? a.rows[0]![0]?.value : undefined;
+    };
+    expect(await count('SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }')).to.equal('5');
+    expect(await count('SELECT (COUNT(*) AS ?n) WHERE { ?s :knows ?o }')).to.equal('3');
+    expect(await count('SELECT (COUNT(*) AS ?n) WHERE { ?s :nothing ?o }')).to.equal('0');
+    expect(await count('SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?s }')).to.equal('0');
+    // an old snapshot: the counts describe the newer state, so the engine must scan
+    await ds.beginTransaction('read-only');
+    const writer = ds.duplicate();
+    env.track(writer);
+    await writer.importData('ADD', '<http://example.com/x> <http://example.com/knows> <http://example.com/y> .');
+    expect(await count('SELECT (COUNT(*) AS ?n) WHERE { ?s :knows ?o }')).to.equal('3');
+    await ds.commitTransaction();
+    expect(await count('SELECT (COUNT(*) AS ?n) WHERE { ?s :knows ?o }')).to.equal('4');
+    await ds.beginTransaction('read-write');
+    await ds.importData('DELETE', '<http://example.com/x> <http://example.com/knows> <http://example.com/y> .');
+    expect(await count('SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }')).to.equal('5');
+    await ds.rollbackTransaction();
+    expect(await count('SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }')).to.equal('6');
+  });
+
   it('stops a query at its time limit', async () => {
     const ds = await store();
     const lines: string[] = [];
