@@ -179,7 +179,8 @@ export class RuleCompiler {
           problems.push(...c.problems);
           alternatives = product(alternatives, c.alternatives);
         }
-        return problems.length > 0 ? { alternatives: [], problems } : { alternatives, problems };
+        // alternatives under-approximate their expression: a conjunct with none empties the product
+        return { alternatives, problems };
       }
       case 'or': {
         if (position === 'value') return fail('(a union of data ranges) is outside OWL 2 RL');
@@ -264,9 +265,8 @@ export class RuleCompiler {
       case 'not': {
         if (position === 'value') return fail('(a data range complement) is outside OWL 2 RL');
         const c = this.condition(e.operand, t, vars);
-        if (c.problems.length > 0) return { rules: [], problems: c.problems.map((p) => `in ${this.text(e)}: ${p}`) };
         const rules = product([body], c.alternatives).map((b) => ({ head: [nothing(t)], body: b }));
-        return { rules, problems: [] };
+        return { rules, problems: c.problems.map((p) => `in ${this.text(e)}: ${p}`) };
       }
       case 'cardinality':
         return this.cardinality(e, t, vars, body);
@@ -300,7 +300,7 @@ export class RuleCompiler {
     if (e.n === 0) {
       const y = vars.fresh('y');
       const c = this.condition(filler, y, vars, position);
-      if (c.problems.length > 0) return { rules: [], problems: [...problems, ...c.problems.map((p) => `in ${text}: ${p}`)] };
+      problems.push(...c.problems.map((p) => `in ${text}: ${p}`));
       const bodies = product(product([body], [conjunction(propertyTriple(e.property, t, y))]), c.alternatives);
       return { rules: bodies.map((b) => ({ head: [nothing], body: b })), problems };
     }
@@ -308,7 +308,7 @@ export class RuleCompiler {
     const y2 = vars.fresh('y');
     const c1 = this.condition(filler, y1, vars, position);
     const c2 = this.condition(filler, y2, vars, position);
-    if (c1.problems.length > 0) return { rules: [], problems: [...problems, ...c1.problems.map((p) => `in ${text}: ${p}`)] };
+    problems.push(...c1.problems.map((p) => `in ${text}: ${p}`));
     const edges = conjunction(propertyTriple(e.property, t, y1), propertyTriple(e.property, t, y2));
     const bodies = product(product(product([body], [edges]), c1.alternatives), c2.alternatives);
     // which kinds of values the property can have decides between owl:sameAs and a clash

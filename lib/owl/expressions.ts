@@ -127,7 +127,8 @@ export function expressionText(e: ClassExpression, dataProperty?: DataPropertyTe
 }
 
 /** The constructor predicates of class expressions and data ranges. */
-const CONSTRUCTORS = [V.intersectionOf, V.unionOf, V.complementOf, V.datatypeComplementOf, V.oneOf, V.onDatatype, V.onProperty, V.onProperties] as const;
+export const EXPRESSION_CONSTRUCTORS: readonly string[] = [V.intersectionOf, V.unionOf, V.complementOf, V.datatypeComplementOf, V.oneOf, V.onDatatype, V.onProperty, V.onProperties];
+const CONSTRUCTORS = EXPRESSION_CONSTRUCTORS;
 
 /** The restriction predicates that go with `owl:onProperty`. */
 const RESTRICTIONS = [
@@ -151,11 +152,6 @@ const CARDINALITY: Readonly<Record<string, { bound: CardinalityBound; qualified:
   [V.maxQualifiedCardinality]: { bound: 'max', qualified: true },
   [V.qualifiedCardinality]: { bound: 'exact', qualified: true },
 };
-
-/** Whether a node carries the RDF encoding of a class expression or data range. */
-export function hasExpressionStructure(graph: OntologyGraph, node: RDF.Term): boolean {
-  return CONSTRUCTORS.some((p) => graph.objects(node, p).length > 0);
-}
 
 /** Reads class expressions, data ranges and property expressions from a graph. */
 export class ExpressionReader {

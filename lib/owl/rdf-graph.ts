@@ -1,10 +1,11 @@
 /**
  * An index over the triples of one graph for reading OWL axioms: objects by subject and
- * predicate, subjects by predicate, RDF collections (`rdf:first`/`rdf:rest` lists), and a record
+ * predicate, triples by predicate, RDF collections (`rdf:first`/`rdf:rest` lists), and a record
  * of which triples were read, so that what was not understood can be reported.
  * @module
  */
 import type * as RDF from '@rdfjs/types';
+import { DataFactory } from 'n3';
 import { V } from './vocabulary.js';
 
 /** A term that can be the subject of a triple. */
@@ -20,9 +21,11 @@ export interface Triple {
   readonly p: string;
   /** Object. */
   readonly o: ObjectTerm;
+  /** Position in {@link OntologyGraph.triples}. */
+  readonly index: number;
 }
 
-/** A canonical string for a term: `<iri>`, `_:label`, or an N-Triples literal. */
+/** A canonical, readable string for a term: `<iri>`, `_:label`, or an N-Triples-like literal. */
 export function termKey(term: RDF.Term): string {
   switch (term.termType) {
     case 'NamedNode':
@@ -39,59 +42,82 @@ export function termKey(term: RDF.Term): string {
   }
 }
 
-function tripleKey(s: RDF.Term, p: string, o: RDF.Term): string {
-  return `${termKey(s)} <${p}> ${termKey(o)}`;
+/** A cheap string identifying a term (for indexing; not for display). */
+function idOf(term: RDF.Term): string {
+  switch (term.termType) {
+    case 'NamedNode':
+      return `<${term.value}`;
+    case 'BlankNode':
+      return `_${term.value}`;
+    case 'Literal':
+      return term.language !== '' ? `"${term.value}\u0000@${term.language}` : `"${term.value}\u0000${term.datatype.value}`;
+    default:
+      return `?${term.value}`;
+  }
+}
+
+/** The triples of one subject and predicate. */
+interface Objects {
+  readonly terms: ObjectTerm[];
+  readonly ids: string[];
+  readonly triples: number[];
+  /** Ids of `terms`, once there are many of them. */
+  set?: Set<string>;
 }
 
 /** Thrown by {@link OntologyGraph.list} for a malformed RDF list. */
 export class MalformedListError extends Error {}
 
+const NO_OBJECTS: readonly ObjectTerm[] = [];
+
 /** The triples of one graph, indexed for axiom reading. */
 export class OntologyGraph {
-  /** All triples (subject, predicate, object all of an admissible kind), in input order. */
+  /** The distinct triples (IRI or blank node subject, IRI predicate), in input order. */
   readonly triples: readonly Triple[];
-  private readonly bySubject = new Map<string, Map<string, ObjectTerm[]>>();
+  private readonly bySubject = new Map<string, Map<string, Objects>>();
   private readonly byPredicate = new Map<string, Triple[]>();
-  private readonly references = new Map<string, number>();
-  private readonly consumed = new Set<string>();
+  private readonly consumed: Uint8Array;
 
+  /** Indexes the quads (their graph component is ignored, duplicate triples are dropped). */
   constructor(quads: readonly RDF.Quad[]) {
     const triples: Triple[] = [];
-    const seen = new Set<string>();
     for (const q of quads) {
       const s = q.subject;
       const o = q.object;
       if (s.termType !== 'NamedNode' && s.termType !== 'BlankNode') continue;
       if (q.predicate.termType !== 'NamedNode') continue;
       if (o.termType !== 'NamedNode' && o.termType !== 'BlankNode' && o.termType !== 'Literal') continue;
-      const key = tripleKey(s, q.predicate.value, o);
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const t: Triple = { s, p: q.predicate.value, o };
+      const p = q.predicate.value;
+      const sid = idOf(s);
+      let preds = this.bySubject.get(sid);
+      if (!preds) this.bySubject.set(sid, (preds = new Map<string, Objects>()));
+      let objects = preds.get(p);
+      if (!objects) preds.set(p, (objects = { terms: [], ids: [], triples: [] }));
+      const oid = idOf(o);
+      if (objects.set ? objects.set.has(oid) : objects.ids.includes(oid)) continue;
+      const t: Triple = { s, p, o, index: triples.length };
       triples.push(t);
-      const sk = termKey(s);
-      let preds = this.bySubject.get(sk);
-      if (!preds) this.bySubject.set(sk, (preds = new Map()));
-      let objects = preds.get(t.p);
-      if (!objects) preds.set(t.p, (objects = []));
-      objects.push(o);
-      let list = this.byPredicate.get(t.p);
-      if (!list) this.byPredicate.set(t.p, (list = []));
+      objects.terms.push(o);
+      objects.ids.push(oid);
+      objects.triples.push(t.index);
+      if (objects.set) objects.set.add(oid);
+      else if (objects.ids.length > 16) objects.set = new Set(objects.ids);
+      let list = this.byPredicate.get(p);
+      if (!list) this.byPredicate.set(p, (list = []));
       list.push(t);
-      const ok = termKey(o);
-      this.references.set(ok, (this.references.get(ok) ?? 0) + 1);
     }
     this.triples = triples;
+    this.consumed = new Uint8Array(triples.length);
   }
 
   /** The objects of `subject predicate ?o`. */
   objects(subject: RDF.Term, predicate: string): readonly ObjectTerm[] {
-    return this.bySubject.get(termKey(subject))?.get(predicate) ?? [];
+    return this.bySubject.get(idOf(subject))?.get(predicate)?.terms ?? NO_OBJECTS;
   }
 
   /** The predicates used with `subject`. */
   predicates(subject: RDF.Term): readonly string[] {
-    return [...(this.bySubject.get(termKey(subject))?.keys() ?? [])];
+    return [...(this.bySubject.get(idOf(subject))?.keys() ?? [])];
   }
 
   /** The triples with predicate `predicate`. */
@@ -104,24 +130,23 @@ export class OntologyGraph {
     return this.objects(subject, V.type).some((o) => o.termType === 'NamedNode' && o.value === type);
   }
 
-  /** How many triples have `term` as object. */
-  referenceCount(term: RDF.Term): number {
-    return this.references.get(termKey(term)) ?? 0;
-  }
-
-  /** Records that a triple was read (understood). */
+  /** Records that a triple was read (understood); nothing when it is not in the graph. */
   consume(s: RDF.Term, p: string, o: RDF.Term): void {
-    this.consumed.add(tripleKey(s, p, o));
+    const objects = this.bySubject.get(idOf(s))?.get(p);
+    if (!objects) return;
+    const i = objects.ids.indexOf(idOf(o));
+    if (i >= 0) this.consumed[objects.triples[i]!] = 1;
   }
 
   /** Records that every triple `subject predicate ?o` was read. */
   consumeAll(subject: RDF.Term, predicate: string): void {
-    for (const o of this.objects(subject, predicate)) this.consume(subject, predicate, o);
+    const objects = this.bySubject.get(idOf(subject))?.get(predicate);
+    if (objects) for (const i of objects.triples) this.consumed[i] = 1;
   }
 
-  /** Whether a triple was read. */
+  /** Whether a triple of the graph was read. */
   isConsumed(t: Triple): boolean {
-    return this.consumed.has(tripleKey(t.s, t.p, t.o));
+    return this.consumed[t.index] === 1;
   }
 
   /**
@@ -136,27 +161,23 @@ export class OntologyGraph {
     let node: RDF.Term = head;
     for (;;) {
       if (node.termType === 'NamedNode' && node.value === V.nil) return members;
-      if (node.termType === 'Literal') throw new MalformedListError(`malformed RDF list: ${termKey(node)} is a literal, not a list node`);
       const key = termKey(node);
+      if (node.termType === 'Literal') throw new MalformedListError(`malformed RDF list: ${key} is a literal, not a list node`);
       if (visited.has(key)) throw new MalformedListError(`malformed RDF list: cycle through ${key}`);
       visited.add(key);
       const firsts = this.objects(node, V.first);
       const rests = this.objects(node, V.rest);
       // marked read even when malformed: the problem is reported once, for the list
-      for (const f of firsts) this.consume(node, V.first, f);
-      for (const r of rests) this.consume(node, V.rest, r);
+      this.consumeAll(node, V.first);
+      this.consumeAll(node, V.rest);
       if (firsts.length === 0 && rests.length === 0) {
-        throw new MalformedListError(
-          node === head || members.length === 0 ? `malformed RDF list: ${key} is not a list (no rdf:first/rdf:rest)` : `malformed RDF list: it ends in ${key} instead of rdf:nil`,
-        );
+        throw new MalformedListError(members.length === 0 ? `malformed RDF list: ${key} is not a list (no rdf:first/rdf:rest)` : `malformed RDF list: it ends in ${key} instead of rdf:nil`);
       }
       if (firsts.length !== 1) throw new MalformedListError(`malformed RDF list: node ${key} has ${firsts.length} rdf:first values`);
       if (rests.length !== 1) throw new MalformedListError(`malformed RDF list: node ${key} has ${rests.length} rdf:rest values`);
-      const first = firsts[0]!;
-      const rest = rests[0]!;
-      for (const t of this.objects(node, V.type)) if (t.termType === 'NamedNode' && t.value === V.List) this.consume(node, V.type, t);
-      members.push(first);
-      node = rest;
+      if (this.hasType(node, V.List)) this.consume(node, V.type, DataFactory.namedNode(V.List));
+      members.push(firsts[0]!);
+      node = rests[0]!;
     }
   }
 }

@@ -33,7 +33,6 @@ import { DataFactory } from 'n3';
 import type { DatalogTerm, Rule } from '../datalog/ast.js';
 import { writeDatalog } from '../formats/datalog-writer.js';
 import {
-  type Conjunction,
   conjunction,
   constant,
   type PendingRule,
@@ -45,9 +44,9 @@ import {
   variable,
   Variables,
 } from './compile.js';
-import { type ClassExpression, ExpressionReader, expressionText, hasExpressionStructure, isDataRange, type PropertyExpression, propertyText } from './expressions.js';
+import { type ClassExpression, EXPRESSION_CONSTRUCTORS, ExpressionReader, expressionText, isDataRange, type PropertyExpression, propertyText } from './expressions.js';
 import { type ObjectTerm, OntologyGraph, type SubjectTerm, termKey, type Triple } from './rdf-graph.js';
-import { ANNOTATION_PREDICATES, DECLARATION_TYPES, isReserved, V } from './vocabulary.js';
+import { ANNOTATION_PREDICATES, DECLARATION_TYPES, OWL, V } from './vocabulary.js';
 
 /** One axiom and the rules it compiles to. */
 export interface TranslatedAxiom {
@@ -157,7 +156,7 @@ class Translator {
     this.annotationsOfAxioms();
     for (const t of g.withPredicate(V.subClassOf)) this.subClassOf(t);
     for (const t of g.withPredicate(V.equivalentClass)) this.equivalentClass(t);
-    for (const s of this.subjects()) if (s.termType === 'NamedNode' && hasExpressionStructure(g, s)) this.definition(s);
+    for (const s of this.definedClasses()) this.definition(s);
     for (const t of g.withPredicate(V.disjointWith)) this.disjointClasses([t.s, t.o], () => g.consume(t.s, t.p, t.o));
     for (const t of g.withPredicate(V.disjointUnionOf)) this.disjointUnion(t);
     for (const t of g.withPredicate(V.subPropertyOf)) this.subPropertyOf(t);
@@ -182,16 +181,17 @@ class Translator {
 
   // ---- bookkeeping ----
 
-  private subjects(): SubjectTerm[] {
-    const seen = new Set<string>();
-    const out: SubjectTerm[] = [];
-    for (const t of this.graph.triples) {
-      const k = termKey(t.s);
-      if (seen.has(k)) continue;
-      seen.add(k);
-      out.push(t.s);
+  /** IRIs with the triples of a class expression (`C owl:intersectionOf (…)`, …), in order. */
+  private definedClasses(): RDF.NamedNode[] {
+    const found = new Map<string, { s: RDF.NamedNode; index: number }>();
+    for (const p of EXPRESSION_CONSTRUCTORS) {
+      for (const t of this.graph.withPredicate(p)) {
+        if (t.s.termType !== 'NamedNode') continue;
+        const old = found.get(t.s.value);
+        if (old === undefined || old.index > t.index) found.set(t.s.value, { s: t.s, index: t.index });
+      }
     }
-    return out;
+    return [...found.values()].sort((a, b) => a.index - b.index).map((x) => x.s);
   }
 
   /** Records an axiom: its rules (finished from pending rules) and warnings for its problems. */
@@ -215,11 +215,17 @@ class Translator {
     this.warnings.add(message);
   }
 
+  /**
+   * Records an ABox fact. The triples of the graph are distinct; `owl:differentFrom` facts,
+   * which also come from `owl:AllDifferent`, are checked for repetitions.
+   */
   private assert(s: RDF.Term, p: string, o: RDF.Term): void {
     if (!this.options.assertions) return;
-    const key = `${termKey(s)} <${p}> ${termKey(o)}`;
-    if (this.assertionKeys.has(key)) return;
-    this.assertionKeys.add(key);
+    if (p === V.differentFrom) {
+      const key = `${termKey(s)} ${termKey(o)}`;
+      if (this.assertionKeys.has(key)) return;
+      this.assertionKeys.add(key);
+    }
     this.assertions.push(DataFactory.quad(s as RDF.Quad_Subject, DataFactory.namedNode(p), o as RDF.Quad_Object));
   }
 
@@ -297,12 +303,11 @@ class Translator {
     const key = `EquivalentClasses(${texts.join(' ')})`;
     const rules: PendingRule[] = [];
     const problemsByDirection: string[][] = [];
-    const vars = new Variables();
     const sorted = this.sorted(operands);
     for (const [i, a] of sorted.entries()) {
       for (const [j, b] of sorted.entries()) {
         if (i === j) continue;
-        const r = this.subsumption(a, b, vars);
+        const r = this.subsumption(a, b);
         rules.push(...r.rules);
         problemsByDirection.push(r.problems);
       }
@@ -383,10 +388,6 @@ class Translator {
     const x2 = variable('x2');
     const c1 = this.compiler.condition(c, x1, vars);
     const c2 = this.compiler.condition(c, x2, vars);
-    if (c1.problems.length > 0) {
-      this.axiom(key, [], c1.problems);
-      return;
-    }
     const edges = props.flatMap((p) => {
       const z = vars.fresh('z');
       return [propertyTriple(p, x1, z), propertyTriple(p, x2, z)];
@@ -395,7 +396,7 @@ class Translator {
     this.axiom(
       key,
       bodies.map((body) => ({ head: [{ s: x1, p: V.sameAs, o: x2 }], body })),
-      [],
+      c1.problems,
     );
   }
 
@@ -565,22 +566,31 @@ class Translator {
 
   private differentFrom(t: Triple): void {
     this.graph.consume(t.s, t.p, t.o);
-    this.differentIndividuals([t.s, t.o]);
+    if (t.o.termType !== 'Literal') this.assert(t.s, V.differentFrom, t.o);
+    this.differentIndividuals([t.s, t.o], false);
   }
 
-  /** Rules deriving `owl:Nothing` for two of the individuals that are `owl:sameAs`, and the assertions. */
-  private differentIndividuals(individuals: readonly ObjectTerm[]): void {
+  /**
+   * Rules deriving `owl:Nothing` for two of the individuals that are `owl:sameAs`, and (with
+   * `pairs`) the `owl:differentFrom` assertions of all pairs.
+   */
+  private differentIndividuals(individuals: readonly ObjectTerm[], pairs = true): void {
     const unique = new Map<string, ObjectTerm>();
-    for (const i of individuals) unique.set(termKey(i), i);
+    const repeated = new Map<string, ObjectTerm>();
+    for (const i of individuals) {
+      if (unique.has(termKey(i))) repeated.set(termKey(i), i);
+      unique.set(termKey(i), i);
+    }
     const members = [...unique.values()].sort((a, b) => (termKey(a) < termKey(b) ? -1 : 1));
-    const key = `DifferentIndividuals(${members.map(termKey).join(' ')})`;
+    const key = `DifferentIndividuals(${individuals.map(termKey).sort().join(' ')})`;
     const literals = members.filter((m) => m.termType === 'Literal');
     if (literals.length > 0) {
       this.axiom(key, [], [`${literals.map(termKey).join(', ')} ${literals.length === 1 ? 'is a literal' : 'are literals'}, not individuals`]);
       return;
     }
-    for (let i = 0; i < members.length; i++) for (let j = i + 1; j < members.length; j++) this.assert(members[i]!, V.differentFrom, members[j]!);
-    const rules: PendingRule[] = [];
+    if (pairs) for (let i = 0; i < members.length; i++) for (let j = i + 1; j < members.length; j++) this.assert(members[i]!, V.differentFrom, members[j]!);
+    // an individual different from itself is a contradiction (eq-diff1 with eq-ref)
+    const rules: PendingRule[] = [...repeated.values()].map((i) => ({ head: [typeTriple(constant(i), V.Nothing)], body: TRUE }));
     if (members.some((m) => m.termType === 'BlankNode')) {
       // blank nodes cannot be written in a FILTER: one rule per ordered pair
       for (const a of members) {
@@ -691,7 +701,8 @@ class Translator {
       g.consume(t.s, t.p, t.o);
       return;
     }
-    if (type === V.Thing || type === V.Nothing || !isReserved(type)) {
+    // other OWL classes (owl:Restriction of a node no axiom read, …) are reported in rest()
+    if (type === V.Thing || type === V.Nothing || !type.startsWith(OWL)) {
       g.consume(t.s, t.p, t.o);
       this.assert(t.s, V.type, t.o);
     }
@@ -717,7 +728,9 @@ class Translator {
         this.warn(`Import(${termKey(t.o)}): imported ontologies are not read; ignored`);
         continue;
       }
-      if (isReserved(t.p) || (t.p === V.type && t.o.termType === 'NamedNode' && isReserved(t.o.value))) {
+      // OWL vocabulary that no axiom read looks like a malformed or unsupported axiom; other
+      // triples (including RDF lists and containers no axiom refers to) are data
+      if (t.p.startsWith(OWL) || (t.p === V.type && t.o.termType === 'NamedNode' && t.o.value.startsWith(OWL))) {
         const subject = termKey(t.s);
         let list = unrecognised.get(subject);
         if (!list) unrecognised.set(subject, (list = []));

@@ -320,6 +320,18 @@ describe('owl/translate', () => {
       ]);
     });
 
+    it('an individual different from itself is a contradiction', () => {
+      expect(rulesOf(':a owl:differentFrom :a .')).to.deep.equal({ 'DifferentIndividuals(:a :a)': ['[:a, a, owl:Nothing] :- .'] });
+    });
+
+    it('data that merely uses RDF vocabulary (lists, containers, rdf:value) is assertions, not warnings', () => {
+      const ttl = ':x :authors (:a :b) ; rdf:value 3 ; a rdf:Bag , rdfs:Resource ; rdf:_1 :a .';
+      const t = translate(ttl, { assertions: true });
+      expect(t.warnings).to.deep.equal([]);
+      expect(t.axioms).to.deep.equal([]);
+      expect(t.assertions).to.have.length(quadsOf(ttl).length);
+    });
+
     it('negative property assertions (prp-npa1/2)', () => {
       expect(
         rulesOf(
@@ -384,6 +396,14 @@ describe('owl/translate', () => {
       expect(t.warnings.map(short)).to.deep.equal([
         'SubClassOf(:A ObjectIntersectionOf(:B ObjectUnionOf(:C :D))): ObjectUnionOf(:C :D) (disjunction) cannot be a superclass expression in OWL 2 RL; dropped',
         'SubClassOf(ObjectUnionOf(:E ObjectAllValuesFrom(:p :F)) :G): ObjectAllValuesFrom(:p :F) (universal quantification) cannot be a subclass expression in OWL 2 RL; dropped',
+      ]);
+    });
+
+    it('a disjunct outside OWL 2 RL inside a conjunction on the left drops only that disjunct', () => {
+      const t = translate('[ owl:intersectionOf (:A [ owl:unionOf (:B [ owl:onProperty :p ; owl:allValuesFrom :C ]) ]) ] rdfs:subClassOf :D .');
+      expect(t.axioms.flatMap((a) => ruleLines(a.rules))).to.deep.equal(['[?x, a, :D] :- [?x, a, :A], [?x, a, :B] .']);
+      expect(t.warnings.map(short)).to.deep.equal([
+        'SubClassOf(ObjectIntersectionOf(:A ObjectUnionOf(:B ObjectAllValuesFrom(:p :C))) :D): ObjectAllValuesFrom(:p :C) (universal quantification) cannot be a subclass expression in OWL 2 RL; dropped',
       ]);
     });
 
