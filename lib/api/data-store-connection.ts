@@ -13,6 +13,7 @@ import { type ExportOutput, type ExportParameters, exportFacts, factDomainMask }
 import { type ImportOptions, type ImportSource, importInto, UPDATE_TYPES, type UpdateType } from '../server/import.js';
 import type { Server } from '../server/server.js';
 import { ConnectionBase } from './connection-base.js';
+import { importAxioms } from '../server/axioms.js';
 import { AnswerBindings, Cursor } from './cursor.js';
 import type { QueryTerm } from '../sparql/query-terms.js';
 import { parseUpdate } from '../sparql/update.js';
@@ -72,6 +73,28 @@ export interface FactCountOptions {
 }
 
 type TransactionState = { readonly type: 'read-only'; readonly snapshot: Snapshot } | { readonly type: 'read-write'; readonly tx: WriteTransaction };
+
+/** The result of an import from its report (a failed import changed nothing: no counter says otherwise). */
+function resultOf(report: ImportReport, prefixes: ReadonlyMap<string, string>): ImportResult {
+  if (report.errors > 0) {
+    report.changedFacts = 0;
+    report.changedRules = 0;
+    report.changedAxioms = 0;
+  }
+  return {
+    rows: report.rows(),
+    errors: report.errors,
+    warnings: report.warnings,
+    processedFacts: report.processedFacts,
+    changedFacts: report.changedFacts,
+    processedRules: report.processedRules,
+    changedRules: report.changedRules,
+    processedAxioms: report.processedAxioms,
+    changedAxioms: report.changedAxioms,
+    prefixes,
+    text: report.toText(),
+  };
+}
 
 /** A connection to one data store. Serves one call at a time. */
 export class DataStoreConnection extends ConnectionBase {
@@ -256,26 +279,7 @@ export class DataStoreConnection extends ConnectionBase {
         (tx) => importInto(this.store, tx, updateType, source, options, report, this.interrupter),
         () => report.errors > 0,
       );
-      if (report.errors > 0) {
-        // nothing of a failed import is kept: no counter may report a change
-        report.changedFacts = 0;
-        report.changedRules = 0;
-        report.changedAxioms = 0;
-      }
-      const rows = report.rows();
-      return {
-        rows,
-        errors: report.errors,
-        warnings: report.warnings,
-        processedFacts: report.processedFacts,
-        changedFacts: report.changedFacts,
-        processedRules: report.processedRules,
-        changedRules: report.changedRules,
-        processedAxioms: report.processedAxioms,
-        changedAxioms: report.changedAxioms,
-        prefixes,
-        text: report.toText(),
-      };
+      return resultOf(report, prefixes);
     });
   }
 
@@ -417,6 +421,31 @@ export class DataStoreConnection extends ConnectionBase {
         if (name !== undefined && !state.catalogue.statistics.has(name)) throw new UnknownResourceError(`statistics '${name}' do not exist`);
       }),
     );
+  }
+
+  // ---- OWL axioms ----
+
+  /**
+   * Reads OWL axioms from the triples of `sourceGraph` (default graph when omitted) and adds
+   * them to (ADD) or removes them from (DELETE) the axioms of `destinationGraph` (default
+   * graph when omitted), compiled to rules of the `axioms` domain and maintained like other
+   * rules. With `translateAssertions`, ABox assertions are added or removed as facts too.
+   * Parts of axioms outside OWL 2 RL are dropped with a warning row naming the axiom.
+   */
+  async importAxiomsFromTriples(sourceGraph?: string, translateAssertions = false, destinationGraph?: string, updateType: 'ADD' | 'DELETE' = 'ADD'): Promise<ImportResult> {
+    return this.guard('importAxiomsFromTriples', async () => {
+      const report = new ImportReport();
+      await this.write(
+        (tx) => importAxioms(this.store, tx, { sourceGraph, destinationGraph, assertions: translateAssertions, deleting: updateType === 'DELETE' }, report),
+        () => report.errors > 0,
+      );
+      return resultOf(report, new Map());
+    });
+  }
+
+  /** The axioms of the store: destination graph ('' = default graph) and axiom text. */
+  async listAxioms(): Promise<Array<{ graph: string; axiom: string }>> {
+    return this.guard('listAxioms', () => this.read((state) => [...state.catalogue.axioms.values()].map((a) => ({ graph: a.destination, axiom: a.key }))));
   }
 
   // ---- commit procedure ----

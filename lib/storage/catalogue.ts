@@ -31,6 +31,16 @@ export interface StoredRule {
   readonly domain: string;
 }
 
+/** An OWL axiom held by a store: its destination graph ('' = default), its key, and the keys of its rules. */
+export interface AxiomEntry {
+  /** The destination graph IRI, or '' for the default graph. */
+  readonly destination: string;
+  /** The axiom's canonical text. */
+  readonly key: string;
+  /** Keys of the rules the axiom compiles to. */
+  readonly ruleKeys: readonly string[];
+}
+
 /** Fields of a {@link Catalogue}. */
 export interface CatalogueFields {
   /** Tuple tables by name, in creation order. */
@@ -43,6 +53,8 @@ export interface CatalogueFields {
   rules: OrderedMap<string, StoredRule>;
   /** The commit procedure (a SPARQL update), or '' for none. */
   commitProcedure: string;
+  /** OWL axioms by destination graph and key. */
+  axioms: OrderedMap<string, AxiomEntry>;
   /** Statistics objects by name, with their parameters. */
   statistics: OrderedMap<string, Readonly<{ [key: string]: string }>>;
 }
@@ -54,6 +66,7 @@ export const Catalogue = Record<CatalogueFields>({
   baseIRI: '',
   rules: OrderedMap<string, StoredRule>(),
   commitProcedure: '',
+  axioms: OrderedMap<string, AxiomEntry>(),
   statistics: OrderedMap<string, Readonly<{ [key: string]: string }>>([['column-counts', {}]]),
 });
 
