@@ -19,7 +19,7 @@ import { ruleKey } from './reasoning.js';
 function graphTriples(store: DataStore, tx: WriteTransaction, graph: string | undefined): RDF.Quad[] {
   const dictionary = store.facts.dictionary;
   const out: RDF.Quad[] = [];
-  const term = (id: number): RDF.Quad_Object => keyToTerm(dictionary.keyOf(id)) as RDF.Quad_Object;
+  const term = (id: number): RDF.Quad_Object => keyToTerm(dictionary.keyOf(id));
   if (graph === undefined) {
     const t = tx.table(DEFAULT_TRIPLES_ID);
     const view = tx.view(DEFAULT_TRIPLES_ID);
