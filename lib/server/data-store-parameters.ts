@@ -30,7 +30,7 @@ const PARAMETERS: Readonly<Record<string, { check: Check; default?: string }>> =
   'by-levels': { check: boolean, default: 'true' },
   'use-DRed': { check: boolean, default: 'false' },
   equality: {
-    check: (v) => (v === 'off' ? undefined : v === 'noUNA' || v === 'UNA' ? `'${v}' needs equality reasoning, which this version of quadlog does not provide yet (use off)` : 'must be off, noUNA or UNA'),
+    check: (v) => (v === 'off' || v === 'noUNA' || v === 'UNA' ? undefined : 'must be off, noUNA or UNA'),
     default: 'off',
   },
   persistence: { check: (v) => (v === 'off' ? undefined : 'only persistence=off is supported (stores live in memory)'), default: 'off' },

@@ -11,7 +11,7 @@ import type { TupleTableInfo } from '../storage/catalogue.js';
 import { DERIVED, EXPLICIT } from '../storage/tuple-table.js';
 import type { Interrupter } from '../model/control.js';
 import type { Snapshot } from '../storage/fact-store.js';
-import { type ReasoningSavepoint, StoreReasoner } from './reasoning.js';
+import { equalityRules, type ReasoningSavepoint, ruleKey, StoreReasoner } from './reasoning.js';
 import { executeUpdate, parseUpdate } from '../sparql/update.js';
 import { ImportReport } from '../formats/notifications.js';
 import { importInto } from './import.js';
@@ -94,7 +94,20 @@ export class DataStore {
     this.type = resolveDataStoreType(type);
     this.parameters = resolveDataStoreParameters(parameters);
     this.facts = new FactStore(`data store '${name}'`);
-    this.reasoner = new StoreReasoner(this.facts, () => ({ useDRed: this.parameters['use-DRed'] === 'true', byLevels: this.parameters['by-levels'] !== 'false' }));
+    this.reasoner = new StoreReasoner(this.facts, () => ({
+      useDRed: this.parameters['use-DRed'] === 'true',
+      byLevels: this.parameters['by-levels'] !== 'false',
+      equality: this.parameters.equality ?? 'off',
+    }));
+    const internal = equalityRules(this.parameters.equality ?? 'off');
+    if (internal.length > 0) {
+      this.facts.initialiseCatalogue((c) => c.set('rules', c.rules.withMutations((m) => {
+        for (const rule of internal) {
+          const key = ruleKey(rule);
+          m.set(key, { key, rule, domain: 'internal' });
+        }
+      })));
+    }
   }
 
   // ---- transaction lifecycle (facts plus pending reasoning) ----
@@ -228,7 +241,7 @@ export class DataStore {
 
   /** Deletes every fact of every table, every rule and every axiom. */
   clear(tx: WriteTransaction): void {
-    tx.catalogue = tx.catalogue.set('rules', tx.catalogue.rules.clear());
+    tx.catalogue = tx.catalogue.set('rules', tx.catalogue.rules.filter((r) => r.domain === 'internal')).set('axioms', tx.catalogue.axioms.clear());
     this.reasoner.discardPending();
     for (const info of tx.catalogue.tupleTables.values()) {
       const table = tx.table(info.id);
@@ -245,7 +258,7 @@ export class DataStore {
 
   /** Drops every rule and makes every fact explicit (call after reasoning is up to date). */
   clearRulesExplicateFacts(tx: WriteTransaction): void {
-    tx.catalogue = tx.catalogue.set('rules', tx.catalogue.rules.clear());
+    tx.catalogue = tx.catalogue.set('rules', tx.catalogue.rules.filter((r) => r.domain === 'internal')).set('axioms', tx.catalogue.axioms.clear());
     this.reasoner.discardPending();
     for (const info of tx.catalogue.tupleTables.values()) {
       const table = tx.table(info.id);

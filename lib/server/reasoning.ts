@@ -13,6 +13,8 @@ import { writeDatalog } from '../formats/datalog-writer.js';
 import type { StoredRule } from '../storage/catalogue.js';
 import type { FactStore, StoreSavepoint, WriteTransaction } from '../storage/fact-store.js';
 import { EXPLICIT } from '../storage/tuple-table.js';
+import { RuleCompilationError } from '../model/errors.js';
+import { parseDatalog } from '../formats/datalog-parser.js';
 
 /** A savepoint of facts and pending reasoning work. */
 export interface ReasoningSavepoint {
@@ -38,7 +40,7 @@ export class StoreReasoner {
   /** Creates the reasoner of a store. */
   constructor(
     private readonly facts: FactStore,
-    private readonly options: () => { useDRed: boolean; byLevels: boolean },
+    private readonly options: () => { useDRed: boolean; byLevels: boolean; equality: string },
   ) {}
 
   /** Whether explicit changes must go through the pending log (the store has rules). */
@@ -75,6 +77,14 @@ export class StoreReasoner {
    * catalogue is left as it was.
    */
   addRules(tx: WriteTransaction, rules: readonly Rule[], domain: string): number {
+    if (this.options().equality !== 'off') {
+      const bad = rules.find((r) => r.body.some((l) => l.kind === 'not' || l.kind === 'aggregate'));
+      if (bad) {
+        throw new RuleCompilationError(
+          `line ${bad.position.line}: column ${bad.position.column}: rules with NOT or AGGREGATE cannot be used when the store reasons with equality (equality=${this.options().equality})`,
+        );
+      }
+    }
     let draft = tx.catalogue.rules;
     const fresh: string[] = [];
     for (const rule of rules) {
@@ -94,14 +104,14 @@ export class StoreReasoner {
     return fresh.length;
   }
 
-  /** Removes rules (matched by their canonical text); returns how many existed. */
+  /** Removes rules (matched by their canonical text); returns how many existed. Internal rules stay. */
   removeRules(tx: WriteTransaction, rules: readonly Rule[]): number {
     let draft = tx.catalogue.rules;
     const gone: StoredRule[] = [];
     for (const rule of rules) {
       const key = ruleKey(rule);
       const stored = draft.get(key);
-      if (!stored) continue;
+      if (!stored || stored.domain === 'internal') continue;
       draft = draft.delete(key);
       gone.push(stored);
     }
@@ -178,4 +188,35 @@ export class StoreReasoner {
     this.draft = { rules, program };
     return program;
   }
+}
+
+/**
+ * The internal rules that make owl:sameAs an equality: reflexive on every IRI and blank node
+ * used in a fact, symmetric, transitive, and replacing equals in every position of triples and
+ * quads; with `UNA`, two distinct IRIs that are the same are a clash (both become members of
+ * owl:Nothing).
+ */
+export function equalityRules(mode: string): Rule[] {
+  if (mode === 'off') return [];
+  const text = `
+    [?s, owl:sameAs, ?s] :- [?s, ?p, ?o] .
+    [?p, owl:sameAs, ?p] :- [?s, ?p, ?o] .
+    [?o, owl:sameAs, ?o] :- [?s, ?p, ?o], FILTER(!isLiteral(?o)) .
+    [?s, owl:sameAs, ?s] :- [?s, ?p, ?o] ?g .
+    [?p, owl:sameAs, ?p] :- [?s, ?p, ?o] ?g .
+    [?o, owl:sameAs, ?o] :- [?s, ?p, ?o] ?g, FILTER(!isLiteral(?o)) .
+    [?g, owl:sameAs, ?g] :- [?s, ?p, ?o] ?g .
+    [?y, owl:sameAs, ?x] :- [?x, owl:sameAs, ?y] .
+    [?x, owl:sameAs, ?z] :- [?x, owl:sameAs, ?y], [?y, owl:sameAs, ?z] .
+    [?s2, ?p, ?o] :- [?s, ?p, ?o], [?s, owl:sameAs, ?s2] .
+    [?s, ?p2, ?o] :- [?s, ?p, ?o], [?p, owl:sameAs, ?p2] .
+    [?s, ?p, ?o2] :- [?s, ?p, ?o], [?o, owl:sameAs, ?o2] .
+    [?s2, ?p, ?o] ?g :- [?s, ?p, ?o] ?g, [?s, owl:sameAs, ?s2] .
+    [?s, ?p2, ?o] ?g :- [?s, ?p, ?o] ?g, [?p, owl:sameAs, ?p2] .
+    [?s, ?p, ?o2] ?g :- [?s, ?p, ?o] ?g, [?o, owl:sameAs, ?o2] .
+    [?s, ?p, ?o] ?g2 :- [?s, ?p, ?o] ?g, [?g, owl:sameAs, ?g2] .
+    ${mode === 'UNA' ? 'owl:Nothing[?x], owl:Nothing[?y] :- [?x, owl:sameAs, ?y], FILTER(isIRI(?x) && isIRI(?y) && ?x != ?y) .' : ''}`;
+  const { document, errors } = parseDatalog(text, { prefixes: new Map([['owl:', 'http://www.w3.org/2002/07/owl#']]) });
+  if (errors.length > 0) throw new Error(`internal equality rules: ${errors.map((e) => e.message).join('; ')}`);
+  return [...document.rules];
 }

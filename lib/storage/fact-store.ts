@@ -156,6 +156,15 @@ export class FactStore {
     this.current = new Snapshot(this, 0, catalogue, this.limits());
   }
 
+  /**
+   * Changes the catalogue of a new store before any transaction (for what its creation
+   * parameters imply, such as the internal rules of equality).
+   */
+  initialiseCatalogue(change: (catalogue: Catalogue) => Catalogue): void {
+    if (this.current.version !== 0 || this.writer) throw new TransactionError('the catalogue can only be initialised before the first transaction');
+    this.current = new Snapshot(this, 0, change(this.current.catalogue), this.limits());
+  }
+
   /** The latest committed version. */
   get committed(): Snapshot {
     return this.current;

@@ -103,13 +103,24 @@ type Step =
   | { kind: 'add-rule' | 'delete-rule'; rule: string }
   | { kind: 'commit-mixed'; add: string[]; picks: number[] };
 
-const stepArb: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 3, arbitrary: fc.array(factArb, { minLength: 1, maxLength: 6 }).map((facts): Step => ({ kind: 'add-facts', facts })) },
-  { weight: 3, arbitrary: fc.array(fc.nat(999), { minLength: 1, maxLength: 4 }).map((picks): Step => ({ kind: 'delete-facts', picks })) },
-  { weight: 2, arbitrary: ruleArb.map((rule): Step => ({ kind: 'add-rule', rule })) },
-  { weight: 1, arbitrary: fc.nat(20).map((i): Step => ({ kind: 'delete-rule', rule: String(i) })) },
-  { weight: 1, arbitrary: fc.tuple(fc.array(factArb, { maxLength: 4 }), fc.array(fc.nat(999), { maxLength: 4 })).map(([add, picks]): Step => ({ kind: 'commit-mixed', add, picks })) },
-);
+/** Update steps over the given rules and facts. */
+function stepsOf(rules: fc.Arbitrary<string>, facts: fc.Arbitrary<string>): fc.Arbitrary<Step> {
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.array(facts, { minLength: 1, maxLength: 6 }).map((f): Step => ({ kind: 'add-facts', facts: f })) },
+    { weight: 3, arbitrary: fc.array(fc.nat(999), { minLength: 1, maxLength: 4 }).map((picks): Step => ({ kind: 'delete-facts', picks })) },
+    { weight: 2, arbitrary: rules.map((rule): Step => ({ kind: 'add-rule', rule })) },
+    { weight: 1, arbitrary: fc.nat(20).map((i): Step => ({ kind: 'delete-rule', rule: String(i) })) },
+    { weight: 1, arbitrary: fc.tuple(fc.array(facts, { maxLength: 4 }), fc.array(fc.nat(999), { maxLength: 4 })).map(([add, picks]): Step => ({ kind: 'commit-mixed', add, picks })) },
+  );
+}
+
+const stepArb = stepsOf(ruleArb, factArb);
+
+/** With equality on: no NOT or AGGREGATE (such rules are rejected), and owl:sameAs facts. */
+const positiveRuleArb = ruleArb.filter((r) => !/NOT|AGGREGATE/.test(r));
+const sameAsArb = fc.tuple(fc.constantFrom(...CONSTANTS), fc.constantFrom(...CONSTANTS)).map(([a, b]) => `[${a}, owl:sameAs, ${b}] .`);
+const equalityFactArb = fc.oneof({ weight: 3, arbitrary: factArb }, { weight: 1, arbitrary: sameAsArb });
+const equalityStepArb = stepsOf(positiveRuleArb, equalityFactArb);
 
 /** Every fact of every table with its status, as sorted lines (read through the store internals). */
 function dump(env: ReturnType<typeof useServer>, name: string): string[] {
@@ -206,6 +217,21 @@ describe('datalog/maintenance: incremental equals from scratch', function () {
           check(env, parameters, [{ kind: 'add-facts', facts }, ...rules.map((rule): Step => ({ kind: 'add-rule', rule })), ...steps]),
         ),
         { numRuns: 130 },
+      );
+    });
+  }
+  const equalityModes: Array<[string, Record<string, string>]> = [
+    ['equality noUNA, FBF', { equality: 'noUNA' }],
+    ['equality noUNA, DRed', { equality: 'noUNA', 'use-DRed': 'true' }],
+    ['equality UNA, FBF', { equality: 'UNA' }],
+  ];
+  for (const [label, parameters] of equalityModes) {
+    it(`random programs and updates with owl:sameAs (${label})`, async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(equalityFactArb, { minLength: 6, maxLength: 14 }), fc.array(positiveRuleArb, { minLength: 1, maxLength: 3 }), fc.array(equalityStepArb, { minLength: 2, maxLength: 6 }), (facts, rules, steps) =>
+          check(env, parameters, [{ kind: 'add-facts', facts }, ...rules.map((rule): Step => ({ kind: 'add-rule', rule })), ...steps]),
+        ),
+        { numRuns: 40 },
       );
     });
   }
