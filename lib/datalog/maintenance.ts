@@ -352,21 +352,28 @@ export class Maintenance {
 
   /** Whether some rule of the fact's level derives it from rows accepted by `filter`. */
   private provable(tableId: number, row: number, filter: RowFilter): boolean {
-    const level = this.levelOfRow(tableId, row);
-    const table = this.tx.table(tableId);
-    for (const rule of this.program.rules) {
-      if (rule.level !== level) continue;
-      for (const head of rule.heads) {
-        if (head.tableId !== tableId) continue;
-        let slots = this.scratch.get(rule);
-        if (!slots) this.scratch.set(rule, (slots = new Int32Array(rule.slotCount)));
-        slots.fill(-1);
-        if (!this.evaluator.unify(head, table, row, slots)) continue;
-        this.evaluator.accept = filter;
-        if (this.evaluator.run(rule, slots, -1, () => true)) return true;
+    // called from inside other evaluations (a candidate found while a pivot's join runs):
+    // the row filter of that evaluation must be restored
+    const saved = this.evaluator.accept;
+    try {
+      const level = this.levelOfRow(tableId, row);
+      const table = this.tx.table(tableId);
+      for (const rule of this.program.rules) {
+        if (rule.level !== level) continue;
+        for (const head of rule.heads) {
+          if (head.tableId !== tableId) continue;
+          let slots = this.scratch.get(rule);
+          if (!slots) this.scratch.set(rule, (slots = new Int32Array(rule.slotCount)));
+          slots.fill(-1);
+          if (!this.evaluator.unify(head, table, row, slots)) continue;
+          this.evaluator.accept = filter;
+          if (this.evaluator.run(rule, slots, -1, () => true)) return true;
+        }
       }
+      return false;
+    } finally {
+      this.evaluator.accept = saved;
     }
-    return false;
   }
 
   private async overdelete(rules: readonly CompiledRule[], removedCandidates: readonly number[]): Promise<void> {

@@ -201,6 +201,17 @@ async function check(env: ReturnType<typeof useServer>, parameters: Record<strin
   }
 }
 
+/** Counterexamples found earlier, run every time before the random cases. */
+const REGRESSIONS: Array<[string[], string[], Step[]]> = [
+  // FBF: the proof search inside an overdeletion left its row filter behind, so the rest of the
+  // pivot's join ran on the wrong facts and missed a candidate (a fact kept its derived status)
+  [
+    [':C0[:a] .', '[:a, :p0, :a] .', '[:b, :p0, :a] .', '[:a, :p0, :c] .'],
+    ['[?x, :p0, ?x] :- [?x, :p0, :a] .', '[?x, :p0, ?z] :- [:a, :p0, ?z], :C0[:a], [?x, :p0, ?x] .'],
+    [{ kind: 'add-rule', rule: '[?x, :p0, ?x] :- [?x, :p0, ?x] .' }, { kind: 'delete-facts', picks: [0] }],
+  ],
+];
+
 describe('datalog/maintenance: incremental equals from scratch', function () {
   this.timeout(120_000);
   const env = useServer('maintenance-property');
@@ -216,7 +227,7 @@ describe('datalog/maintenance: incremental equals from scratch', function () {
         fc.asyncProperty(fc.array(factArb, { minLength: 8, maxLength: 20 }), fc.array(ruleArb, { minLength: 1, maxLength: 4 }), fc.array(stepArb, { minLength: 2, maxLength: 8 }), (facts, rules, steps) =>
           check(env, parameters, [{ kind: 'add-facts', facts }, ...rules.map((rule): Step => ({ kind: 'add-rule', rule })), ...steps]),
         ),
-        { numRuns: 130 },
+        { numRuns: 130, examples: REGRESSIONS },
       );
     });
   }
