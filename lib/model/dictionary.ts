@@ -42,6 +42,8 @@ export class TermDictionary {
   private highMask = ~((1 << 22) - 1);
   /** Direct-mapped cache of recently seen ids (`id + 1`) by hash, for repeated terms in bulk input. */
   private readonly recent = new Uint32Array(4096);
+  /** Direct-mapped cache of recently seen ids (`id + 1`) by length and last bytes (checked before hashing). */
+  private readonly sketches = new Uint32Array(8192);
   private count = 0;
   private scratch = Buffer.alloc(256);
   /** The scratch buffer as a plain Uint8Array (keeps the byte loops monomorphic). */
@@ -59,6 +61,18 @@ export class TermDictionary {
 
   /** The id of the canonical bytes in [start, end), interning them if new. */
   internBytes(bytes: Uint8Array, start: number, end: number): number {
+    // bulk input repeats terms: try the id last seen with the same length and last bytes
+    const len = end - start;
+    const sketch = len > 4 ? (Math.imul(len, 0x9e3779b1) ^ (bytes[end - 2]! | (bytes[end - 3]! << 8) | (bytes[end - 4]! << 16) | (bytes[end - 5]! << 24))) >>> 0 : len;
+    const slot = (sketch ^ (sketch >>> 12)) & 8191;
+    const seen = this.sketches[slot]!;
+    if (seen !== 0 && seen <= this.count && this.same(seen - 1, bytes, start, end)) return seen - 1;
+    const id = this.internHashed(bytes, start, end);
+    this.sketches[slot] = id + 1;
+    return id;
+  }
+
+  private internHashed(bytes: Uint8Array, start: number, end: number): number {
     const h = hashBytes(bytes, start, end);
     const found = this.probe(bytes, start, end, h);
     if (found >= 0) return found;
@@ -124,7 +138,10 @@ export class TermDictionary {
 
   /** Removes every id >= mark (rolls the dictionary back to an earlier size). */
   truncate(mark: number): void {
-    if (mark < this.count) this.recent.fill(0);
+    if (mark < this.count) {
+      this.recent.fill(0);
+      this.sketches.fill(0);
+    }
     for (let id = this.count - 1; id >= mark; id--) this.removeSlot(id);
     if (mark < this.count) {
       this.arenaUsed = this.offsets[mark]!;
