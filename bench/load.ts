@@ -32,7 +32,6 @@
  *
  * @module
  */
-import { spawn } from 'node:child_process';
 import { createReadStream, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg } from 'node:os';
@@ -43,6 +42,7 @@ import { createGunzip, gunzipSync } from 'node:zlib';
 import { StreamParser, Store as N3Store, Writer as N3Writer } from 'n3';
 import type { Quad } from '@rdfjs/types';
 import { Server, ConnectionFactory } from '../lib/index.js';
+import { collect, num, runChild, table } from './lib/harness.js';
 
 /** The systems compared, in the order they are run and printed. */
 export const SYSTEMS = ['quadlog', 'n3', 'oxigraph'] as const;
@@ -147,13 +147,6 @@ function loadOxigraph(): OxigraphModule {
 // ---------------------------------------------------------------- measurement helpers
 
 type Usage = NodeJS.MemoryUsage;
-
-function collect(): void {
-  const gc = globalThis.gc;
-  if (!gc) throw new Error('run with node --expose-gc');
-  gc();
-  gc();
-}
 
 function usage(): Usage {
   collect();
@@ -324,38 +317,9 @@ async function runOne(system: string, file: string, withExport: boolean, input: 
 
 /** Spawns a child measuring `system` and parses the JSON line it prints. */
 function spawnOne(system: SystemName, file: string, withExport: boolean, input: OxigraphInput): Promise<RunResult> {
-  const script = fileURLToPath(import.meta.url);
-  const args = ['--expose-gc', '--import', 'tsx', script, '--one', system, file, '--oxigraph-input', input];
+  const args = ['--one', system, file, '--oxigraph-input', input];
   if (!withExport) args.push('--no-export');
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (s: string) => {
-      out += s;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const line = out.trim().split('\n').findLast((l) => l.startsWith('{'));
-      if (code !== 0 || line === undefined) {
-        reject(new Error(`${system}: child exited with code ${code}; stdout: ${out.slice(0, 500)}`));
-        return;
-      }
-      resolve(JSON.parse(line) as RunResult);
-    });
-  });
-}
-
-function num(n: number, digits = 0): string {
-  return n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-}
-
-/** Formats a table: the first column and those named in `left` are left-aligned, the rest right-aligned. */
-function table(header: readonly string[], rows: readonly (readonly string[])[], left: readonly string[] = []): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const leftAligned = header.map((h, i) => i === 0 || left.includes(h));
-  const line = (cells: readonly string[]): string => cells.map((c, i) => (leftAligned[i] ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
-  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+  return runChild<RunResult>(fileURLToPath(import.meta.url), args, system);
 }
 
 interface Options {

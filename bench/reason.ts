@@ -39,11 +39,11 @@
  * performance goal is only reported.
  * @module
  */
-import { spawn } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Reasoner, type Store } from 'n3';
-import { Server, ConnectionFactory, type DataStoreConnection } from '../lib/index.js';
+import type { DataStoreConnection } from '../lib/index.js';
+import { checkImport, counts, num, runChild, sameCounts, table, timed, withStore, type Counts, type Timing } from './lib/harness.js';
 import {
   LUBM_FILES,
   LUBM_ONTOLOGY,
@@ -61,6 +61,7 @@ import {
 } from './lib/reason-fixtures.js';
 
 export { RDFS_DATALOG, RDFS_N3 } from './lib/reason-fixtures.js';
+export type { Counts, Timing } from './lib/harness.js';
 
 /** The parts `--only` selects. */
 export const PARTS = ['lubm1', 'lubm10', 'taxonomy', 'incremental'] as const;
@@ -95,16 +96,6 @@ export const GOAL_DELETE_FRACTION = 0.05;
 const NT = 'application/n-triples';
 const DATALOG_TYPE = 'application/x.datalog';
 
-/** A timed span: wall and CPU seconds, and the one-minute load average at its end. */
-export interface Timing {
-  /** Wall-clock seconds. */
-  readonly seconds: number;
-  /** User + system CPU seconds of the process over the span. */
-  readonly cpuSeconds: number;
-  /** One-minute load average when the span ended. */
-  readonly load1: number;
-}
-
 /** Result of one materialisation (one data set, one system), printed by a child as JSON. */
 export interface MaterialisationResult {
   /** Discriminator. */
@@ -125,16 +116,6 @@ export interface MaterialisationResult {
   readonly reason: Timing;
   /** Taxonomy only: the expected number of new triples (3 × size + 1). */
   readonly expectedNew?: number;
-}
-
-/** Fact counts of a quadlog store. */
-export interface Counts {
-  /** `countFacts()`. */
-  readonly all: number;
-  /** `countFacts({ factDomain: 'derived' })`. */
-  readonly derived: number;
-  /** `countFacts({ factDomain: 'explicit' })`. */
-  readonly explicit: number;
 }
 
 /** One delete / re-add / recompute cycle of the incremental part. */
@@ -179,64 +160,6 @@ export interface IncrementalResult {
 export type TaskResult = MaterialisationResult | IncrementalResult;
 
 // ---------------------------------------------------------------- measurement helpers
-
-function collect(): void {
-  const gc = globalThis.gc;
-  if (!gc) throw new Error('run with node --expose-gc');
-  gc();
-  gc();
-}
-
-/**
- * With `REASON_BENCH_MARKS=1` in the environment, every timed span is also written to stderr
- * as `mark <label> <start µs> <end µs>` (process.hrtime, the clock of `--cpu-prof`
- * timestamps), so that a CPU profile can be cut to one span.
- */
-const MARKS = process.env['REASON_BENCH_MARKS'] === '1';
-
-/** Runs `fn` after two forced GCs and returns its value with wall and CPU time. */
-async function timed<T>(label: string, fn: () => Promise<T> | T): Promise<{ readonly value: T; readonly timing: Timing }> {
-  collect();
-  const cpu = process.cpuUsage();
-  const start = process.hrtime.bigint();
-  const value = await fn();
-  const end = process.hrtime.bigint();
-  const seconds = Number(end - start) / 1e9;
-  const used = process.cpuUsage(cpu);
-  if (MARKS) process.stderr.write(`mark ${label} ${start / 1000n} ${end / 1000n}\n`);
-  return { value, timing: { seconds, cpuSeconds: (used.user + used.system) / 1e6, load1: loadavg()[0] ?? 0 } };
-}
-
-/** Fails with the notification text when an import reported errors. */
-function checkImport(what: string, r: { readonly errors: number; readonly text: string }): void {
-  if (r.errors > 0) throw new Error(`${what}: ${r.errors} errors\n${r.text}`);
-}
-
-async function counts(ds: DataStoreConnection): Promise<Counts> {
-  return { all: await ds.countFacts(), derived: await ds.countFacts({ factDomain: 'derived' }), explicit: await ds.countFacts({ factDomain: 'explicit' }) };
-}
-
-function sameCounts(a: Counts, b: Counts): boolean {
-  return a.all === b.all && a.derived === b.derived && a.explicit === b.explicit;
-}
-
-/** Starts a server and a fresh store, runs `fn` on a connection to it, and shuts the server down. */
-async function withStore<T>(parameters: Readonly<Record<string, string>>, fn: (ds: DataStoreConnection) => Promise<T>): Promise<T> {
-  const server = await Server.create({ roleName: 'admin', password: 'pw' });
-  try {
-    const sc = await ConnectionFactory.newServerConnection('local', 'admin', 'pw');
-    sc.createDataStore('bench', undefined, parameters);
-    const ds = sc.newDataStoreConnection('bench');
-    try {
-      return await fn(ds);
-    } finally {
-      ds.close();
-      sc.close();
-    }
-  } finally {
-    server.shutdown();
-  }
-}
 
 /** Imports a LUBM file and the ontology into `ds`. */
 async function loadLubmQuadlog(ds: DataStoreConnection, dataset: LubmName): Promise<void> {
@@ -342,41 +265,11 @@ async function runTask(spec: string): Promise<TaskResult> {
 
 /** Spawns a child running `spec` and parses the JSON line it prints. */
 function spawnTask(spec: string): Promise<TaskResult> {
-  const script = fileURLToPath(import.meta.url);
-  const args = ['--expose-gc', '--max-old-space-size=8192', '--import', 'tsx', script, '--task', spec];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (s: string) => {
-      out += s;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const line = out.trim().split('\n').findLast((l) => l.startsWith('{'));
-      if (code !== 0 || line === undefined) {
-        reject(new Error(`task ${spec}: child exited with code ${code}; stdout: ${out.slice(0, 500)}`));
-        return;
-      }
-      resolve(JSON.parse(line) as TaskResult);
-    });
-  });
-}
-
-function num(n: number, digits = 0): string {
-  return n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  return runChild<TaskResult>(fileURLToPath(import.meta.url), ['--task', spec], `task ${spec}`, ['--expose-gc', '--max-old-space-size=8192']);
 }
 
 function secs(t: Timing): string {
   return t.seconds.toFixed(3);
-}
-
-/** Formats a table: the first column and those named in `left` are left-aligned, the rest right-aligned. */
-function table(header: readonly string[], rows: readonly (readonly string[])[], left: readonly string[] = []): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const leftAligned = header.map((h, i) => i === 0 || left.includes(h));
-  const line = (cells: readonly string[]): string => cells.map((c, i) => (leftAligned[i] ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
-  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
 const DATASET_LABEL: Readonly<Record<DatasetName, string>> = {

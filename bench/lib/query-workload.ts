@@ -43,13 +43,17 @@ export interface BenchQuery {
 const LUBM_DIR = '/work/shared/lubm';
 const UB = 'PREFIX ub: <http://swat.cse.lehigh.edu/onto/univ-bench.owl#>\n';
 
-/** Parses `answers-lubm1.tsv`: query name (`q1`) → answers without reasoning. */
-function expectedLubm1Counts(): Map<string, number> {
+/**
+ * Parses `answers-lubm1.tsv`: query name (`q1`) → answers without reasoning (default) or,
+ * with `withReasoning`, with OWL reasoning over `univ-bench.ttl`.
+ */
+export function expectedLubm1Counts(withReasoning = false): Map<string, number> {
   const counts = new Map<string, number>();
   const lines = readFileSync(`${LUBM_DIR}/answers-lubm1.tsv`, 'utf8').trim().split('\n').slice(1);
   for (const line of lines) {
-    const [query, , , without] = line.split('\t');
-    if (query !== undefined && without !== undefined) counts.set(query.toLowerCase(), Number(without));
+    const [query, , owl, without] = line.split('\t');
+    const n = withReasoning ? owl : without;
+    if (query !== undefined && n !== undefined) counts.set(query.toLowerCase(), Number(n));
   }
   return counts;
 }

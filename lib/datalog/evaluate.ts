@@ -101,14 +101,14 @@ export class RuleEvaluator {
     if (!steps) {
       const bound = new Set<number>();
       for (let i = 0; i < slots.length; i++) if (slots[i]! >= 0) bound.add(i);
-      steps = this.order(rule, rule.body.filter((_, i) => i !== skip), bound);
+      steps = this.order(rule, rule.body.filter((_, i) => i !== skip), bound, slots);
       byKey.set(key, steps);
     }
     return steps;
   }
 
   /** Greedy ordering: cheap literals as soon as their variables are bound, then the most bound atom. */
-  private order(rule: CompiledRule, literals: readonly CompiledLiteral[], bound: Set<number>): Step[] {
+  private order(rule: CompiledRule, literals: readonly CompiledLiteral[], bound: Set<number>, values?: Int32Array): Step[] {
     const remaining = [...literals];
     const steps: Step[] = [];
     const ready = (l: CompiledLiteral): boolean => l.vars.every((v) => bound.has(v));
@@ -135,7 +135,7 @@ export class RuleEvaluator {
       for (let i = 0; i < remaining.length; i++) {
         const l = remaining[i]!;
         if (l.kind !== 'atom') continue;
-        const score = this.score(l.atom, bound);
+        const score = this.score(l.atom, bound, values);
         if (score > bestScore) {
           bestScore = score;
           best = i;
@@ -154,11 +154,16 @@ export class RuleEvaluator {
     return steps;
   }
 
-  /** Higher is better: bound positions first, then small estimated size. */
-  private score(atom: CompiledAtom, bound: Set<number>): number {
+  /**
+   * Higher is better: bound positions first, then small estimated size. The estimate is the
+   * smallest count of a constant or of a value bound when the plan is made (`values`); each
+   * position bound only later in the plan divides it by 8.
+   */
+  private score(atom: CompiledAtom, bound: Set<number>, values: Int32Array | undefined): number {
     const table = this.state.table(atom.tableId);
     let boundPositions = 0;
     let estimate = table.liveCount + 1;
+    let boundLater = 0;
     for (let c = 0; c < atom.args.length; c++) {
       const a = atom.args[c]!;
       if (a >= 0) {
@@ -166,10 +171,12 @@ export class RuleEvaluator {
         estimate = Math.min(estimate, table.countOf(c, a) + 1);
       } else if (bound.has(-a - 1)) {
         boundPositions++;
-        estimate = Math.max(1, estimate / 8);
+        const v = values?.[-a - 1] ?? -1;
+        if (v >= 0) estimate = Math.min(estimate, table.countOf(c, v) + 1);
+        else boundLater++;
       }
     }
-    return boundPositions * 1e12 - estimate;
+    return boundPositions * 1e12 - Math.max(1, estimate / 8 ** boundLater);
   }
 
   private compileLiteral(rule: CompiledRule, l: CompiledLiteral, bound: Set<number>): Step {
