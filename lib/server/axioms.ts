@@ -8,23 +8,44 @@ import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import type { Rule } from '../datalog/ast.js';
 import type { ImportReport } from '../formats/notifications.js';
-import { keyToTerm, termToKey } from '../model/terms.js';
+import { KIND_BLANK, keyToTerm, termToKey } from '../model/terms.js';
 import { translateAxioms } from '../owl/index.js';
 import type { AxiomEntry } from '../storage/catalogue.js';
 import { DEFAULT_TRIPLES_ID, QUADS_ID, type WriteTransaction } from '../storage/fact-store.js';
 import type { DataStore } from './data-store.js';
 import { ruleKey } from './reasoning.js';
 
-/** Reads the triples of a graph (undefined = the default graph) as RDF/JS quads in the default graph. */
-function graphTriples(store: DataStore, tx: WriteTransaction, graph: string | undefined): RDF.Quad[] {
+const SCHEMA_NAMESPACES = ['<http://www.w3.org/1999/02/22-rdf-syntax-ns#', '<http://www.w3.org/2000/01/rdf-schema#', '<http://www.w3.org/2002/07/owl#'];
+const RDF_TYPE_KEY = '<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>';
+
+/**
+ * Reads the triples of a graph (undefined = the default graph) as RDF/JS quads in the default
+ * graph. Without `assertions`, only what can belong to an axiom is read: triples whose
+ * predicate is in the RDF, RDFS or OWL vocabulary, except rdf:type triples whose class is a
+ * named class outside it (class assertions of the data).
+ */
+function graphTriples(store: DataStore, tx: WriteTransaction, graph: string | undefined, assertions: boolean): RDF.Quad[] {
   const dictionary = store.facts.dictionary;
   const out: RDF.Quad[] = [];
   const term = (id: number): RDF.Quad_Object => keyToTerm(dictionary.keyOf(id));
+  const schema = new Map<number, boolean>();
+  const inSchema = (id: number): boolean => {
+    let v = schema.get(id);
+    if (v === undefined) {
+      const key = dictionary.keyOf(id);
+      schema.set(id, (v = SCHEMA_NAMESPACES.some((ns) => key.startsWith(ns))));
+    }
+    return v;
+  };
+  const rdfType = dictionary.lookup(RDF_TYPE_KEY);
+  // class assertions with a class expression (a blank node) compile to rules, so they stay
+  const wanted = (p: number, o: number): boolean => assertions || (inSchema(p) && (p !== rdfType || inSchema(o) || dictionary.kindOf(o) === KIND_BLANK));
   if (graph === undefined) {
     const t = tx.table(DEFAULT_TRIPLES_ID);
     const view = tx.view(DEFAULT_TRIPLES_ID);
     for (let row = 0; row < view.limit; row++) {
-      if (t.visible(row, view)) out.push(DataFactory.quad(term(t.get(row, 0)) as RDF.Quad_Subject, term(t.get(row, 1)) as RDF.Quad_Predicate, term(t.get(row, 2))));
+      if (!t.visible(row, view) || !wanted(t.get(row, 1), t.get(row, 2))) continue;
+      out.push(DataFactory.quad(term(t.get(row, 0)) as RDF.Quad_Subject, term(t.get(row, 1)) as RDF.Quad_Predicate, term(t.get(row, 2))));
     }
     return out;
   }
@@ -34,6 +55,7 @@ function graphTriples(store: DataStore, tx: WriteTransaction, graph: string | un
   const view = tx.view(QUADS_ID);
   const pattern = [-1, -1, -1, g];
   t.scan(pattern, view, (row) => {
+    if (!wanted(t.get(row, 1), t.get(row, 2))) return;
     out.push(DataFactory.quad(term(t.get(row, 0)) as RDF.Quad_Subject, term(t.get(row, 1)) as RDF.Quad_Predicate, term(t.get(row, 2))));
   });
   return out;
@@ -50,7 +72,7 @@ export function importAxioms(
   options: { sourceGraph?: string | undefined; destinationGraph?: string | undefined; assertions: boolean; deleting: boolean },
   report: ImportReport,
 ): void {
-  const quads = graphTriples(store, tx, options.sourceGraph);
+  const quads = graphTriples(store, tx, options.sourceGraph, options.assertions);
   const translation = translateAxioms(quads, { ...(options.destinationGraph !== undefined ? { destinationGraph: options.destinationGraph } : {}), assertions: options.assertions });
   for (const w of translation.warnings) report.warning(w);
   const destination = options.destinationGraph ?? '';
