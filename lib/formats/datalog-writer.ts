@@ -18,6 +18,7 @@ import type * as RDF from '@rdfjs/types';
 import type { BodyLiteral, DatalogTerm, Rule, TupleAtom } from '../datalog/ast.js';
 import { RDF_NS, XSD } from '../model/terms.js';
 import { DATALOG_KEYWORDS } from './datalog-parser.js';
+import { BNODE_LABEL_RE, LOCAL_RE, PREFIX_NAME_RE, VARNAME_RE } from './turtle-names.js';
 
 /** Options of {@link writeDatalog}. */
 export interface DatalogWriteOptions {
@@ -35,24 +36,6 @@ export interface DatalogWriteInput {
 
 const RDF_TYPE = `${RDF_NS}type`;
 
-const PN_CHARS_BASE =
-  'A-Za-z\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D' +
-  '\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD\\u{10000}-\\u{EFFFF}';
-const PN_CHARS_U = `${PN_CHARS_BASE}_`;
-/** PN_CHARS without the combining diacritical marks, kept in a class of their own. */
-const PN_CHARS_NC = `${PN_CHARS_U}\\-0-9\\u00B7\\u203F-\\u2040`;
-const COMBINING = '[\\u0300-\\u036F]';
-const PERCENT = '%[0-9A-Fa-f]{2}';
-const PN_CHARS = `(?:[${PN_CHARS_NC}]|${COMBINING})`;
-const PN_CHARS_OR_DOT = `(?:[${PN_CHARS_NC}.]|${COMBINING})`;
-
-const PREFIX_NAME_RE = new RegExp(`^(?:[${PN_CHARS_BASE}](?:${PN_CHARS_OR_DOT}*${PN_CHARS})?)?:$`, 'u');
-const LOCAL_RE = new RegExp(
-  `^(?:(?:[${PN_CHARS_U}:0-9]|${PERCENT})(?:(?:[${PN_CHARS_NC}.:]|${COMBINING}|${PERCENT})*(?:[${PN_CHARS_NC}:]|${COMBINING}|${PERCENT}))?)?$`,
-  'u',
-);
-const BNODE_LABEL_RE = new RegExp(`^[${PN_CHARS_U}0-9](?:${PN_CHARS_OR_DOT}*${PN_CHARS})?$`, 'u');
-const VARNAME_RE = new RegExp(`^[${PN_CHARS_U}0-9](?:[${PN_CHARS_U}0-9\\u00B7\\u203F-\\u2040]|${COMBINING})*$`, 'u');
 const IDENTIFIER_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 const INTEGER_RE = /^[+-]?[0-9]+$/;

@@ -15,6 +15,7 @@ import { equalityRules, type ReasoningSavepoint, ruleKey, StoreReasoner } from '
 import { executeUpdate, parseUpdate } from '../sparql/update.js';
 import { ImportReport } from '../formats/notifications.js';
 import { importInto } from './import.js';
+import { PREFIX_NAME_RE } from '../formats/turtle-names.js';
 import type { BodyLiteral, Rule } from '../datalog/ast.js';
 
 /** Whether a rule mentions a tuple table. */
@@ -54,7 +55,7 @@ const BUILT_IN_TABLES = new Set([DEFAULT_TRIPLES, QUADS]);
 
 /** Checks a prefix name (`ex:` or `:`) and an IRI. */
 export function checkPrefix(name: string, iri?: string): void {
-  if (!/^([A-Za-z\u00C0-\uFFFD]([\w.\-\u00B7\u00C0-\uFFFD]*[\w\-\u00B7\u00C0-\uFFFD])?)?:$/.test(name)) {
+  if (!PREFIX_NAME_RE.test(name)) {
     throw new BadRequestError(`invalid prefix name '${name}': it must be a Turtle prefix name ending with ':' (e.g. 'ex:' or ':')`);
   }
   if (iri !== undefined) checkIri(iri, `prefix '${name}'`);
