@@ -45,7 +45,6 @@
  * process exit with code 1. The goal (every query at most oxigraph's time) is only reported.
  * @module
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg } from 'node:os';
@@ -54,6 +53,7 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { Server, ConnectionFactory, type QueryTerm } from '../lib/index.js';
 import { DATA_FILES, DATA_SETS, KNOWN_TRIPLES, answerChecksum, queriesOf, type BenchQuery, type DataSetName, type TermLike } from './lib/query-workload.js';
+import { collect, runChild as runHarnessChild, table } from './lib/harness.js';
 
 /** The systems compared, in the order they are run and printed. */
 export const SYSTEMS = ['quadlog', 'oxigraph'] as const;
@@ -208,13 +208,6 @@ function oxigraphDriver(file: string): Promise<Driver> {
 
 // ---------------------------------------------------------------- child mode
 
-function collect(): void {
-  const gc = globalThis.gc;
-  if (!gc) throw new Error('run with node --expose-gc');
-  gc();
-  gc();
-}
-
 function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
@@ -307,35 +300,10 @@ async function runChild(system: string, dataSet: string, protocol: Protocol, onl
 
 /** Spawns a child measuring `system` on `dataSet` and parses the JSON line it prints. */
 function spawnChild(system: SystemName, dataSet: DataSetName, protocol: Protocol, only: readonly string[] | undefined): Promise<ChildResult> {
-  const script = fileURLToPath(import.meta.url);
-  const args = ['--expose-gc', '--import', 'tsx', script, '--one', system, dataSet, '--runs', String(protocol.runs), '--warmups', String(protocol.warmups)];
+  const args = ['--one', system, dataSet, '--runs', String(protocol.runs), '--warmups', String(protocol.warmups)];
   if (protocol.gcEachRun) args.push('--gc-each-run');
   if (only) args.push('--queries', only.join(','));
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (s: string) => {
-      out += s;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const line = out.trim().split('\n').findLast((l) => l.startsWith('{'));
-      if (code !== 0 || line === undefined) {
-        reject(new Error(`${system} ${dataSet}: child exited with code ${code}; stdout: ${out.slice(0, 500)}`));
-        return;
-      }
-      resolve(JSON.parse(line) as ChildResult);
-    });
-  });
-}
-
-/** Formats a table: the first column and those named in `left` are left-aligned, the rest right-aligned. */
-function table(header: readonly string[], rows: readonly (readonly string[])[], left: readonly string[] = []): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const leftAligned = header.map((h, i) => i === 0 || left.includes(h));
-  const line = (cells: readonly string[]): string => cells.map((c, i) => (leftAligned[i] ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
-  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+  return runHarnessChild<ChildResult>(fileURLToPath(import.meta.url), args, `${system} ${dataSet}`);
 }
 
 function ms(x: number): string {
