@@ -493,7 +493,7 @@ export class Maintenance {
     const tx = this.tx;
     const onHead = (tableId: number, tuple: Uint32Array): void => {
       const table = tx.table(tableId);
-      const row = table.findOrAdd(tuple, DERIVED, tx.version);
+      const row = table.findOrAdd(tuple, DERIVED);
       if (row < 0) {
         const r = -row - 1;
         this.setMark(tableId, r, A);

@@ -286,8 +286,7 @@ export class TupleTable {
    * The writer's row of a tuple; when the tuple is absent, appends it with `status` first.
    * Returns the existing row (>= 0), or `-(newRow + 1)` for an appended one.
    */
-  findOrAdd(tuple: ArrayLike<number>, status: number, version: number): number {
-    void version;
+  findOrAdd(tuple: ArrayLike<number>, status: number): number {
     const row = this.newestRow(tuple);
     if (row >= 0 && (this.flags[row]! & REMOVED) === 0) return row;
     this.append(tuple, status, row);
