@@ -18,7 +18,7 @@ import type * as RDF from '@rdfjs/types';
 import type { BodyLiteral, DatalogTerm, Rule, TupleAtom } from '../datalog/ast.js';
 import { RDF_NS, XSD } from '../model/terms.js';
 import { DATALOG_KEYWORDS } from './datalog-parser.js';
-import { BNODE_LABEL_RE, LOCAL_RE, PREFIX_NAME_RE, VARNAME_RE } from './turtle-names.js';
+import { BNODE_LABEL_RE, LOCAL_RE, PREFIX_NAME_RE, turtleString, VARNAME_RE } from './turtle-lexical.js';
 
 /** Options of {@link writeDatalog}. */
 export interface DatalogWriteOptions {
@@ -42,28 +42,9 @@ const INTEGER_RE = /^[+-]?[0-9]+$/;
 const DECIMAL_RE = /^[+-]?[0-9]*\.[0-9]+$/;
 const DOUBLE_RE = /^[+-]?(?:[0-9]+\.[0-9]*|\.[0-9]+|[0-9]+)[eE][+-]?[0-9]+$/;
 
-const STRING_ESCAPES: Readonly<Record<string, string>> = {
-  '\\': '\\\\',
-  '"': '\\"',
-  '\n': '\\n',
-  '\r': '\\r',
-  '\t': '\\t',
-  '\b': '\\b',
-  '\f': '\\f',
-};
 
 function hex(code: number, digits: number): string {
   return code.toString(16).toUpperCase().padStart(digits, '0');
-}
-
-/** A string literal in double quotes, with escapes. */
-function quote(value: string): string {
-  let out = '"';
-  for (const c of value) {
-    const code = c.codePointAt(0)!;
-    out += STRING_ESCAPES[c] ?? (code < 0x20 || code === 0x7f ? `\\u${hex(code, 4)}` : c);
-  }
-  return `${out}"`;
 }
 
 /** An IRI in angle brackets, characters not allowed there written as `\u` escapes. */
@@ -114,12 +95,12 @@ class TermWriter {
   }
 
   private literal(term: RDF.Literal): string {
-    if (term.language !== '') return `${quote(term.value)}@${term.language}`;
+    if (term.language !== '') return `${turtleString(term.value)}@${term.language}`;
     const datatype = term.datatype.value;
     const value = term.value;
     switch (datatype) {
       case `${XSD}string`:
-        return quote(value);
+        return turtleString(value);
       case `${XSD}integer`:
         if (INTEGER_RE.test(value)) return value;
         break;
@@ -135,7 +116,7 @@ class TermWriter {
       default:
         break;
     }
-    return `${quote(value)}^^${this.iri(datatype)}`;
+    return `${turtleString(value)}^^${this.iri(datatype)}`;
   }
 }
 
@@ -161,7 +142,7 @@ class DatalogWriter {
       return `${this.triple(args.slice(0, 3))} ${this.terms.term(args[3]!)}`;
     }
     const name =
-      IDENTIFIER_RE.test(atom.table) && !DATALOG_KEYWORDS.has(atom.table.toUpperCase()) ? atom.table : quote(atom.table);
+      IDENTIFIER_RE.test(atom.table) && !DATALOG_KEYWORDS.has(atom.table.toUpperCase()) ? atom.table : turtleString(atom.table);
     return `${name}(${args.map((t) => this.terms.term(t)).join(', ')})`;
   }
 

@@ -9,6 +9,7 @@ import { DataFactory, Writer } from 'n3';
 import type { TermDictionary } from '../model/dictionary.js';
 import { KIND_LITERAL, keyToTerm } from '../model/terms.js';
 import { N_QUADS, N_TRIPLES, TRIG, TURTLE } from './media-types.js';
+import { turtleString } from './turtle-lexical.js';
 
 /** Options of {@link createRdfWriter}. */
 export interface RdfWriterOptions {
@@ -28,33 +29,6 @@ export interface RdfWriter {
   end(): void;
 }
 
-/** Escapes a string for an N-Triples quoted literal. */
-export function escapeLiteral(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return /["\\\n\r\u0000-\u001f\u007f]/.test(s) ? s.replace(/["\\\n\r\u0000-\u001f\u007f]/g, escapeChar) : s;
-}
-
-function escapeChar(c: string): string {
-  switch (c) {
-    case '"':
-      return '\\"';
-    case '\\':
-      return '\\\\';
-    case '\n':
-      return '\\n';
-    case '\r':
-      return '\\r';
-    case '\t':
-      return '\\t';
-    case '\b':
-      return '\\b';
-    case '\f':
-      return '\\f';
-    default:
-      return `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
-  }
-}
-
 /** Escapes characters an N-Triples IRI may not hold raw. */
 function escapeIri(iri: string): string {
   // eslint-disable-next-line no-control-regex
@@ -68,7 +42,7 @@ export function keyToNTriples(key: string): string {
     const close = key.lastIndexOf('"');
     const lexical = key.slice(1, close);
     const suffix = key.slice(close + 1);
-    return `"${escapeLiteral(lexical)}"${suffix.startsWith('^^<') ? `^^<${escapeIri(suffix.slice(3, -1))}>` : suffix}`;
+    return `${turtleString(lexical)}${suffix.startsWith('^^<') ? `^^<${escapeIri(suffix.slice(3, -1))}>` : suffix}`;
   }
   if (c === 0x3c) return `<${escapeIri(key.slice(1, -1))}>`;
   return key;

@@ -15,7 +15,7 @@ import { equalityRules, type ReasoningSavepoint, ruleKey, StoreReasoner } from '
 import { executeUpdate, parseUpdate } from '../sparql/update.js';
 import { ImportReport } from '../formats/notifications.js';
 import { importInto } from './import.js';
-import { PREFIX_NAME_RE } from '../formats/turtle-names.js';
+import { PREFIX_NAME_RE } from '../formats/turtle-lexical.js';
 import type { BodyLiteral, Rule } from '../datalog/ast.js';
 
 /** Whether a rule mentions a tuple table. */

@@ -5,7 +5,9 @@
  */
 import { XSD, XSD_STRING } from '../../model/terms.js';
 import type { AnswerTerm } from './answer-writer.js';
-import { BNODE_LABEL_RE, LOCAL_RE, PREFIX_NAME_RE } from '../turtle-names.js';
+import { BNODE_LABEL_RE, LOCAL_RE, PREFIX_NAME_RE, turtleString } from '../turtle-lexical.js';
+
+export { turtleString };
 
 const INTEGER_RE = /^[+-]?[0-9]+$/;
 const DECIMAL_RE = /^[+-]?[0-9]*\.[0-9]+$/;
@@ -97,27 +99,6 @@ function hex(code: number, digits: number): string {
 function uchar(c: string): string {
   const code = c.codePointAt(0)!;
   return code > 0xffff ? `\\U${hex(code, 8)}` : `\\u${hex(code, 4)}`;
-}
-
-const STRING_ESCAPES: Readonly<Record<string, string>> = {
-  '\\': '\\\\',
-  '"': '\\"',
-  '\n': '\\n',
-  '\r': '\\r',
-  '\t': '\\t',
-  '\b': '\\b',
-  '\f': '\\f',
-};
-
-// eslint-disable-next-line no-control-regex
-const STRING_SPECIAL_RE = /[\u0000-\u001f"\\\u007f]/;
-// eslint-disable-next-line no-control-regex
-const STRING_SPECIAL_G = /[\u0000-\u001f"\\\u007f]/g;
-
-/** A Turtle string in double quotes: `"`, `\`, and control characters escaped. */
-export function turtleString(value: string): string {
-  if (!STRING_SPECIAL_RE.test(value)) return `"${value}"`;
-  return `"${value.replace(STRING_SPECIAL_G, (c) => STRING_ESCAPES[c] ?? uchar(c))}"`;
 }
 
 // eslint-disable-next-line no-control-regex

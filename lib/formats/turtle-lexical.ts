@@ -1,6 +1,7 @@
 /**
- * The name grammar of Turtle (and SPARQL, Datalog): prefix names, local parts of prefixed
- * names, blank node labels and variable names, as regular expressions.
+ * Lexical pieces of Turtle shared by every writer (N-Triples, Turtle, TSV, Datalog): the name
+ * grammar (prefix names, local parts of prefixed names, blank node labels, variable names) and
+ * quoted strings with their escapes.
  * @module
  */
 
@@ -29,3 +30,33 @@ export const BNODE_LABEL_RE = new RegExp(`^[${PN_CHARS_U}0-9](?:${PN_CHARS_OR_DO
 
 /** A variable name (`VARNAME` of SPARQL, without `?`). */
 export const VARNAME_RE = new RegExp(`^[${PN_CHARS_U}0-9](?:[${PN_CHARS_U}0-9\\u00B7\\u203F-\\u2040]|${COMBINING})*$`, 'u');
+
+const STRING_ESCAPES: Readonly<Record<string, string>> = {
+  '\\': '\\\\',
+  '"': '\\"',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\b': '\\b',
+  '\f': '\\f',
+};
+
+// eslint-disable-next-line no-control-regex
+const STRING_SPECIAL_RE = /[\u0000-\u001f"\\\u007f]/;
+// eslint-disable-next-line no-control-regex
+const STRING_SPECIAL_G = /[\u0000-\u001f"\\\u007f]/g;
+
+/** `\uXXXX` for a control character (all of them are below U+0080). */
+function controlEscape(c: string): string {
+  return `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/** The content of a quoted string: `"`, `\` and control characters escaped. */
+function escapeString(value: string): string {
+  return STRING_SPECIAL_RE.test(value) ? value.replace(STRING_SPECIAL_G, (c) => STRING_ESCAPES[c] ?? controlEscape(c)) : value;
+}
+
+/** A string in double quotes, as Turtle, N-Triples and Datalog write it. */
+export function turtleString(value: string): string {
+  return `"${escapeString(value)}"`;
+}
