@@ -48,7 +48,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createGunzip } from 'node:zlib';
 import type { DataStoreConnection } from '../lib/index.js';
-import { checkImport, collect, counts, num, runChild, sameCounts, table, timed, withStore, type Counts, type Timing } from './lib/harness.js';
+import { checkImport, collect, counts, num, runChild, sameCounts, table, timed, withStore, type Counts, type Timing, reportChecks } from './lib/harness.js';
 import { KNOWN_TRIPLES, expectedLubm1Counts, lubmQueries } from './lib/query-workload.js';
 import { LUBM_FILES, LUBM_ONTOLOGY, sample, seededRandom } from './lib/reason-fixtures.js';
 
@@ -560,15 +560,7 @@ async function main(): Promise<void> {
     console.log(table(['store', 'operation', 'seconds', 'cpu s', '% recompute', 'all / explicit after', 'check', 'load1'], rows, ['operation', 'check']));
   }
 
-  if (goals.length > 0) {
-    console.log('\ngoal checks:');
-    for (const g of goals) console.log(`  ${g}`);
-  }
-  if (problems.length > 0) {
-    console.error('\n!!! CORRECTNESS FAILURES !!!');
-    for (const p of problems) console.error(`  ${p}`);
-    process.exitCode = 1;
-  } else console.log('\ncorrectness: all counts and answers agree');
+  reportChecks(goals, problems, 'all counts and answers agree');
 }
 
 await main();

@@ -43,7 +43,7 @@ import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Reasoner, type Store } from 'n3';
 import type { DataStoreConnection } from '../lib/index.js';
-import { checkImport, counts, num, runChild, sameCounts, table, timed, withStore, type Counts, type Timing } from './lib/harness.js';
+import { checkImport, counts, num, runChild, sameCounts, table, timed, withStore, type Counts, type Timing, reportChecks } from './lib/harness.js';
 import {
   LUBM_FILES,
   LUBM_ONTOLOGY,
@@ -442,15 +442,7 @@ async function main(): Promise<void> {
     console.log('  restored = all, derived and explicit counts equal those right after the initial materialisation');
   }
 
-  if (goals.length > 0) {
-    console.log('\ngoal checks:');
-    for (const g of goals) console.log(`  ${g}`);
-  }
-  if (problems.length > 0) {
-    console.error('\n!!! CORRECTNESS FAILURES !!!');
-    for (const p of problems) console.error(`  ${p}`);
-    process.exitCode = 1;
-  } else console.log('\ncorrectness: all counts agree');
+  reportChecks(goals, problems, 'all counts agree');
 }
 
 await main();

@@ -134,3 +134,16 @@ export function table(header: readonly string[], rows: readonly (readonly string
   const line = (cells: readonly string[]): string => cells.map((c, i) => (leftAligned[i] ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
+
+/** Prints the goal checks, then the correctness problems (which set a failing exit code) or `ok`. */
+export function reportChecks(goals: readonly string[], problems: readonly string[], ok: string): void {
+  if (goals.length > 0) {
+    console.log('\ngoal checks:');
+    for (const g of goals) console.log(`  ${g}`);
+  }
+  if (problems.length > 0) {
+    console.error('\n!!! CORRECTNESS FAILURES !!!');
+    for (const p of problems) console.error(`  ${p}`);
+    process.exitCode = 1;
+  } else console.log(`\ncorrectness: ${ok}`);
+}
