@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { DataStoreConnection } from '../../lib/index.js';
-import { DERIVED, EXPLICIT } from '../../lib/storage/tuple-table.js';
+import { factsWithStatus } from '../helpers/facts.js';
 import { useServer } from '../helpers/server.js';
 
 const PREFIX = '@prefix : <http://r/> .\n';
@@ -122,23 +122,9 @@ const sameAsArb = fc.tuple(fc.constantFrom(...CONSTANTS), fc.constantFrom(...CON
 const equalityFactArb = fc.oneof({ weight: 3, arbitrary: factArb }, { weight: 1, arbitrary: sameAsArb });
 const equalityStepArb = stepsOf(positiveRuleArb, equalityFactArb);
 
-/** Every fact of every table with its status, as sorted lines (read through the store internals). */
+/** Every fact of every table with its status. */
 function dump(env: ReturnType<typeof useServer>, name: string): string[] {
-  const store = env.server.dataStore(name);
-  const state = store.facts.committed;
-  const lines: string[] = [];
-  for (const info of state.catalogue.tupleTables.values()) {
-    const table = state.table(info.id);
-    const view = state.view(info.id);
-    for (let row = 0; row < view.limit; row++) {
-      if (!table.visible(row, view)) continue;
-      const terms: string[] = [];
-      for (let c = 0; c < table.arity; c++) terms.push(store.facts.dictionary.keyOf(table.get(row, c)));
-      const s = table.statusOf(row);
-      lines.push(`${info.name}(${terms.join(' ')}) ${s & EXPLICIT ? 'E' : ''}${s & DERIVED ? 'D' : ''}`);
-    }
-  }
-  return lines.sort();
+  return factsWithStatus(env.server, name);
 }
 
 async function fresh(env: ReturnType<typeof useServer>, parameters: Record<string, string>): Promise<{ ds: DataStoreConnection; name: string }> {

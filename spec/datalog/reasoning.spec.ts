@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { BadRequestError, type DataStoreConnection, type ImportResult, InterruptedError, type UpdateType } from '../../lib/index.js';
-import { DERIVED, EXPLICIT } from '../../lib/storage/tuple-table.js';
+import { factsWithStatus } from '../helpers/facts.js';
 import { expectError, sortedLines, useServer } from '../helpers/server.js';
 
 const EX = 'http://ex/';
@@ -58,21 +58,7 @@ describe('datalog/reasoning', function () {
 
   /** Every fact of every tuple table with its status (E, D or ED), read from the committed state. */
   function dump(ds: DataStoreConnection): string[] {
-    const store = env.server.dataStore(ds.dataStoreName);
-    const state = store.facts.committed;
-    const lines: string[] = [];
-    for (const info of state.catalogue.tupleTables.values()) {
-      const table = state.table(info.id);
-      const view = state.view(info.id);
-      for (let row = 0; row < view.limit; row++) {
-        if (!table.visible(row, view)) continue;
-        const terms: string[] = [];
-        for (let c = 0; c < table.arity; c++) terms.push(store.facts.dictionary.keyOf(table.get(row, c)));
-        const s = table.statusOf(row);
-        lines.push(`${info.name}(${terms.join(' ')}) ${s & EXPLICIT ? 'E' : ''}${s & DERIVED ? 'D' : ''}`);
-      }
-    }
-    return lines.sort();
+    return factsWithStatus(env.server, ds.dataStoreName);
   }
 
   /** A new store whose prefixes include `:` (so rule exports abbreviate with it). */

@@ -8,7 +8,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { DataStoreConnection } from '../../lib/index.js';
-import { DERIVED, EXPLICIT } from '../../lib/storage/tuple-table.js';
+import { factsWithStatus } from '../helpers/facts.js';
 import { useServer } from '../helpers/server.js';
 
 const EX = 'http://example.com/';
@@ -78,22 +78,7 @@ type Env = ReturnType<typeof useServer>;
 
 /** Every fact of the default graph with its status, as sorted lines (read through the store internals). */
 function dump(env: Env, name: string): string[] {
-  const store = env.server.dataStore(name);
-  const state = store.facts.committed;
-  const lines: string[] = [];
-  for (const info of state.catalogue.tupleTables.values()) {
-    if (info.name !== 'DefaultTriples') continue;
-    const table = state.table(info.id);
-    const view = state.view(info.id);
-    for (let row = 0; row < view.limit; row++) {
-      if (!table.visible(row, view)) continue;
-      const terms: string[] = [];
-      for (let c = 0; c < table.arity; c++) terms.push(store.facts.dictionary.keyOf(table.get(row, c)));
-      const s = table.statusOf(row);
-      lines.push(`${info.name}(${terms.join(' ')}) ${s & EXPLICIT ? 'E' : ''}${s & DERIVED ? 'D' : ''}`);
-    }
-  }
-  return lines.sort().map((l) => l.split(EX).join(':'));
+  return factsWithStatus(env.server, name, 'DefaultTriples').map((l) => l.split(EX).join(':'));
 }
 
 /** The sorted axiom keys of a store. */
