@@ -18,7 +18,21 @@ export {
   type ImportDataOptions,
   type ImportResult,
   type TransactionType,
+  type UpdateOptions,
 } from './api/data-store-connection.js';
+export type { DataSourceColumnRow, DataSourceRow, DataSourceSample, DataSourceTableRow } from './server/data-sources.js';
+export {
+  ANSWER_MEDIA_TYPES,
+  answerMediaType,
+  compileRowFilter,
+  createTableWriter,
+  sparqlOperationType,
+  supportsBooleanAnswers,
+  type SparqlOperationType,
+  type SparqlTextOptions,
+  type TableWriter,
+  type TableWriterOptions,
+} from './api/answer-tables.js';
 export type { PropertyRow, TupleTableRow } from './server/data-store.js';
 export type { ComponentInfoRow } from './server/component-info.js';
 export type { ImportOptions, ImportSource, IriListSource, UpdateType } from './server/import.js';

@@ -32,6 +32,12 @@ export abstract class ConnectionBase {
     this.interrupter.interrupt();
   }
 
+  /** Checks a password of the connection's role; a wrong one fails with AuthenticationError. */
+  async checkPassword(password: string): Promise<void> {
+    this.checkUsable();
+    await this.server.roles.verify(this.roleName, password);
+  }
+
   /** Closes the connection. Later calls fail; closing twice is harmless. */
   close(): void {
     this.closed = true;

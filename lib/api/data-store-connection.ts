@@ -9,6 +9,7 @@ import type { Snapshot, StoreState, WriteTransaction } from '../storage/fact-sto
 import { DEFAULT_TRIPLES_ID, QUADS_ID } from '../storage/fact-store.js';
 import type { DataStore, PropertyRow, TupleTableRow } from '../server/data-store.js';
 import type { ComponentInfoRow } from '../server/component-info.js';
+import type { DataSourceColumnRow, DataSourceRow, DataSourceSample, DataSourceTableRow } from '../server/data-sources.js';
 import { type ExportOutput, type ExportParameters, exportFacts, factDomainMask } from '../server/export.js';
 import { type ImportOptions, type ImportSource, importInto, UPDATE_TYPES, type UpdateType } from '../server/import.js';
 import type { Server } from '../server/server.js';
@@ -56,6 +57,19 @@ export interface ImportResult {
 export interface ImportDataOptions extends ImportOptions {
   /** Called with each error, warning or prefix row as soon as it is found. */
   readonly onNotification?: (row: NotificationRow) => void;
+}
+
+/** Options of {@link DataStoreConnection.evaluateUpdate}. */
+export interface UpdateOptions {
+  /** Base IRI for relative IRIs (default: the store's). */
+  readonly baseIRI?: string;
+  /**
+   * Graphs forming the default graph of every WHERE clause (the protocol's using-graph-uri);
+   * an update with its own USING, USING NAMED or WITH is then refused.
+   */
+  readonly usingGraphs?: readonly string[];
+  /** Named graphs of every WHERE clause (the protocol's using-named-graph-uri). */
+  readonly usingNamedGraphs?: readonly string[];
 }
 
 /** Options of {@link DataStoreConnection.beginTransaction}. */
@@ -334,13 +348,22 @@ export class DataStoreConnection extends ConnectionBase {
    * Runs a SPARQL 1.1 update as one transaction (or as part of the open read/write one): a
    * failed update changes nothing. The changes are explicit facts; reasoning follows.
    */
-  async evaluateUpdate(update: string, options: { readonly baseIRI?: string } = {}): Promise<void> {
+  async evaluateUpdate(update: string, options: UpdateOptions = {}): Promise<void> {
     await this.guard('evaluateUpdate', () =>
       this.write(async (tx) => {
         await this.store.reasoner.reason(tx, this.interrupter);
-        await this.store.runUpdate(tx, update, options.baseIRI ?? tx.catalogue.baseIRI, this.interrupter);
+        await this.store.runUpdate(tx, update, options.baseIRI ?? tx.catalogue.baseIRI, this.interrupter, options);
       }),
     );
+  }
+
+  /**
+   * Rebuilds the compiled rules and checks the commit procedure against the current catalogue
+   * and statistics (RDFox's recompile / recompile-rules). Join plans are also chosen afresh
+   * from the current counts at every reasoning run.
+   */
+  async recompile(): Promise<void> {
+    await this.guard('recompile', () => this.write((tx) => this.store.recompile(tx)));
   }
 
   /**
@@ -616,6 +639,52 @@ export class DataStoreConnection extends ConnectionBase {
       this.noTransaction('deleting a tuple table');
       await this.store.deleteTupleTable(name, IMPLICIT_LOCK_TIMEOUT_MS);
     });
+  }
+
+  // ---- data sources ----
+
+  /** The registered data sources (Name, Type, Parameters, NumberOfTables). */
+  async listDataSources(): Promise<DataSourceRow[]> {
+    return this.guard('listDataSources', () => this.store.dataSources.list());
+  }
+
+  /**
+   * Registers a data source of a known type with its parameters. Not transactional: it takes
+   * effect at once and fails while the connection has an open transaction.
+   */
+  async registerDataSource(name: string, type: string, parameters: Readonly<Record<string, string>> = {}): Promise<void> {
+    await this.guard('registerDataSource', async () => {
+      this.noTransaction('registering a data source');
+      await this.store.dataSources.register(name, type, parameters);
+    });
+  }
+
+  /** Deregisters a data source on which no tuple table is mounted. Not transactional. */
+  async deregisterDataSource(name: string): Promise<void> {
+    await this.guard('deregisterDataSource', () => {
+      this.noTransaction('deregistering a data source');
+      this.store.dataSources.deregister(name);
+    });
+  }
+
+  /** Property/Value rows describing a data source. */
+  async describeDataSource(name: string): Promise<Array<{ property: string; value: string }>> {
+    return this.guard('describeDataSource', () => this.store.dataSources.describe(name));
+  }
+
+  /** The tables of a data source (Name, NumberOfColumns, Columns). */
+  async listDataSourceTables(source: string): Promise<DataSourceTableRow[]> {
+    return this.guard('listDataSourceTables', () => this.store.dataSources.tables(source));
+  }
+
+  /** The columns of a data source table (Column, Name, Datatype). */
+  async describeDataSourceTable(source: string, table: string): Promise<DataSourceColumnRow[]> {
+    return this.guard('describeDataSourceTable', () => this.store.dataSources.columns(source, table));
+  }
+
+  /** Up to `limit` rows of a data source table, read directly from the source (no transaction). */
+  async getDataSourceTableData(source: string, table: string, limit: number): Promise<DataSourceSample> {
+    return this.guard('getDataSourceTableData', () => this.store.dataSources.sample(source, table, limit));
   }
 
   // ---- diagnostics ----

@@ -12,7 +12,7 @@ import { DERIVED, EXPLICIT } from '../storage/tuple-table.js';
 import type { Interrupter } from '../model/control.js';
 import type { Snapshot } from '../storage/fact-store.js';
 import { equalityRules, type ReasoningSavepoint, ruleKey, StoreReasoner } from './reasoning.js';
-import { executeUpdate, parseUpdate } from '../sparql/update.js';
+import { executeUpdate, parseUpdate, type UpdateDataset } from '../sparql/update.js';
 import { ImportReport } from '../formats/notifications.js';
 import { importInto } from './import.js';
 import { PREFIX_NAME_RE } from '../formats/turtle-lexical.js';
@@ -24,6 +24,7 @@ function ruleUsesTable(rule: Rule, table: string): boolean {
     l.kind === 'atom' ? l.table === table : l.kind === 'not' ? l.atoms.some((a) => a.table === table) : l.kind === 'aggregate' ? l.body.some(inBody) : false;
   return rule.head.some((h) => h.table === table) || rule.body.some(inBody);
 }
+import { DataSourceRegistry } from './data-sources.js';
 import { type Component, componentRows, type ComponentInfoRow } from './component-info.js';
 import { type DataStoreType, resolveDataStoreParameters, resolveDataStoreType } from './data-store-parameters.js';
 
@@ -79,6 +80,8 @@ export class DataStore {
   readonly parameters: Readonly<Record<string, string>>;
   /** Rules and materialisation. */
   readonly reasoner: StoreReasoner;
+  /** The external sources tuple tables can be mounted on (not transactional). */
+  readonly dataSources: DataSourceRegistry;
   /** Number of times the store's content was cleared. */
   generationCounter = 0;
   private deleted = false;
@@ -95,6 +98,9 @@ export class DataStore {
     this.type = resolveDataStoreType(type);
     this.parameters = resolveDataStoreParameters(parameters);
     this.facts = new FactStore(`data store '${name}'`);
+    this.dataSources = new DataSourceRegistry(name, (source) =>
+      [...this.facts.committed.catalogue.tupleTables.values()].some((t) => t.parameters['data-source-name'] === source),
+    );
     this.reasoner = new StoreReasoner(this.facts, () => ({
       useDRed: this.parameters['use-DRed'] === 'true',
       byLevels: this.parameters['by-levels'] !== 'false',
@@ -136,9 +142,16 @@ export class DataStore {
     return snapshot;
   }
 
-  /** Runs a SPARQL update in the transaction (its changes are explicit facts). */
-  async runUpdate(tx: WriteTransaction, update: string, baseIRI: string, interrupter: Interrupter): Promise<void> {
-    const op = parseUpdate(update, tx.catalogue.prefixes, baseIRI);
+  /** Recompiles the rules and checks the commit procedure against the current catalogue. */
+  recompile(tx: WriteTransaction): void {
+    this.reasoner.recompile(tx);
+    const procedure = tx.catalogue.commitProcedure;
+    if (procedure !== '') parseUpdate(procedure, tx.catalogue.prefixes, tx.catalogue.baseIRI);
+  }
+
+  /** Runs a SPARQL update in the transaction (its changes are explicit facts); `dataset` is the protocol's USING graphs. */
+  async runUpdate(tx: WriteTransaction, update: string, baseIRI: string, interrupter: Interrupter, dataset?: UpdateDataset): Promise<void> {
+    const op = parseUpdate(update, tx.catalogue.prefixes, baseIRI, dataset);
     await executeUpdate(
       op,
       {
@@ -181,6 +194,7 @@ export class DataStore {
   /** Marks the store deleted. */
   markDeleted(): void {
     this.deleted = true;
+    this.dataSources.closeAll();
   }
 
   /** A blank node label not used in the store yet (for anonymous blank nodes of imports). */

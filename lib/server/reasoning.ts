@@ -132,6 +132,16 @@ export class StoreReasoner {
     return this.removeRules(tx, rules);
   }
 
+  /**
+   * Compiles the rules afresh (dropping the compiled programs kept between runs). Join plans
+   * are made at each reasoning run from the counts of that moment, so they follow too.
+   */
+  recompile(tx: WriteTransaction): void {
+    this.committed = null;
+    this.draft = null;
+    this.compile(tx, tx.catalogue.rules);
+  }
+
   /** Requests a from-scratch materialisation at the next run. */
   requestRecompute(): void {
     this.pendingChanges().full = true;

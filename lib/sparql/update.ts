@@ -5,6 +5,7 @@
  * @module
  */
 import type * as RDF from '@rdfjs/types';
+import { DataFactory } from 'n3';
 import { Parser } from 'sparqljs';
 import { Algebra } from 'sparqlalgebrajs';
 import type { Interrupter } from '../model/control.js';
@@ -35,8 +36,20 @@ export interface UpdateTarget {
   readonly interrupter: Interrupter;
 }
 
-/** Parses an update; syntax errors are QueryCompilationError. */
-export function parseUpdate(text: string, prefixes: ReadonlyMap<string, string>, baseIRI: string): Algebra.Operation {
+/** The protocol's using-graph-uri and using-named-graph-uri: the dataset of every WHERE clause. */
+export interface UpdateDataset {
+  /** Graphs merged into the default graph of the WHERE clauses (USING). */
+  readonly usingGraphs?: readonly string[];
+  /** Named graphs of the WHERE clauses (USING NAMED). */
+  readonly usingNamedGraphs?: readonly string[];
+}
+
+/**
+ * Parses an update; syntax errors are QueryCompilationError. With `dataset`, every
+ * DELETE/INSERT takes it as its USING and USING NAMED graphs; an update that names its own
+ * (USING, USING NAMED or WITH) is then refused, as the SPARQL protocol requires.
+ */
+export function parseUpdate(text: string, prefixes: ReadonlyMap<string, string>, baseIRI: string, dataset?: UpdateDataset): Algebra.Operation {
   const parser = new Parser({ prefixes: Object.fromEntries([...prefixes].map(([k, v]) => [k.slice(0, -1), v])), baseIRI });
   let parsed;
   try {
@@ -47,6 +60,14 @@ export function parseUpdate(text: string, prefixes: ReadonlyMap<string, string>,
   // an empty request (only prologue, or nothing) is a valid update that does nothing
   if (!('type' in parsed)) return { type: Algebra.types.COMPOSITE_UPDATE, updates: [] } as unknown as Algebra.Operation;
   if (parsed.type !== 'update') throw new QueryCompilationError('expected an update, found a query (use evaluateQuery)');
+  if (dataset && ((dataset.usingGraphs?.length ?? 0) > 0 || (dataset.usingNamedGraphs?.length ?? 0) > 0)) {
+    const iris = (list: readonly string[] | undefined): RDF.NamedNode[] => (list ?? []).map((iri) => DataFactory.namedNode(iri));
+    for (const u of parsed.updates) {
+      if (!('updateType' in u) || u.updateType !== 'insertdelete') continue;
+      if (u.using || u.graph) throw new BadRequestError('using-graph-uri and using-named-graph-uri cannot be combined with an update that has USING, USING NAMED or WITH');
+      u.using = { default: iris(dataset.usingGraphs), named: iris(dataset.usingNamedGraphs) };
+    }
+  }
   return toAlgebra(parsed, baseIRI, prefixes);
 }
 

@@ -1,0 +1,154 @@
+/**
+ * Tables of RDF terms as SPARQL answers, for programs that list things the way the store lists
+ * query answers (the HTTP adapter's listings use it): the answer formats, a streaming table
+ * writer, a row filter written as a SPARQL FILTER expression, and the form of a SPARQL text.
+ * @module
+ */
+import type * as RDF from '@rdfjs/types';
+import { Parser } from 'sparqljs';
+import { translate } from 'sparqlalgebrajs';
+import { compileExpression, effectiveBooleanValue, type Value } from '../datalog/expressions/index.js';
+import {
+  ANSWER_MEDIA_TYPES as FORMATS,
+  AnswerFormatError,
+  answerMediaType as knownAnswerType,
+  createAnswerWriter,
+  supportsBoolean,
+  type AnswerTerm,
+} from '../formats/answers/index.js';
+import { BadRequestError, QueryCompilationError } from '../model/errors.js';
+import { unescapeIriCodepoints } from '../sparql/syntax.js';
+
+/** Every SPARQL answer media type quadlog writes (SELECT and ASK answers, and listings). */
+export const ANSWER_MEDIA_TYPES: readonly string[] = FORMATS;
+
+/**
+ * The answer media type a content type names (case-insensitive; parameters such as
+ * `; charset=utf-8` ignored), or undefined when it is not an answer format.
+ */
+export function answerMediaType(contentType: string): string | undefined {
+  return knownAnswerType(contentType);
+}
+
+/** Whether an answer format can hold a boolean (ASK) answer (CSV and TSV cannot). */
+export function supportsBooleanAnswers(mediaType: string): boolean {
+  return supportsBoolean(mediaType);
+}
+
+/** A streaming writer of one table of terms (or of one boolean) in an answer format. */
+export interface TableWriter {
+  /** The Content-Type of the output (with a charset for the textual formats). */
+  readonly contentType: string;
+  /** Starts the table with its column names (without `?`). */
+  begin(columns: readonly string[]): void;
+  /** Writes one row, one value per column (undefined = unbound). */
+  row(values: ReadonlyArray<RDF.Term | undefined>): void;
+  /** Writes a boolean answer instead of a table. */
+  boolean(value: boolean): void;
+  /** Ends the table. */
+  end(): void;
+}
+
+/** Options of {@link createTableWriter}. */
+export interface TableWriterOptions {
+  /** Prefixes used by the `-abbrev` formats (name with colon → IRI). */
+  readonly prefixes?: ReadonlyMap<string, string>;
+  /** Base IRI, declared by `application/x.sparql-results+turtle-abbrev`. */
+  readonly baseIRI?: string;
+}
+
+/**
+ * A writer of a table in the answer format `mediaType`; each call hands its output to `write`
+ * at once. An unknown format fails with BadRequestError naming it; so do terms that cannot be
+ * answers (variables, quoted triples) and booleans in CSV or TSV.
+ */
+export function createTableWriter(mediaType: string, write: (chunk: string) => void, options: TableWriterOptions = {}): TableWriter {
+  let writer;
+  try {
+    writer = createAnswerWriter(mediaType, write, options);
+  } catch (e) {
+    throw e instanceof AnswerFormatError ? new BadRequestError(`${e.message} (supported: ${FORMATS.join(', ')})`) : e;
+  }
+  const w = writer;
+  return {
+    contentType: w.contentType,
+    begin: (columns) => w.begin(columns),
+    row: (values) => {
+      for (const v of values) {
+        if (v !== undefined && v.termType !== 'NamedNode' && v.termType !== 'BlankNode' && v.termType !== 'Literal') {
+          throw new BadRequestError(`a ${v.termType} cannot be written as an answer value`);
+        }
+      }
+      w.row(values as ReadonlyArray<AnswerTerm | undefined>);
+    },
+    boolean: (value) => {
+      if (!supportsBoolean(mediaType)) throw new BadRequestError(`the answer format '${mediaType}' cannot hold a boolean answer`);
+      w.boolean(value);
+    },
+    end: () => w.end(),
+  };
+}
+
+/** Options of {@link compileRowFilter} and {@link sparqlOperationType}. */
+export interface SparqlTextOptions {
+  /** Prefixes available to the text (name with colon → IRI). */
+  readonly prefixes?: ReadonlyMap<string, string>;
+  /** Base IRI for relative IRIs. */
+  readonly baseIRI?: string;
+}
+
+function sparqlParser(options: SparqlTextOptions): InstanceType<typeof Parser> {
+  const prefixes = Object.fromEntries([...(options.prefixes ?? new Map<string, string>())].map(([k, v]) => [k.slice(0, -1), v]));
+  return new Parser({ prefixes, ...(options.baseIRI !== undefined ? { baseIRI: options.baseIRI } : {}) });
+}
+
+/**
+ * Compiles a SPARQL FILTER expression over the columns of a table (each column is the
+ * variable of the same name) into a row test: true when the expression's effective boolean
+ * value is true; false when it is false or an error (as FILTER does). A malformed expression
+ * fails with QueryCompilationError.
+ */
+export function compileRowFilter(expression: string, columns: readonly string[], options: SparqlTextOptions = {}): (row: ReadonlyArray<RDF.Term | undefined>) => boolean {
+  let algebra;
+  try {
+    const parsed = sparqlParser(options).parse(`SELECT * WHERE { FILTER(${unescapeIriCodepoints(expression)}) }`);
+    algebra = translate(parsed, { quads: false });
+  } catch (e) {
+    throw new QueryCompilationError(`invalid filter expression '${expression}': ${(e as Error).message}`);
+  }
+  let op = algebra;
+  while (op.type !== 'filter' && 'input' in op && op.input && !Array.isArray(op.input)) op = op.input;
+  if (op.type !== 'filter') throw new QueryCompilationError(`invalid filter expression '${expression}'`);
+  const test = compileExpression(op.expression, { now: new Date(), ...(options.baseIRI !== undefined ? { baseIRI: options.baseIRI } : {}) });
+  const index = new Map(columns.map((c, i) => [c, i]));
+  return (row) => {
+    try {
+      return effectiveBooleanValue(
+        test((name) => {
+          const i = index.get(name);
+          return i === undefined ? undefined : (row[i] as Value | undefined);
+        }),
+      );
+    } catch {
+      return false;
+    }
+  };
+}
+
+/** The form of a SPARQL text. */
+export type SparqlOperationType = 'SELECT' | 'ASK' | 'CONSTRUCT' | 'DESCRIBE' | 'UPDATE';
+
+/**
+ * Whether a SPARQL text is a SELECT, ASK, CONSTRUCT or DESCRIBE query or an update (to choose
+ * an answer format before evaluating it). Text that is neither fails with QueryCompilationError.
+ */
+export function sparqlOperationType(text: string, options: SparqlTextOptions = {}): SparqlOperationType {
+  let parsed;
+  try {
+    parsed = sparqlParser(options).parse(unescapeIriCodepoints(text));
+  } catch (e) {
+    throw new QueryCompilationError(`invalid SPARQL: ${(e as Error).message}`);
+  }
+  if (!('type' in parsed) || parsed.type === 'update') return 'UPDATE';
+  return parsed.queryType;
+}
