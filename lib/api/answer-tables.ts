@@ -6,7 +6,7 @@
  */
 import type * as RDF from '@rdfjs/types';
 import { Parser } from 'sparqljs';
-import { translate } from 'sparqlalgebrajs';
+import { Algebra, translate } from 'sparqlalgebrajs';
 import { compileExpression, effectiveBooleanValue, type Value } from '../datalog/expressions/index.js';
 import {
   ANSWER_MEDIA_TYPES as FORMATS,
@@ -116,9 +116,9 @@ export function compileRowFilter(expression: string, columns: readonly string[],
   } catch (e) {
     throw new QueryCompilationError(`invalid filter expression '${expression}': ${(e as Error).message}`);
   }
-  let op = algebra;
-  while (op.type !== 'filter' && 'input' in op && op.input && !Array.isArray(op.input)) op = op.input;
-  if (op.type !== 'filter') throw new QueryCompilationError(`invalid filter expression '${expression}'`);
+  let op: Algebra.Operation = algebra;
+  while (op.type !== Algebra.types.FILTER && 'input' in op && op.input && !Array.isArray(op.input)) op = op.input as Algebra.Operation;
+  if (op.type !== Algebra.types.FILTER) throw new QueryCompilationError(`invalid filter expression '${expression}'`);
   const test = compileExpression(op.expression, { now: new Date(), ...(options.baseIRI !== undefined ? { baseIRI: options.baseIRI } : {}) });
   const index = new Map(columns.map((c, i) => [c, i]));
   return (row) => {

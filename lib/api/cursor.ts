@@ -6,7 +6,9 @@
  */
 import type * as RDF from '@rdfjs/types';
 import { TransactionError } from '../model/errors.js';
+import type { AnswerSink } from '../sparql/query.js';
 import type { QueryTerm } from '../sparql/query-terms.js';
+import type { AnswerChannel } from './answer-channel.js';
 
 /** One page of a cursor. */
 export interface CursorPage {
@@ -20,18 +22,44 @@ export interface CursorPage {
   readonly more: boolean;
 }
 
+/** One answer row; undefined = unbound. */
+export type AnswerRow = ReadonlyArray<QueryTerm | undefined>;
+
 /** The source of a cursor's answers and of its staleness check. */
 export interface CursorSource {
-  /** Evaluates the query; returns the variables and every row. */
-  evaluate(): Promise<{ variables: readonly string[]; rows: ReadonlyArray<ReadonlyArray<QueryTerm | undefined>> }>;
+  /**
+   * Starts evaluating the query; its rows arrive in `channel`, and `variables()` gives the
+   * answer variables once a row has arrived or the channel has ended.
+   */
+  start(): { readonly channel: AnswerChannel<AnswerRow>; readonly variables: () => readonly string[] };
   /** A token that changes whenever the store the cursor reads changes. */
   version(): number;
 }
 
+/**
+ * An answer sink putting every kind of answer into a channel of rows: SELECT rows as they
+ * are; ASK as no variables and one empty row when true; CONSTRUCT and DESCRIBE as subject,
+ * predicate, object rows.
+ */
+export function rowsInto(channel: AnswerChannel<AnswerRow>, setVariables: (names: readonly string[]) => void): AnswerSink {
+  return {
+    variables: (names) => setVariables(names),
+    row: (values) => channel.push(values),
+    boolean: (value) => {
+      setVariables([]);
+      if (value) channel.push([]);
+    },
+    quads: (quads) => {
+      setVariables(['subject', 'predicate', 'object']);
+      for (const q of quads) channel.push([q.subject, q.predicate, q.object] as QueryTerm[]);
+    },
+    end: () => undefined,
+  };
+}
+
 /** A cursor over the answers of one query. */
 export class Cursor {
-  private variables: readonly string[] = [];
-  private rows: ReadonlyArray<ReadonlyArray<QueryTerm | undefined>> = [];
+  private run: ReturnType<CursorSource['start']> | undefined;
   private position = 0;
   private openedAt = -1;
   private closed = false;
@@ -43,28 +71,27 @@ export class Cursor {
     readonly query: string,
   ) {}
 
-  /** Evaluates the query and returns the first `limit` rows (all when omitted). */
+  /** Starts the query (again, if it was open) and returns the first `limit` rows (all when omitted). */
   async open(limit = Infinity): Promise<CursorPage> {
     this.check(false);
-    const answer = await this.source.evaluate();
-    this.variables = answer.variables;
-    this.rows = answer.rows;
+    this.run?.channel.cancel();
+    this.run = this.source.start();
     this.position = 0;
     this.openedAt = this.source.version();
     return this.page(limit);
   }
 
   /** The next `limit` rows (all remaining when omitted). */
-  // eslint-disable-next-line @typescript-eslint/require-await
   async advance(limit = Infinity): Promise<CursorPage> {
     this.check(true);
     return this.page(limit);
   }
 
-  /** Releases the cursor's answers. */
+  /** Stops the query and releases what it holds. */
   close(): void {
     this.closed = true;
-    this.rows = [];
+    this.run?.channel.cancel();
+    this.run = undefined;
   }
 
   private check(mustBeOpen: boolean): void {
@@ -75,12 +102,13 @@ export class Cursor {
     }
   }
 
-  private page(limit: number): CursorPage {
+  private async page(limit: number): Promise<CursorPage> {
     if (!(limit >= 0)) throw new RangeError(`invalid cursor limit ${limit}`);
+    const run = this.run!;
+    const rows = await run.channel.take(limit, true);
     const start = this.position;
-    const end = Math.min(this.rows.length, start + limit);
-    this.position = end;
-    return { variables: this.variables, rows: this.rows.slice(start, end), position: start, more: end < this.rows.length };
+    this.position += rows.length;
+    return { variables: run.variables(), rows, position: start, more: run.channel.buffered > 0 };
   }
 }
 

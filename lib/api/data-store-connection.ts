@@ -15,11 +15,13 @@ import { type ImportOptions, type ImportSource, importInto, UPDATE_TYPES, type U
 import type { Server } from '../server/server.js';
 import { ConnectionBase } from './connection-base.js';
 import { importAxioms } from '../server/axioms.js';
-import { AnswerBindings, Cursor } from './cursor.js';
+import { AnswerBindings, type AnswerRow, Cursor, rowsInto } from './cursor.js';
 import type { QueryTerm } from '../sparql/query-terms.js';
 import { parseUpdate } from '../sparql/update.js';
-import { evaluateQuery as evaluateSparql, explainQuery as explainSparql, runQuery, type QueryAnswer, type QueryOptions } from '../sparql/query.js';
+import { type AnswerSink, evaluateQuery as evaluateSparql, explainQuery as explainSparql, runQuery, type QueryAnswer, type QueryOptions } from '../sparql/query.js';
 import { answerWriterSink } from '../sparql/answer-output.js';
+import { AnswerChannel } from './answer-channel.js';
+import { Interrupter } from '../model/control.js';
 
 /** The kinds of transaction. */
 export type TransactionType = 'read-only' | 'read-write';
@@ -322,14 +324,25 @@ export class DataStoreConnection extends ConnectionBase {
    * Evaluates a query and writes its answer as `mediaType` to `write`, row by row: SELECT
    * and ASK in a SPARQL answer format (application/sparql-results+json, …+xml, text/csv,
    * text/tab-separated-values, the x. formats), CONSTRUCT and DESCRIBE in an RDF format.
-   * A format that does not fit the query type fails with BadRequestError. Returns the number
-   * of answers.
+   * A format that does not fit the query type fails with BadRequestError. When `write`
+   * returns a promise (say, until an HTTP response drains), the evaluation pauses at its next
+   * batch until it settles. Returns the number of answers.
    */
-  async evaluateQueryTo(query: string, mediaType: string, write: (chunk: string) => void, options: QueryOptions = {}): Promise<number> {
+  async evaluateQueryTo(query: string, mediaType: string, write: (chunk: string) => void | boolean | Promise<void>, options: QueryOptions = {}): Promise<number> {
     return this.guard('evaluateQueryTo', () =>
-      this.read((state) => {
-        const sink = answerWriterSink(mediaType, write, { prefixes: state.catalogue.prefixes, baseIRI: state.catalogue.baseIRI });
-        runQuery(state, this.store.facts.dictionary, query, options, this.interrupter, sink);
+      this.read(async (state) => {
+        let waiting: Promise<void> | undefined;
+        const sink = answerWriterSink(mediaType, (chunk) => {
+          const wait = write(chunk);
+          if (wait instanceof Promise) waiting = wait;
+        }, { prefixes: state.catalogue.prefixes, baseIRI: state.catalogue.baseIRI });
+        const pause = (): Promise<void> | undefined => {
+          const wait = waiting;
+          waiting = undefined;
+          return wait;
+        };
+        await runQuery(state, this.store.facts.dictionary, query, options, this.interrupter, sink, undefined, pause);
+        if (waiting) await waiting;
         return sink.count();
       }),
     );
@@ -368,33 +381,81 @@ export class DataStoreConnection extends ConnectionBase {
 
   /**
    * The answers of a SELECT query as an async iterator of RDF/JS bindings (unbound
-   * variables are left out of each row's bindings).
+   * variables are left out of each row's bindings). Answers are produced as they are read:
+   * the query pauses while enough rows wait, and stops when the loop ends early. The
+   * connection serves no other call until the iteration ends.
    */
   async *evaluateQueryIterator(query: string, options: QueryOptions = {}): AsyncGenerator<AnswerBindings> {
-    const answer = await this.evaluateQuery(query, options);
-    if (answer.type !== 'bindings') throw new BadRequestError(`only SELECT queries give bindings (this is ${answer.type === 'boolean' ? 'an ASK' : 'a CONSTRUCT or DESCRIBE'} query)`);
-    for (const row of answer.rows) {
-      const entries: Array<[string, QueryTerm]> = [];
-      row.forEach((t, i) => {
-        if (t !== undefined) entries.push([answer.variables[i]!, t]);
-      });
-      yield new AnswerBindings(entries);
+    const channel = new AnswerChannel<AnswerRow>();
+    let variables: readonly string[] = [];
+    const notSelect = (what: string): never => {
+      throw new BadRequestError(`only SELECT queries give bindings (this is ${what} query)`);
+    };
+    const sink: AnswerSink = {
+      variables: (names) => void (variables = names),
+      row: (values) => channel.push(values),
+      boolean: () => notSelect('an ASK'),
+      quads: () => notSelect('a CONSTRUCT or DESCRIBE'),
+      end: () => undefined,
+    };
+    const running = this.guard('evaluateQueryIterator', () =>
+      this.read((state) => runQuery(state, this.store.facts.dictionary, query, options, this.interrupter, sink, undefined, channel.pause)),
+    );
+    running.then(
+      () => channel.end(),
+      (e: unknown) => channel.end(e),
+    );
+    try {
+      for (;;) {
+        const [row] = await channel.take(1);
+        if (!row) return;
+        const entries: Array<[string, QueryTerm]> = [];
+        row.forEach((t, i) => {
+          if (t !== undefined) entries.push([variables[i]!, t]);
+        });
+        yield new AnswerBindings(entries);
+      }
+    } finally {
+      channel.cancel();
+      await running.catch(() => undefined);
     }
   }
 
   /**
-   * A cursor over a query's answers: `open(limit)` evaluates it and returns the first rows,
-   * `advance(limit)` the next ones. Using it after the store changed fails (stale cursor).
+   * A cursor over a query's answers: `open(limit)` starts the query and returns the first
+   * rows, `advance(limit)` the next ones; rows are produced as they are asked for. Outside a
+   * read/write transaction the cursor reads its own snapshot and the connection stays free
+   * for other calls. Using it after the store changed fails (stale cursor).
    */
   createCursor(query: string, options: QueryOptions = {}): Cursor {
     this.checkUsable();
     return new Cursor(
       {
-        evaluate: async () => {
-          const answer = await this.evaluateQuery(query, options);
-          if (answer.type === 'bindings') return { variables: answer.variables, rows: answer.rows };
-          if (answer.type === 'boolean') return { variables: [], rows: answer.value ? [[]] : [] };
-          return { variables: ['subject', 'predicate', 'object'], rows: answer.quads.map((q) => [q.subject, q.predicate, q.object] as QueryTerm[]) };
+        start: () => {
+          this.checkUsable();
+          const channel = new AnswerChannel<AnswerRow>();
+          let variables: readonly string[] = [];
+          const sink = rowsInto(channel, (names) => (variables = names));
+          const dictionary = this.store.facts.dictionary;
+          const run = async (): Promise<void> => {
+            // a read/write transaction changes under the cursor: its answers are taken at once
+            if (this.transaction?.type === 'read-write') {
+              await this.guard('openCursor', () => this.read((state) => runQuery(state, dictionary, query, options, this.interrupter, sink)));
+              return;
+            }
+            const own = this.transaction?.type === 'read-only' ? undefined : this.store.facts.read();
+            const state = own ?? (this.transaction as { snapshot: Snapshot }).snapshot;
+            try {
+              await runQuery(state, dictionary, query, options, new Interrupter(), sink, undefined, channel.pause);
+            } finally {
+              if (own) this.store.facts.release(own);
+            }
+          };
+          run().then(
+            () => channel.end(),
+            (e: unknown) => channel.end(e),
+          );
+          return { channel, variables: () => variables };
         },
         version: () => this.store.facts.committed.version,
       },

@@ -7,7 +7,7 @@
 import type { TermDictionary } from '../model/dictionary.js';
 import { DEFAULT_TRIPLES_ID, QUADS_ID, type StoreState } from '../storage/fact-store.js';
 import { ANY, DERIVED, EXPLICIT, type TableView, type TupleTable } from '../storage/tuple-table.js';
-import { ANY_NAMED_GRAPH, DEFAULT_GRAPH, type QuadSource, UNBOUND } from './quad-source.js';
+import { ANY_NAMED_GRAPH, DEFAULT_GRAPH, type MatchCallback, type QuadSource, UNBOUND } from './quad-source.js';
 
 /** Which graphs form the dataset (term ids); undefined = the store's own default / all named graphs. */
 export interface DatasetGraphs {
@@ -46,30 +46,47 @@ export class StoreQuadSource implements QuadSource {
     return this.dictionary.lookup(`<${iri}>`);
   }
 
-  match(s: number, p: number, o: number, graph: number, onMatch: (s: number, p: number, o: number, g: number) => boolean | void): boolean {
+  match(s: number, p: number, o: number, graph: number, onMatch: MatchCallback): boolean {
+    let stopped = false;
+    this.matcher(s, p, o, graph, (a, b, c, g) => {
+      if (onMatch(a, b, c, g) !== true) return false;
+      stopped = true;
+      return true;
+    })(Infinity);
+    return stopped;
+  }
+
+  matcher(s: number, p: number, o: number, graph: number, onMatch: MatchCallback): (budget: number) => boolean {
     if (graph === DEFAULT_GRAPH) {
       const from = this.dataset.defaultGraphs;
-      if (!from) return this.scan3(s, p, o, onMatch);
-      if (from.length === 1) return this.scan4(s, p, o, from[0]!, (a, b, c) => onMatch(a, b, c, DEFAULT_GRAPH));
+      if (!from) return this.scanner3(s, p, o, onMatch);
+      if (from.length === 1) return this.scanner4(s, p, o, from[0]!, (a, b, c) => onMatch(a, b, c, DEFAULT_GRAPH));
       // a merge of several graphs: report each triple once
       const seen = new Set<string>();
-      for (const g of from) {
-        const stop = this.scan4(s, p, o, g, (a, b, c) => {
+      let stopped = false;
+      const parts = from.map((g) =>
+        this.scanner4(s, p, o, g, (a, b, c) => {
           const k = `${a},${b},${c}`;
           if (seen.has(k)) return false;
           seen.add(k);
-          return onMatch(a, b, c, DEFAULT_GRAPH);
-        });
-        if (stop) return true;
-      }
-      return false;
+          return (stopped = onMatch(a, b, c, DEFAULT_GRAPH) === true);
+        }),
+      );
+      let i = 0;
+      return (budget) => {
+        while (i < parts.length && !stopped) {
+          if (!parts[i]!(budget)) return false;
+          i++;
+        }
+        return true;
+      };
     }
     if (graph === ANY_NAMED_GRAPH) {
       const named = this.named;
-      return this.scan4(s, p, o, UNBOUND, (a, b, c, g) => (named === undefined || named.has(g) ? onMatch(a, b, c, g) : false));
+      return this.scanner4(s, p, o, UNBOUND, (a, b, c, g) => (named === undefined || named.has(g) ? onMatch(a, b, c, g) : false));
     }
-    if (this.named !== undefined && !this.named.has(graph)) return false;
-    return this.scan4(s, p, o, graph, onMatch);
+    if (this.named !== undefined && !this.named.has(graph)) return () => true;
+    return this.scanner4(s, p, o, graph, onMatch);
   }
 
   exactCount(s: number, p: number, o: number, graph: number): number | undefined {
@@ -109,30 +126,21 @@ export class StoreQuadSource implements QuadSource {
   graphNames(): number[] {
     if (this.dataset.namedGraphs) return [...this.dataset.namedGraphs];
     const out = new Set<number>();
-    this.scan4(UNBOUND, UNBOUND, UNBOUND, UNBOUND, (_s, _p, _o, g) => void out.add(g));
+    this.scanner4(UNBOUND, UNBOUND, UNBOUND, UNBOUND, (_s, _p, _o, g) => void out.add(g))(Infinity);
     return [...out];
   }
 
-  private scan3(s: number, p: number, o: number, onMatch: (s: number, p: number, o: number, g: number) => boolean | void): boolean {
+  private scanner3(s: number, p: number, o: number, onMatch: MatchCallback): (budget: number) => boolean {
     const t = this.triples;
     const mask = this.mask;
     const pat = new Int32Array(3); // not shared: scans nest
     pat[0] = s < 0 ? ANY : s;
     pat[1] = p < 0 ? ANY : p;
     pat[2] = o < 0 ? ANY : o;
-    let stop = false;
-    t.scan(pat, this.tripleView, (row) => {
-      if ((t.statusOf(row) & mask) === 0) return true;
-      if (onMatch(t.get(row, 0), t.get(row, 1), t.get(row, 2), DEFAULT_GRAPH) === true) {
-        stop = true;
-        return false;
-      }
-      return true;
-    });
-    return stop;
+    return t.scanner(pat, this.tripleView, (row) => (t.statusOf(row) & mask) === 0 || onMatch(t.get(row, 0), t.get(row, 1), t.get(row, 2), DEFAULT_GRAPH) !== true);
   }
 
-  private scan4(s: number, p: number, o: number, g: number, onMatch: (s: number, p: number, o: number, g: number) => boolean | void): boolean {
+  private scanner4(s: number, p: number, o: number, g: number, onMatch: MatchCallback): (budget: number) => boolean {
     const t = this.quads;
     const mask = this.mask;
     const pat = new Int32Array(4);
@@ -140,15 +148,6 @@ export class StoreQuadSource implements QuadSource {
     pat[1] = p < 0 ? ANY : p;
     pat[2] = o < 0 ? ANY : o;
     pat[3] = g < 0 ? ANY : g;
-    let stop = false;
-    t.scan(pat, this.quadView, (row) => {
-      if ((t.statusOf(row) & mask) === 0) return true;
-      if (onMatch(t.get(row, 0), t.get(row, 1), t.get(row, 2), t.get(row, 3)) === true) {
-        stop = true;
-        return false;
-      }
-      return true;
-    });
-    return stop;
+    return t.scanner(pat, this.quadView, (row) => (t.statusOf(row) & mask) === 0 || onMatch(t.get(row, 0), t.get(row, 1), t.get(row, 2), t.get(row, 3)) !== true);
   }
 }

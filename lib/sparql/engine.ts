@@ -30,6 +30,31 @@ import type { QueryTerm, QueryTerms } from './query-terms.js';
 /** Receives solutions; returning true stops the evaluation. */
 export type Emit = (solution: Int32Array) => boolean | void;
 
+/**
+ * An operator over the solutions of one input: the input (evaluated under `seed`), the
+ * callback its solutions go to, and what to do once it is exhausted (`stopped`: whether the
+ * callback asked to stop); the result says whether the caller must stop.
+ */
+interface Unary {
+  readonly input: Op;
+  readonly seed: Int32Array;
+  readonly emit: Emit;
+  readonly finish?: (stopped: boolean) => boolean;
+}
+
+/** The steps of a basic graph pattern's join plan over one shared solution. */
+interface BgpPlan {
+  /** Matches the patterns from the k-th on (in plan order), emitting each full solution. */
+  readonly step: (k: number) => boolean;
+  /** The match arguments of the k-th pattern under the current bindings; undefined when nothing can match. */
+  readonly argsOf: (k: number) => [number, number, number, number] | undefined;
+  /** The callback binding a match of the k-th pattern and going on with the next ones. */
+  readonly onMatchAt: (k: number) => (s: number, p: number, o: number, g: number) => boolean;
+}
+
+/** The most rows the driving scan visits between two chances to yield. */
+const MAX_DRIVER_BATCH = 1 << 16;
+
 /** Raised when a query uses something the engine does not evaluate (SERVICE). */
 export class UnsupportedQueryError extends QueryCompilationError {}
 
@@ -146,6 +171,11 @@ export class Engine {
   /** Evaluates `op` under `seed` with `active` (DEFAULT_GRAPH or a named graph's id) as the active graph. */
   private evaluate(op: Op, seed: Int32Array, active: number, emit: Emit): boolean {
     this.tick();
+    const u = this.unary(op, seed, active, emit);
+    if (u) {
+      const stopped = this.evaluate(u.input, u.seed, active, u.emit);
+      return u.finish ? u.finish(stopped) : stopped;
+    }
     switch (op.type) {
       case Algebra.types.BGP:
         return this.bgp(op.patterns, seed, active, emit);
@@ -158,75 +188,146 @@ export class Engine {
       case Algebra.types.UNION:
         for (const child of op.input) if (this.evaluate(child, seed, active, emit)) return true;
         return false;
-      case Algebra.types.LEFT_JOIN:
-        return this.leftJoin(op, seed, active, emit);
-      case Algebra.types.MINUS:
-        return this.minus(op, seed, active, emit);
-      case Algebra.types.FILTER: {
-        const test = this.condition(op.expression, active);
-        return this.evaluate(op.input, seed, active, (s) => (test(s) ? emit(s) : false));
-      }
-      case Algebra.types.EXTEND: {
-        const f = this.expression(op.expression, active);
-        const slot = this.slot(op.variable.value);
-        return this.evaluate(op.input, seed, active, (s) => {
-          if (s[slot]! !== -1) return emit(s) === true;
-          const v = f(s);
-          if (v === undefined) return emit(s) === true;
-          const out = s.slice();
-          out[slot] = this.terms.idOf(v);
-          // the extended solution is the same solution: BNODE(label) keeps its nodes
-          const scope = this.bnodeScopes.get(s);
-          if (scope) this.bnodeScopes.set(out, scope);
-          return emit(out) === true;
-        });
-      }
       case Algebra.types.VALUES:
         return this.values(op, seed, emit);
       case Algebra.types.GRAPH:
         return this.graph(op, seed, emit);
-      case Algebra.types.PROJECT:
-        return this.project(op, seed, active, emit);
-      case Algebra.types.DISTINCT:
-      case Algebra.types.REDUCED: {
-        const seen = new Set<string>();
-        return this.evaluate(op.input, seed, active, (s) => {
-          const k = s.join(',');
-          if (seen.has(k)) return false;
-          seen.add(k);
-          return emit(s) === true;
-        });
-      }
-      case Algebra.types.SLICE: {
-        let skip = op.start;
-        let left = op.length ?? Infinity;
-        if (left <= 0) return false;
-        let stopped = false;
-        this.evaluate(op.input, seed, active, (s) => {
-          if (skip > 0) {
-            skip--;
-            return false;
-          }
-          if (emit(s)) {
-            stopped = true;
-            return true;
-          }
-          return --left <= 0;
-        });
-        return stopped;
-      }
-      case Algebra.types.ORDER_BY:
-        return this.orderBy(op, seed, active, emit);
-      case Algebra.types.GROUP:
-        return this.group(op, seed, active, emit);
-      case Algebra.types.FROM:
-        return this.evaluate(op.input, seed, active, emit);
+      case Algebra.types.SLICE: // LIMIT 0 (any other slice is unary)
+        return false;
+      case Algebra.types.GROUP: // COUNT(*) from the counts (any other grouping is unary)
+        return this.emitCountStar(op, seed, active, emit);
       case Algebra.types.NOP:
         return emit(seed.slice()) === true;
       case Algebra.types.SERVICE:
         throw new UnsupportedQueryError('SERVICE (federated query) is not supported');
       default:
         throw new UnsupportedQueryError(`unsupported query operation '${op.type}'`);
+    }
+  }
+
+  /**
+   * Evaluates like {@link Engine.run} but lets the event loop in: the scan that drives the
+   * evaluation (the first pattern of the outermost basic graph pattern, through filters,
+   * projections, slices, joins, optionals, unions, ordering and grouping) proceeds in
+   * batches, and between batches the engine waits for {@link Engine.pause} and yields when
+   * its time slice is used up, stopping there when interrupted. Inner work stays synchronous.
+   */
+  runAsync(op: Op, seed: Int32Array, emit: Emit): Promise<boolean> {
+    return this.evaluateAsync(op, seed, DEFAULT_GRAPH, emit);
+  }
+
+  /** Called between batches of the driving scan; a promise it returns is awaited (backpressure). */
+  pause: (() => Promise<void> | undefined) | undefined;
+
+  private async evaluateAsync(op: Op, seed: Int32Array, active: number, emit: Emit): Promise<boolean> {
+    const u = this.unary(op, seed, active, emit);
+    if (u) {
+      const stopped = await this.evaluateAsync(u.input, u.seed, active, u.emit);
+      return u.finish ? u.finish(stopped) : stopped;
+    }
+    switch (op.type) {
+      case Algebra.types.BGP:
+        return this.bgpAsync(op.patterns, seed, active, emit);
+      case Algebra.types.PATTERN:
+        return this.bgpAsync([op], seed, active, emit);
+      case Algebra.types.JOIN: {
+        const held = new Map<number, Int32Array[]>();
+        return this.evaluateAsync(op.input[0]!, seed, active, (s) => this.join(op.input, 1, s, active, emit, held));
+      }
+      case Algebra.types.UNION:
+        for (const child of op.input) if (await this.evaluateAsync(child, seed, active, emit)) return true;
+        return false;
+      case Algebra.types.GRAPH:
+        if (op.name.termType === 'Variable' && seed[this.slot(op.name.value)]! === -1 && op.input.type === Algebra.types.BGP && op.input.patterns.length > 0) {
+          return this.bgpAsync(op.input.patterns, seed, DEFAULT_GRAPH, emit, this.slot(op.name.value));
+        }
+        return this.evaluate(op, seed, active, emit);
+      default:
+        return this.evaluate(op, seed, active, emit);
+    }
+  }
+
+  /**
+   * The operators that transform the solutions of one input (evaluated with `seed`): the
+   * callback that transforms them, and what to do once the input is exhausted (ORDER BY and
+   * GROUP BY emit then). Undefined for every other operator.
+   */
+  private unary(op: Op, seed: Int32Array, active: number, emit: Emit): Unary | undefined {
+    switch (op.type) {
+      case Algebra.types.FILTER: {
+        const test = this.condition(op.expression, active);
+        return { input: op.input, seed, emit: (s) => (test(s) ? emit(s) : false) };
+      }
+      case Algebra.types.EXTEND: {
+        const f = this.expression(op.expression, active);
+        const slot = this.slot(op.variable.value);
+        return {
+          input: op.input,
+          seed,
+          emit: (s) => {
+            if (s[slot]! !== -1) return emit(s) === true;
+            const v = f(s);
+            if (v === undefined) return emit(s) === true;
+            const out = s.slice();
+            out[slot] = this.terms.idOf(v);
+            // the extended solution is the same solution: BNODE(label) keeps its nodes
+            const scope = this.bnodeScopes.get(s);
+            if (scope) this.bnodeScopes.set(out, scope);
+            return emit(out) === true;
+          },
+        };
+      }
+      case Algebra.types.PROJECT:
+        return this.project(op, seed, emit);
+      case Algebra.types.DISTINCT:
+      case Algebra.types.REDUCED: {
+        const seen = new Set<string>();
+        return {
+          input: op.input,
+          seed,
+          emit: (s) => {
+            const k = s.join(',');
+            if (seen.has(k)) return false;
+            seen.add(k);
+            return emit(s) === true;
+          },
+        };
+      }
+      case Algebra.types.SLICE: {
+        let skip = op.start;
+        let left = op.length ?? Infinity;
+        if (left <= 0) return undefined;
+        // a slice stops its input when full; only a stop from downstream stops the caller
+        let stopped = false;
+        return {
+          input: op.input,
+          seed,
+          emit: (s) => {
+            if (skip > 0) {
+              skip--;
+              return false;
+            }
+            if (emit(s)) {
+              stopped = true;
+              return true;
+            }
+            return --left <= 0;
+          },
+          finish: () => stopped,
+        };
+      }
+      case Algebra.types.FROM:
+        return { input: op.input, seed, emit };
+      case Algebra.types.LEFT_JOIN:
+        return this.leftJoin(op, active, emit, seed);
+      case Algebra.types.MINUS:
+        return this.minus(op, active, emit, seed);
+      case Algebra.types.ORDER_BY:
+        return this.orderBy(op, seed, active, emit);
+      case Algebra.types.GROUP:
+        return this.group(op, seed, active, emit);
+      default:
+        return undefined;
     }
   }
 
@@ -240,16 +341,17 @@ export class Engine {
   }
 
   /**
-   * A basic graph pattern. With `graphSlot`, patterns without a graph of their own match in any
-   * named graph and bind that slot to it (for `GRAPH ?g { BGP }`, which is the same as
-   * evaluating the BGP in each named graph, in one pass).
+   * The join plan of a basic graph pattern (greedy order from the estimates), as steps over
+   * one shared solution; undefined when a constant cannot match. With `graphSlot`, patterns
+   * without a graph of their own match in any named graph and bind that slot to it (for
+   * `GRAPH ?g { BGP }`, which is the same as evaluating the BGP in each named graph, in one
+   * pass).
    */
-  private bgp(patterns: readonly Algebra.Pattern[], seed: Int32Array, active: number, emit: Emit, graphSlot?: number): boolean {
-    if (patterns.length === 0) return emit(seed.slice()) === true;
+  private bgpPlan(patterns: readonly Algebra.Pattern[], seed: Int32Array, active: number, emit: Emit, graphSlot?: number): BgpPlan | undefined {
     // a constant the store does not hold (a query-local id) can match nothing
     for (const p of patterns) {
       for (const t of [p.subject, p.predicate, p.object]) {
-        if (t.termType !== 'Variable' && t.termType !== 'DefaultGraph' && this.terms.idOf(t as QueryTerm) < -1) return false;
+        if (t.termType !== 'Variable' && t.termType !== 'DefaultGraph' && this.terms.idOf(t as QueryTerm) < -1) return undefined;
       }
     }
     const graphRef = (t: RDF.Term): { slot: number } | { id: number } =>
@@ -291,20 +393,22 @@ export class Engine {
     }
     if (this.plan) this.logOrder(patterns, order, seed);
     const solution = seed.slice();
-    const step = (k: number): boolean => {
-      this.tick();
-      if (k === order.length) return emit(solution.slice()) === true;
+    /** The match arguments of the k-th pattern under the current bindings, or undefined when nothing can match. */
+    const argsOf = (k: number): [number, number, number, number] | undefined => {
       const refs = compiled[order[k]!]!;
       const v = refs.map((r) => ('id' in r ? r.id : solution[r.slot]!));
       // a constant (or binding) the store does not hold matches nothing
-      for (let c = 0; c < 3; c++) if (v[c]! <= -2) return false;
+      for (let c = 0; c < 3; c++) if (v[c]! <= -2) return undefined;
       const g = v[3]!;
-      if (g <= -3) return false;
-      let graph: number;
-      if ('id' in refs[3]) graph = refs[3].id;
-      else graph = g >= 0 ? g : ANY_NAMED_GRAPH;
+      if (g <= -3) return undefined;
+      const graph = 'id' in refs[3] ? refs[3].id : g >= 0 ? g : ANY_NAMED_GRAPH;
+      return [v[0]!, v[1]!, v[2]!, graph];
+    };
+    /** Binds the k-th pattern's slots to a match and goes on with the next pattern. */
+    const onMatchAt = (k: number): ((s: number, p: number, o: number, g: number) => boolean) => {
+      const refs = compiled[order[k]!]!;
       const assigned: number[] = [];
-      return this.source.match(v[0]!, v[1]!, v[2]!, graph, (s, p, o, gg) => {
+      return (s, p, o, gg) => {
         const vals = [s, p, o, gg];
         assigned.length = 0;
         let ok = true;
@@ -321,9 +425,47 @@ export class Engine {
         const stop = ok ? step(k + 1) : false;
         for (const a of assigned) solution[a] = -1;
         return stop;
-      });
+      };
     };
-    return step(0);
+    const step = (k: number): boolean => {
+      this.tick();
+      if (k === order.length) return emit(solution.slice()) === true;
+      const args = argsOf(k);
+      return args ? this.source.match(args[0], args[1], args[2], args[3], onMatchAt(k)) : false;
+    };
+    return { step, argsOf, onMatchAt };
+  }
+
+  /** A basic graph pattern (see {@link Engine.bgpPlan}). */
+  private bgp(patterns: readonly Algebra.Pattern[], seed: Int32Array, active: number, emit: Emit, graphSlot?: number): boolean {
+    const plan = this.bgpPlan(patterns, seed, active, emit, graphSlot);
+    return plan ? plan.step(0) : false;
+  }
+
+  /** A basic graph pattern whose first pattern's scan proceeds in batches, with backpressure and yields in between. */
+  private async bgpAsync(patterns: readonly Algebra.Pattern[], seed: Int32Array, active: number, emit: Emit, graphSlot?: number): Promise<boolean> {
+    const plan = this.bgpPlan(patterns, seed, active, emit, graphSlot);
+    if (!plan) return false;
+    if (patterns.length === 0 || !this.source.matcher) return plan.step(0);
+    const args = plan.argsOf(0);
+    if (!args) return false;
+    const next = plan.onMatchAt(0);
+    let stopped = false;
+    const pump = this.source.matcher(args[0], args[1], args[2], args[3], (s, p, o, g) => (stopped = next(s, p, o, g)));
+    // batches of about a millisecond: each driving row may carry much work below it
+    let batch = 1;
+    for (;;) {
+      const start = performance.now();
+      if (pump(batch)) return stopped;
+      const took = performance.now() - start;
+      if (took < 0.5 && batch < MAX_DRIVER_BATCH) batch *= 2;
+      else if (took > 2 && batch > 1) batch >>= 1;
+      const wait = this.pause?.();
+      if (wait) await wait;
+      if (this.interrupter.due()) await this.interrupter.yield();
+      else this.interrupter.check();
+      if (performance.now() > this.deadline) throw new InterruptedError('the query exceeded its time limit');
+    }
   }
 
   private path(op: Algebra.Path, seed: Int32Array, active: number, emit: Emit): boolean {
@@ -441,48 +583,56 @@ export class Engine {
     return false;
   }
 
-  private leftJoin(op: Algebra.LeftJoin, seed: Int32Array, active: number, emit: Emit): boolean {
+  private leftJoin(op: Algebra.LeftJoin, active: number, emit: Emit, seed: Int32Array): Unary {
     const [left, right] = op.input;
     const test = op.expression ? this.condition(op.expression, active) : undefined;
     const seeded = this.seedable(right);
     const rightAll = seeded ? undefined : this.collectIn(right, this.empty(), active);
-    return this.evaluate(left, seed, active, (l) => {
-      let matched = false;
-      const each = (r: Int32Array): boolean => {
-        const merged = seeded ? r : merge(l, r);
-        if (!merged || (test && !test(merged))) return false;
-        matched = true;
-        return emit(merged) === true;
-      };
-      if (seeded) {
-        if (this.evaluate(right, l, active, each)) return true;
-      } else {
-        for (const r of rightAll!) if (each(r)) return true;
-      }
-      return matched ? false : emit(l);
-    });
+    return {
+      input: left,
+      seed,
+      emit: (l) => {
+        let matched = false;
+        const each = (r: Int32Array): boolean => {
+          const merged = seeded ? r : merge(l, r);
+          if (!merged || (test && !test(merged))) return false;
+          matched = true;
+          return emit(merged) === true;
+        };
+        if (seeded) {
+          if (this.evaluate(right, l, active, each)) return true;
+        } else {
+          for (const r of rightAll!) if (each(r)) return true;
+        }
+        return matched ? false : emit(l);
+      },
+    };
   }
 
-  private minus(op: Algebra.Minus, seed: Int32Array, active: number, emit: Emit): boolean {
+  private minus(op: Algebra.Minus, active: number, emit: Emit, seed: Int32Array): Unary {
     const [left, right] = op.input;
     const rightAll = this.collectIn(right, this.empty(), active);
-    return this.evaluate(left, seed, active, (l) => {
-      for (const r of rightAll) {
-        let shared = false;
-        let compatible = true;
-        for (let i = 0; i < l.length; i++) {
-          if (l[i]! !== -1 && r[i]! !== -1) {
-            shared = true;
-            if (l[i] !== r[i]) {
-              compatible = false;
-              break;
+    return {
+      input: left,
+      seed,
+      emit: (l) => {
+        for (const r of rightAll) {
+          let shared = false;
+          let compatible = true;
+          for (let i = 0; i < l.length; i++) {
+            if (l[i]! !== -1 && r[i]! !== -1) {
+              shared = true;
+              if (l[i] !== r[i]) {
+                compatible = false;
+                break;
+              }
             }
           }
+          if (shared && compatible) return false;
         }
-        if (shared && compatible) return false;
-      }
-      return emit(l) === true;
-    });
+        return emit(l) === true;
+      },
+    };
   }
 
   private values(op: Algebra.Values, seed: Int32Array, emit: Emit): boolean {
@@ -502,40 +652,51 @@ export class Engine {
     return false;
   }
 
-  private project(op: Algebra.Project, seed: Int32Array, active: number, emit: Emit): boolean {
+  private project(op: Algebra.Project, seed: Int32Array, emit: Emit): Unary {
     const keep = op.variables.map((v) => this.slot(v.value));
     const inner = this.empty();
     // a subquery sees only the projected variables of the outer bindings
     for (const s of keep) inner[s] = seed[s]!;
-    return this.evaluate(op.input, inner, active, (s) => {
-      const out = seed.slice();
-      for (const k of keep) {
-        if (s[k]! === -1) continue;
-        if (out[k]! === -1) out[k] = s[k]!;
-        else if (out[k] !== s[k]) return false;
-      }
-      return emit(out) === true;
-    });
+    return {
+      input: op.input,
+      seed: inner,
+      emit: (s) => {
+        const out = seed.slice();
+        for (const k of keep) {
+          if (s[k]! === -1) continue;
+          if (out[k]! === -1) out[k] = s[k]!;
+          else if (out[k] !== s[k]) return false;
+        }
+        return emit(out) === true;
+      },
+    };
   }
 
   // ---- ordering and grouping ----
 
-  private orderBy(op: Algebra.OrderBy, seed: Int32Array, active: number, emit: Emit): boolean {
+  private orderBy(op: Algebra.OrderBy, seed: Int32Array, active: number, emit: Emit): Unary {
     const keys = op.expressions.map((e) => {
       const desc = e.expressionType === Algebra.expressionTypes.OPERATOR && (e).operator === 'desc';
       const inner = desc || (e.expressionType === Algebra.expressionTypes.OPERATOR && (e).operator === 'asc') ? (e).args[0]! : e;
       return { f: this.expression(inner, active), desc };
     });
-    const rows = this.collectIn(op.input, seed, active).map((s) => ({ s, k: keys.map((k) => k.f(s)) }));
-    rows.sort((a, b) => {
-      for (let i = 0; i < keys.length; i++) {
-        const c = compareForOrder(a.k[i], b.k[i]);
-        if (c !== 0) return keys[i]!.desc ? -c : c;
-      }
-      return 0;
-    });
-    for (const r of rows) if (emit(r.s)) return true;
-    return false;
+    const rows: Array<{ s: Int32Array; k: Array<Value | undefined> }> = [];
+    return {
+      input: op.input,
+      seed,
+      emit: (s) => void rows.push({ s, k: keys.map((k) => k.f(s)) }),
+      finish: () => {
+        rows.sort((a, b) => {
+          for (let i = 0; i < keys.length; i++) {
+            const c = compareForOrder(a.k[i], b.k[i]);
+            if (c !== 0) return keys[i]!.desc ? -c : c;
+          }
+          return 0;
+        });
+        for (const r of rows) if (emit(r.s)) return true;
+        return false;
+      },
+    };
   }
 
   /** The number of solutions of a single-pattern BGP, when the statistics give it exactly. */
@@ -559,7 +720,25 @@ export class Engine {
     return this.source.exactCount!(ids[0]!, ids[1]!, ids[2]!, DEFAULT_GRAPH);
   }
 
-  private group(op: Algebra.Group, seed: Int32Array, active: number, emit: Emit): boolean {
+  /** COUNT(*) of one pattern of distinct variables, from the running counts: the aggregate's slot and the count. */
+  private countStar(op: Algebra.Group, seed: Int32Array, active: number): { slot: number; n: number } | undefined {
+    if (op.variables.length !== 0 || op.aggregates.length !== 1 || !this.source.exactCount) return undefined;
+    const a = op.aggregates[0]!;
+    if (a.expression.expressionType !== Algebra.expressionTypes.WILDCARD || a.distinct || a.aggregator !== 'count') return undefined;
+    const n = this.countFromStatistics(op.input, seed, active);
+    return n === undefined ? undefined : { slot: this.slot(a.variable.value), n };
+  }
+
+  /** Emits the COUNT(*) that {@link Engine.countStar} found. */
+  private emitCountStar(op: Algebra.Group, seed: Int32Array, active: number, emit: Emit): boolean {
+    const { slot, n } = this.countStar(op, seed, active)!;
+    const out = seed.slice();
+    out[slot] = this.terms.idOf(DataFactory.literal(String(n), DataFactory.namedNode('http://www.w3.org/2001/XMLSchema#integer')));
+    return emit(out) === true;
+  }
+
+  private group(op: Algebra.Group, seed: Int32Array, active: number, emit: Emit): Unary | undefined {
+    if (this.countStar(op, seed, active)) return undefined;
     const keySlots = op.variables.map((v) => this.slot(v.value));
     const aggs = op.aggregates.map((a) => ({
       slot: this.slot(a.variable.value),
@@ -569,43 +748,40 @@ export class Engine {
       star: a.expression.expressionType === Algebra.expressionTypes.WILDCARD,
       f: a.expression.expressionType === Algebra.expressionTypes.WILDCARD ? undefined : this.expression(a.expression, active),
     }));
-    // COUNT(*) of one pattern of distinct variables: from the running counts, without a scan
-    if (keySlots.length === 0 && aggs.length === 1 && aggs[0]!.star && !aggs[0]!.distinct && aggs[0]!.fn === 'count' && this.source.exactCount) {
-      const n = this.countFromStatistics(op.input, seed, active);
-      if (n !== undefined) {
-        const out = seed.slice();
-        out[aggs[0]!.slot] = this.terms.idOf(DataFactory.literal(String(n), DataFactory.namedNode('http://www.w3.org/2001/XMLSchema#integer')));
-        return emit(out) === true;
-      }
-    }
     const groups = new Map<string, { key: Int32Array; aggregators: ReturnType<typeof createAggregator>[] }>();
     const make = (): ReturnType<typeof createAggregator>[] =>
       aggs.map((a) => createAggregator(a.fn, a.distinct, { ...(a.separator !== undefined ? { separator: a.separator } : {}), countStar: a.star }));
-    this.evaluate(op.input, seed, active, (s) => {
-      const k = keySlots.length === 0 ? '' : keySlots.length === 1 ? String(s[keySlots[0]!]) : keySlots.map((x) => s[x]).join(',');
-      let g = groups.get(k);
-      if (!g) {
-        const key = seed.slice();
-        for (const x of keySlots) key[x] = s[x]!;
-        g = { key, aggregators: make() };
-        groups.set(k, g);
-      }
-      aggs.forEach((a, i) => {
-        // COUNT(DISTINCT *) needs a term that identifies the solution
-        const v = a.star ? (a.distinct ? DataFactory.literal(s.join(',')) : DataFactory.literal('')) : a.f!(s);
-        g.aggregators[i]!.add(v);
-      });
-    });
-    if (groups.size === 0 && keySlots.length === 0) groups.set('', { key: seed.slice(), aggregators: make() });
-    for (const g of groups.values()) {
-      const out = g.key.slice();
-      aggs.forEach((a, i) => {
-        const r = g.aggregators[i]!.result();
-        if (r !== undefined) out[a.slot] = this.terms.idOf(r);
-      });
-      if (emit(out)) return true;
-    }
-    return false;
+    return {
+      input: op.input,
+      seed,
+      emit: (s) => {
+        const k = keySlots.length === 0 ? '' : keySlots.length === 1 ? String(s[keySlots[0]!]) : keySlots.map((x) => s[x]).join(',');
+        let g = groups.get(k);
+        if (!g) {
+          const key = seed.slice();
+          for (const x of keySlots) key[x] = s[x]!;
+          g = { key, aggregators: make() };
+          groups.set(k, g);
+        }
+        aggs.forEach((a, i) => {
+          // COUNT(DISTINCT *) needs a term that identifies the solution
+          const v = a.star ? (a.distinct ? DataFactory.literal(s.join(',')) : DataFactory.literal('')) : a.f!(s);
+          g.aggregators[i]!.add(v);
+        });
+      },
+      finish: () => {
+        if (groups.size === 0 && keySlots.length === 0) groups.set('', { key: seed.slice(), aggregators: make() });
+        for (const g of groups.values()) {
+          const out = g.key.slice();
+          aggs.forEach((a, i) => {
+            const r = g.aggregators[i]!.result();
+            if (r !== undefined) out[a.slot] = this.terms.idOf(r);
+          });
+          if (emit(out)) return true;
+        }
+        return false;
+      },
+    };
   }
 
   // ---- expressions ----

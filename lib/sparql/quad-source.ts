@@ -10,6 +10,9 @@ export const ANY_NAMED_GRAPH = -1;
 /** A pattern position that matches anything. */
 export const UNBOUND = -1;
 
+/** Receives a match; returning true stops the scan. */
+export type MatchCallback = (s: number, p: number, o: number, g: number) => boolean | void;
+
 /** The quads of a query's dataset, by term id. */
 export interface QuadSource {
   /**
@@ -19,7 +22,13 @@ export interface QuadSource {
    * dataset that merges several graphs reports each triple once). Returns true when
    * `onMatch` returned true (stop).
    */
-  match(s: number, p: number, o: number, graph: number, onMatch: (s: number, p: number, o: number, g: number) => boolean | void): boolean;
+  match(s: number, p: number, o: number, graph: number, onMatch: MatchCallback): boolean;
+  /**
+   * The matches of {@link QuadSource.match} as a resumable step function: each call does at
+   * most about `budget` steps of work and returns true once the scan is over (all matches
+   * reported, or `onMatch` returned true). Lets a long scan yield to the event loop.
+   */
+  matcher?(s: number, p: number, o: number, graph: number, onMatch: MatchCallback): (budget: number) => boolean;
   /** Calls `onNode` once for every term used as a subject or object in the graph (for zero-length paths). */
   nodes(graph: number, onNode: (node: number) => boolean | void): boolean;
   /** An estimate of the number of matches of a pattern with these constants (UNBOUND elsewhere). */

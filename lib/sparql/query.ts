@@ -134,8 +134,21 @@ export interface AnswerSink {
   end(): void;
 }
 
-/** Evaluates a query on a store state, pushing the answer into `sink` (rows stream). */
-export function runQuery(state: StoreState, dictionary: TermDictionary, text: string, options: QueryOptions, interrupter: Interrupter, sink: AnswerSink, plan?: string[]): void {
+/**
+ * Evaluates a query on a store state, pushing the answer into `sink` as it is produced. The
+ * evaluation yields to the event loop between batches of its driving scan (so that it can be
+ * interrupted); `pause`, called there too, may return a promise to wait for (backpressure).
+ */
+export async function runQuery(
+  state: StoreState,
+  dictionary: TermDictionary,
+  text: string,
+  options: QueryOptions,
+  interrupter: Interrupter,
+  sink: AnswerSink,
+  plan?: string[],
+  pause?: () => Promise<void> | undefined,
+): Promise<void> {
   const baseIRI = options.baseIRI ?? state.catalogue.baseIRI;
   const prefixes = state.catalogue.prefixes;
   const compiled = compileQuery(text, prefixes, baseIRI);
@@ -154,6 +167,7 @@ export function runQuery(state: StoreState, dictionary: TermDictionary, text: st
   const source = new StoreQuadSource(state, dictionary, queryMask(options.factDomain), dataset);
   const engine = new Engine(source, terms, interrupter, parsed.base ?? baseIRI, () => source.graphNames());
   engine.plan = plan;
+  engine.pause = pause;
   if (options.timeLimitMs !== undefined) engine.deadline = performance.now() + options.timeLimitMs;
   engine.collectVariables(algebra);
   // LIMIT 0 leaves no Slice in the algebra (sparqlalgebrajs treats 0 as absent)
@@ -161,21 +175,23 @@ export function runQuery(state: StoreState, dictionary: TermDictionary, text: st
 
   switch (algebra.type) {
     case Algebra.types.ASK:
-      sink.boolean(engine.run(algebra.input, engine.empty(), () => true));
+      sink.boolean(await engine.runAsync(algebra.input, engine.empty(), () => true));
       return;
     case Algebra.types.CONSTRUCT:
-      sink.quads(construct(engine, algebra));
+      sink.quads(await construct(engine, algebra));
       return;
     case Algebra.types.DESCRIBE:
-      sink.quads(describe(engine, terms, source, algebra));
+      sink.quads(await describe(engine, terms, source, algebra));
       return;
     default: {
       const variables = selectVariables(parsed, algebra);
       const slots = variables.map((v) => engine.slot(v));
       sink.variables(variables, hasOrderBy(algebra));
-      if (!limitZero) engine.run(algebra, engine.empty(), (s) => {
-        sink.row(slots.map((slot) => (s[slot]! === UNBOUND ? undefined : terms.termOf(s[slot]!))));
-      });
+      if (!limitZero) {
+        await engine.runAsync(algebra, engine.empty(), (s) => {
+          sink.row(slots.map((slot) => (s[slot]! === UNBOUND ? undefined : terms.termOf(s[slot]!))));
+        });
+      }
       sink.end();
     }
   }
@@ -186,13 +202,13 @@ export function runQuery(state: StoreState, dictionary: TermDictionary, text: st
  * pattern (found by evaluating the query, since orders depend on the bindings that reach a
  * pattern), with the number of answers and the time taken.
  */
-export function explainQuery(state: StoreState, dictionary: TermDictionary, text: string, options: QueryOptions, interrupter: Interrupter): string {
+export async function explainQuery(state: StoreState, dictionary: TermDictionary, text: string, options: QueryOptions, interrupter: Interrupter): Promise<string> {
   const baseIRI = options.baseIRI ?? state.catalogue.baseIRI;
   const algebra = toAlgebra(parseQuery(text, state.catalogue.prefixes, baseIRI), baseIRI, state.catalogue.prefixes, false);
   const plan: string[] = [];
   let answers = 0;
   const start = performance.now();
-  runQuery(state, dictionary, text, options, interrupter, {
+  await runQuery(state, dictionary, text, options, interrupter, {
     variables: () => undefined,
     row: () => void answers++,
     boolean: (v) => void (answers = v ? 1 : 0),
@@ -221,12 +237,12 @@ function describeAlgebra(op: Algebra.Operation, depth: number): string {
 }
 
 /** Evaluates a query on a store state and returns the whole answer. */
-export function evaluateQuery(state: StoreState, dictionary: TermDictionary, text: string, options: QueryOptions, interrupter: Interrupter): QueryAnswer {
+export async function evaluateQuery(state: StoreState, dictionary: TermDictionary, text: string, options: QueryOptions, interrupter: Interrupter): Promise<QueryAnswer> {
   let answer: QueryAnswer | undefined;
   let variables: readonly string[] = [];
   let ordered = false;
   const rows: Array<ReadonlyArray<QueryTerm | undefined>> = [];
-  runQuery(state, dictionary, text, options, interrupter, {
+  await runQuery(state, dictionary, text, options, interrupter, {
     variables: (names, isOrdered) => {
       variables = names;
       ordered = isOrdered;
@@ -258,11 +274,11 @@ function hasOrderBy(op: Algebra.Operation): boolean {
 }
 
 /** The graph of a CONSTRUCT: template instances, fresh blank nodes per solution, invalid triples skipped. */
-function construct(engine: Engine, op: Algebra.Construct): RDF.Quad[] {
+async function construct(engine: Engine, op: Algebra.Construct): Promise<RDF.Quad[]> {
   const terms = engine.terms;
   const out = new Map<string, RDF.Quad>();
   let solutionIndex = 0;
-  engine.run(op.input, engine.empty(), (s) => {
+  await engine.runAsync(op.input, engine.empty(), (s) => {
     solutionIndex++;
     const bnodes = new Map<string, RDF.BlankNode>();
     const value = (t: RDF.Term): RDF.Term | undefined => {
@@ -304,13 +320,13 @@ function termId(t: RDF.Term): string {
 }
 
 /** DESCRIBE: the concise bounded description of each resource. */
-function describe(engine: Engine, terms: QueryTerms, source: StoreQuadSource, op: Algebra.Describe): RDF.Quad[] {
+async function describe(engine: Engine, terms: QueryTerms, source: StoreQuadSource, op: Algebra.Describe): Promise<RDF.Quad[]> {
   const resources = new Set<number>();
   const fixed = op.terms.filter((t) => t.termType === 'NamedNode').map((t) => terms.idOf(t));
   fixed.forEach((id) => resources.add(id));
   const vars = op.terms.filter((t) => t.termType === 'Variable').map((t) => engine.slot(t.value));
   if (vars.length > 0) {
-    engine.run(op.input, engine.empty(), (s) => {
+    await engine.runAsync(op.input, engine.empty(), (s) => {
       for (const v of vars) if (s[v]! !== -1) resources.add(s[v]!);
     });
   }

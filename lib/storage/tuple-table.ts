@@ -15,6 +15,7 @@
  * @module
  */
 
+import { TransactionError } from '../model/errors.js';
 import { PairIndex } from './pair-index.js';
 
 /** Fact status bit: the fact was imported or inserted. */
@@ -84,6 +85,8 @@ export class TupleTable {
   private rows = 0;
   private live = 0;
   private pairs = new Map<number, PairIndex>();
+  /** Incremented by compaction, which renumbers rows (suspended scans cannot go on). */
+  private epoch = 0;
   private tuples = 0; // occupied membership slots (distinct tuples)
   /** Scratch for hashing a probe tuple. */
   private probeBuf: Uint32Array;
@@ -190,7 +193,19 @@ export class TupleTable {
    * Stops early when `onRow` returns false.
    */
   scan(pattern: ArrayLike<number>, view: TableView, onRow: (row: number) => boolean | void): void {
+    this.scanner(pattern, view, onRow)(Infinity);
+  }
+
+  /**
+   * The scan of {@link TupleTable.scan} as a resumable step function: each call visits at most
+   * `budget` rows and returns true once the scan is over (every row visited, or `onRow`
+   * returned false). Between calls other work may run, including commits (rows are only
+   * appended, so the scan goes on where it was); a compaction in between renumbers rows, and
+   * the next call then fails with TransactionError.
+   */
+  scanner(pattern: ArrayLike<number>, view: TableView, onRow: (row: number) => boolean | void): (budget: number) => boolean {
     const arity = this.arity;
+    const epoch = this.epoch;
     let best = -1;
     let bestCount = Infinity;
     for (let c = 0; c < arity; c++) {
@@ -203,17 +218,27 @@ export class TupleTable {
         }
       }
     }
-    const data = this.data;
+    const checkEpoch = (): void => {
+      if (this.epoch !== epoch) throw new TransactionError('the table was compacted while a scan of it was suspended; run the query again');
+    };
     if (best < 0) {
-      const limit = Math.min(view.limit, this.rows);
-      for (let row = 0; row < limit; row++) {
-        if (this.visible(row, view) && onRow(row) === false) return;
-      }
-      return;
+      let row = 0;
+      return (budget) => {
+        checkEpoch();
+        const limit = Math.min(view.limit, this.rows);
+        const stopAt = Math.min(limit, row + budget);
+        for (; row < stopAt; row++) {
+          if (this.visible(row, view) && onRow(row) === false) {
+            row = limit;
+            return true;
+          }
+        }
+        return row >= limit;
+      };
     }
     // a long chain with a second bound column: walk the pair index instead
     let pair: PairIndex | undefined;
-    let start = -1;
+    let row = -1;
     if (bestCount > 64 && arity >= 2) {
       for (let c = 0; c < arity && pair === undefined; c++) {
         if (c === best || pattern[c] === ANY) continue;
@@ -222,24 +247,35 @@ export class TupleTable {
         const index = this.pairIndex(a, b);
         if (index.count(pattern[a]!, pattern[b]!) < bestCount) {
           pair = index;
-          start = index.head(pattern[a]!, pattern[b]!);
+          row = index.head(pattern[a]!, pattern[b]!);
         }
       }
     }
-    if (pair === undefined) start = this.head(best, pattern[best]!);
-    for (let row = start; row >= 0; row = pair !== undefined ? pair.nextRow(row) : this.nextRow(best, row)) {
-      if (!this.visible(row, view)) continue;
-      const base = row * arity;
-      let ok = true;
-      for (let c = 0; c < arity; c++) {
-        const t = pattern[c]!;
-        if (t !== ANY && data[base + c] !== t) {
-          ok = false;
-          break;
+    if (pair === undefined) row = this.head(best, pattern[best]!);
+    const column = best;
+    return (budget) => {
+      checkEpoch();
+      const data = this.data;
+      for (let visited = 0; row >= 0 && visited < budget; visited++) {
+        const current = row;
+        row = pair !== undefined ? pair.nextRow(current) : this.nextRow(column, current);
+        if (!this.visible(current, view)) continue;
+        const base = current * arity;
+        let ok = true;
+        for (let c = 0; c < arity; c++) {
+          const t = pattern[c]!;
+          if (t !== ANY && data[base + c] !== t) {
+            ok = false;
+            break;
+          }
+        }
+        if (ok && onRow(current) === false) {
+          row = -1;
+          return true;
         }
       }
-      if (ok && onRow(row) === false) return;
-    }
+      return row < 0;
+    };
   }
 
   /** Counts rows visible to `view` matching `pattern`. */
@@ -390,6 +426,7 @@ export class TupleTable {
     this.removedAt.clear();
     for (const [r, v] of removedAt) this.removedAt.set(r, v);
     this.rows = kept;
+    this.epoch++;
     this.rebuildIndexes();
     return (limit) => keep[Math.min(limit, keep.length - 1)]!;
   }

@@ -1,0 +1,108 @@
+import { expect } from 'chai';
+import { InterruptedError, TransactionError } from '../../lib/index.js';
+import { bigNTriples, expectError, useServer } from '../helpers/server.js';
+
+/** 27 million solutions: far too many to hold, quick to start. */
+const HUGE = 'SELECT ?a ?c ?f WHERE { ?a <http://example.com/big/p> ?b . ?c <http://example.com/big/p> ?d . ?f <http://example.com/big/p> ?g }';
+
+describe('api: queries run alongside the event loop and stream their answers', () => {
+  const env = useServer('query-streaming');
+
+  async function bigStore(n = 300) {
+    const ds = await env.newStore();
+    const r = await ds.importData('ADD', bigNTriples(n));
+    expect(r.errors).to.equal(0);
+    return ds;
+  }
+
+  it('lets other work run during a long query, and interrupt() stops it', async () => {
+    const ds = await bigStore();
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 5);
+    setTimeout(() => ds.interrupt(), 100);
+    try {
+      await expectError(ds.evaluateQuery(`SELECT (COUNT(*) AS ?n) WHERE { ${HUGE.slice(HUGE.indexOf('{') + 1, -1)} }`), InterruptedError);
+    } finally {
+      clearInterval(timer);
+    }
+    expect(ticks).to.be.greaterThan(1);
+    // the connection serves the next call
+    const a = await ds.evaluateQuery('ASK { ?s ?p ?o }');
+    expect(a).to.deep.equal({ type: 'boolean', value: true });
+  });
+
+  it('produces iterator answers as they are read, and stops the query when the loop ends early', async () => {
+    const ds = await bigStore();
+    const seen: string[] = [];
+    for await (const b of ds.evaluateQueryIterator(HUGE)) {
+      seen.push(b.get('a')!.value);
+      if (seen.length === 5) break;
+    }
+    expect(seen).to.have.length(5);
+    // the connection was released when the loop ended
+    expect(await ds.countFacts()).to.equal(300);
+  });
+
+  it('reports a failing query through the iterator', async () => {
+    const ds = await bigStore(10);
+    const run = async (): Promise<void> => {
+      for await (const b of ds.evaluateQueryIterator('SELECT ?x WHERE { ?x ?p }')) void b;
+    };
+    await expectError(run(), Error);
+    await expectError(async () => {
+      for await (const b of ds.evaluateQueryIterator('ASK { ?s ?p ?o }')) void b;
+    }, Error);
+  });
+
+  it('pages through a huge answer with a cursor while the connection does other work', async () => {
+    const ds = await bigStore();
+    const cursor = ds.createCursor(HUGE);
+    const first = await cursor.open(3);
+    expect(first.rows).to.have.length(3);
+    expect(first.variables).to.deep.equal(['a', 'c', 'f']);
+    expect(first.more).to.equal(true);
+    // the connection is free between pages
+    expect(await ds.countFacts()).to.equal(300);
+    const second = await cursor.advance(1000);
+    expect(second.position).to.equal(3);
+    expect(second.rows).to.have.length(1000);
+    cursor.close();
+    await expectError(cursor.advance(1), TransactionError);
+  });
+
+  it('gives ASK and CONSTRUCT answers through a cursor', async () => {
+    const ds = await bigStore(4);
+    const ask = ds.createCursor('ASK { ?s ?p ?o }');
+    expect(await ask.open()).to.deep.include({ variables: [], rows: [[]], more: false });
+    const construct = ds.createCursor('CONSTRUCT { ?s <http://example.com/q> ?o } WHERE { ?s ?p ?o }');
+    const page = await construct.open(10);
+    expect(page.variables).to.deep.equal(['subject', 'predicate', 'object']);
+    expect(page.rows).to.have.length(4);
+    expect(page.more).to.equal(false);
+  });
+
+  it('fails a suspended cursor cleanly when the store is compacted under it', async () => {
+    const ds = await bigStore(5000);
+    await ds.importData('DELETE', bigNTriples(10));
+    const cursor = ds.createCursor('SELECT ?s WHERE { ?s ?p ?o }');
+    await cursor.open(1);
+    const other = env.track(ds.duplicate());
+    await other.compact();
+    const e = await expectError(cursor.advance(5000), TransactionError);
+    expect(e.message).to.match(/compacted/);
+  });
+
+  it('pauses a streamed answer while the writer is not ready', async () => {
+    const ds = await bigStore(5000);
+    let chunks = 0;
+    let pauses = 0;
+    const n = await ds.evaluateQueryTo('SELECT ?s ?o WHERE { ?s ?p ?o }', 'text/csv', () => {
+      chunks++;
+      if (chunks % 1000 !== 0) return undefined;
+      pauses++;
+      return new Promise<void>((resolve) => setTimeout(resolve, 1));
+    });
+    expect(n).to.equal(5000);
+    expect(pauses).to.equal(Math.floor(chunks / 1000));
+  });
+});
