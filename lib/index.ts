@@ -6,6 +6,7 @@
  * @module
  */
 export { Server, type ServerOptions } from './server/server.js';
+export { VERSION } from './server/version.js';
 export { ConnectionFactory } from './api/connection-factory.js';
 export { ConnectionBase } from './api/connection-base.js';
 export { ServerConnection } from './api/server-connection.js';

@@ -18,7 +18,8 @@
  * Evaluation always starts from a bound end: with only the object bound the path is walked in
  * reverse (sequences right to left, closures by a backward breadth-first search). Closures use a
  * breadth-first search with a visited set of ids, so cycles terminate; with both ends unbound the
- * search is run from every node of the graph (O(nodes × reach)).
+ * one-step pairs are found once and the search runs over them from every start (O(nodes × reach)
+ * steps on arrays, without touching the store again).
  * @module
  */
 
@@ -242,15 +243,37 @@ class PathEvaluator {
     }
     if (s !== UNBOUND) return this.search(path, s, true, includeZero, (node) => emit(s, node) === true);
     if (o !== UNBOUND) return this.search(path, o, false, includeZero, (node) => emit(node, o) === true);
-    if (includeZero) {
-      return this.source.nodes(this.graph, (node) => this.search(path, node, true, includeZero, (end) => emit(node, end) === true));
-    }
-    // `path+` can only start where one step of `path` starts
-    const starts = new Set<number>();
-    this.evaluate(path, UNBOUND, UNBOUND, (a) => void starts.add(a));
-    for (const node of starts) {
-      if (this.search(path, node, true, false, (end) => emit(node, end) === true)) return true;
-    }
+    // both ends free: the one-step pairs once, as successor lists, then a search from each node
+    const next = new Map<number, number[]>();
+    this.evaluate(path, UNBOUND, UNBOUND, (a, b) => {
+      const list = next.get(a);
+      if (list) list.push(b);
+      else next.set(a, [b]);
+    });
+    const seen = new Map<number, number>(); // node → the search that reached it last
+    let searchId = 0;
+    const from = (start: number): boolean => {
+      const id = ++searchId;
+      if (includeZero) {
+        seen.set(start, id);
+        if (emit(start, start) === true) return true;
+      }
+      const queue = [start];
+      for (let head = 0; head < queue.length; head++) {
+        const successors = next.get(queue[head]!);
+        if (!successors) continue;
+        for (const node of successors) {
+          if (seen.get(node) === id) continue;
+          seen.set(node, id);
+          if (node !== start) queue.push(node);
+          if (emit(start, node) === true) return true;
+        }
+      }
+      return false;
+    };
+    // `path*` relates every node to itself; `path+` can only start where one step starts
+    if (includeZero) return this.source.nodes(this.graph, from);
+    for (const node of next.keys()) if (from(node)) return true;
     return false;
   }
 

@@ -1,0 +1,65 @@
+#!/usr/bin/env node
+/**
+ * The `quadlog` command: `quadlog serve …` starts a server with its HTTP endpoint (see
+ * `quadlog help`).
+ * @module
+ */
+import { parseServeArguments, serve, SERVE_USAGE } from './serve.js';
+import { VERSION } from '../index.js';
+
+const USAGE = `quadlog ${VERSION}
+
+commands:
+  quadlog serve [options]   run a server with the HTTP management interface
+  quadlog version           print the version
+  quadlog help              this text
+
+${SERVE_USAGE}`;
+
+async function main(args: readonly string[]): Promise<number> {
+  const [command, ...rest] = args;
+  switch (command) {
+    case 'serve': {
+      let options;
+      try {
+        options = parseServeArguments(rest);
+      } catch (e) {
+        process.stderr.write(`quadlog serve: ${(e as Error).message}\n${SERVE_USAGE}\n`);
+        return 2;
+      }
+      const running = await serve(options);
+      process.stdout.write(`${running.banner}\n`);
+      await new Promise<void>((resolve) => {
+        const stop = (): void => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          resolve();
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      });
+      await running.stop();
+      return 0;
+    }
+    case 'version':
+    case '--version':
+      process.stdout.write(`${VERSION}\n`);
+      return 0;
+    case undefined:
+    case 'help':
+    case '--help':
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    default:
+      process.stderr.write(`quadlog: unknown command '${command}'\n${USAGE}\n`);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => (process.exitCode = code),
+  (e: unknown) => {
+    process.stderr.write(`quadlog: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}\n`);
+    process.exitCode = 1;
+  },
+);

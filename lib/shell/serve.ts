@@ -1,0 +1,154 @@
+/**
+ * `quadlog serve`: a server with its first role, the HTTP endpoint and (unless `--no-demo`) the
+ * demo data store, with the URL and a few curl commands to try printed at start.
+ * @module
+ */
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { ConnectionFactory, Server } from '../index.js';
+import { startEndpoint, type EndpointHandle, type Variant } from '../http/index.js';
+import { createDemoStore, DEMO_STORE } from './demo.js';
+
+/** What `quadlog serve` was asked to do. */
+export interface ServeOptions {
+  /** Port (default 12110; 0 = any free port). */
+  readonly port: number;
+  /** Host to listen on. */
+  readonly host: string;
+  /** Interface variant. */
+  readonly variant: Variant;
+  /** Name of the first role. */
+  readonly role: string;
+  /** Its password. */
+  readonly password: string;
+  /** Whether the password was generated (then it is printed). */
+  readonly generatedPassword: boolean;
+  /** Whether to create the demo store. */
+  readonly demo: boolean;
+  /** Connection idle lifetime in milliseconds. */
+  readonly objectKeepAliveTime?: number;
+}
+
+/** Usage text of `quadlog serve`. */
+export const SERVE_USAGE = `usage: quadlog serve [--port N] [--host H] [--variant A|B] [--role NAME --password PW]
+                     [--object-keep-alive-time MS] [--no-demo]
+
+The first role comes from --role/--password, else from the environment variables
+QUADLOG_ROLE and QUADLOG_PASSWORD, else it is 'admin' with a generated password,
+printed once.`;
+
+/** Parses the arguments of `quadlog serve` (after the command name); throws with a message naming the problem. */
+export function parseServeArguments(args: readonly string[], env: NodeJS.ProcessEnv = process.env): ServeOptions {
+  const { values } = parseArgs({
+    args: [...args],
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      variant: { type: 'string' },
+      role: { type: 'string' },
+      password: { type: 'string' },
+      'object-keep-alive-time': { type: 'string' },
+      'no-demo': { type: 'boolean' },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  const port = values.port === undefined ? 12110 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid --port '${values.port}': an integer from 0 to 65535 is required`);
+  const variant = values.variant ?? 'B';
+  if (variant !== 'A' && variant !== 'B') throw new Error(`invalid --variant '${variant}': A or B`);
+  let keepAlive: number | undefined;
+  if (values['object-keep-alive-time'] !== undefined) {
+    keepAlive = Number(values['object-keep-alive-time']);
+    if (!Number.isInteger(keepAlive) || keepAlive <= 0) throw new Error(`invalid --object-keep-alive-time '${values['object-keep-alive-time']}': a positive number of milliseconds is required`);
+  }
+  let role = values.role ?? env.QUADLOG_ROLE;
+  let password = values.password ?? (values.role === undefined ? env.QUADLOG_PASSWORD : undefined);
+  if ((values.role === undefined) !== (values.password === undefined)) throw new Error('--role and --password go together');
+  let generatedPassword = false;
+  if (role === undefined || role === '') role = 'admin';
+  if (password === undefined || password === '') {
+    password = randomBytes(12).toString('base64url');
+    generatedPassword = true;
+  }
+  return {
+    port,
+    host: values.host ?? '127.0.0.1',
+    variant,
+    role,
+    password,
+    generatedPassword,
+    demo: values['no-demo'] !== true,
+    ...(keepAlive !== undefined ? { objectKeepAliveTime: keepAlive } : {}),
+  };
+}
+
+/** A running `quadlog serve`. */
+export interface Serving {
+  /** The server. */
+  readonly server: Server;
+  /** The endpoint. */
+  readonly endpoint: EndpointHandle;
+  /** What to print at start: URL, credentials (when generated) and curl commands. */
+  readonly banner: string;
+  /** Stops the endpoint and the server. */
+  stop(): Promise<void>;
+}
+
+/** Starts a server and its endpoint as `options` say. */
+export async function serve(options: ServeOptions): Promise<Serving> {
+  const server = await Server.create({ roleName: options.role, password: options.password, url: `quadlog-serve-${process.pid}-${Date.now()}` });
+  let endpoint: EndpointHandle;
+  try {
+    if (options.demo) {
+      const connection = await ConnectionFactory.newServerConnection(server.url, options.role, options.password);
+      try {
+        await createDemoStore(connection);
+      } finally {
+        connection.close();
+      }
+    }
+    endpoint = await startEndpoint(server, {
+      port: options.port,
+      host: options.host,
+      variant: options.variant,
+      ...(options.objectKeepAliveTime !== undefined ? { objectKeepAliveTime: options.objectKeepAliveTime } : {}),
+    });
+  } catch (e) {
+    server.shutdown();
+    throw e;
+  }
+  return {
+    server,
+    endpoint,
+    banner: banner(endpoint.url, options),
+    async stop(): Promise<void> {
+      await endpoint.close();
+      server.shutdown();
+    },
+  };
+}
+
+/** A shell word: quoted with single quotes when it needs quoting. */
+function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+function banner(url: string, options: ServeOptions): string {
+  const user = `-u ${shellWord(`${options.role}:${options.password}`)}`;
+  const lines = [`quadlog is serving the management interface (variant ${options.variant}) at ${url}`];
+  if (options.generatedPassword) lines.push(`first role: ${options.role}, password: ${options.password} (generated; shown only now)`);
+  lines.push('', 'try:', `  curl ${user} ${url}/datastores`);
+  if (options.demo) {
+    const store = `${url}/datastores/${DEMO_STORE}`;
+    lines.push(
+      `  curl ${user} -H 'Accept: text/csv' --data-urlencode 'query=SELECT ?person ?descendant WHERE { ?person ex:ancestorOf ?descendant } ORDER BY ?person ?descendant' ${store}/sparql`,
+      `  curl ${user} -X PATCH -H 'Content-Type: text/turtle' --data-binary 'ex:carol ex:parentOf ex:erin .' '${store}/content?operation=add-content'`,
+      '(run the query again after the PATCH: the rules derive the new ancestors)',
+    );
+  } else {
+    lines.push(`  curl ${user} -X POST '${url}/datastores/mystore?type=parallel-nw'`, `  curl ${user} -H 'Accept: text/csv' '${url}/datastores/mystore'`);
+  }
+  lines.push('', 'stop with Ctrl-C');
+  return lines.join('\n');
+}

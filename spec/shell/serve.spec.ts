@@ -1,0 +1,57 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { expect } from 'chai';
+import { parseServeArguments, serve, type Serving } from '../../lib/shell/serve.js';
+
+const run = promisify(execFile);
+
+describe('shell: quadlog serve', () => {
+  it('takes the first role from the flags, else the environment, else generates a password', () => {
+    const flags = parseServeArguments(['--role', 'ops', '--password', 'pw', '--port', '0', '--variant', 'A', '--no-demo'], {});
+    expect(flags).to.deep.include({ role: 'ops', password: 'pw', generatedPassword: false, port: 0, variant: 'A', demo: false });
+    const env = parseServeArguments([], { QUADLOG_ROLE: 'envrole', QUADLOG_PASSWORD: 'envpw' });
+    expect(env).to.deep.include({ role: 'envrole', password: 'envpw', generatedPassword: false, port: 12110, host: '127.0.0.1', variant: 'B', demo: true });
+    const generated = parseServeArguments([], {});
+    expect(generated.role).to.equal('admin');
+    expect(generated.generatedPassword).to.equal(true);
+    expect(generated.password).to.have.length.greaterThan(11);
+    expect(parseServeArguments([], {}).password).to.not.equal(generated.password);
+  });
+
+  it('names the problem with bad arguments', () => {
+    expect(() => parseServeArguments(['--port', 'x'], {})).to.throw(/--port 'x'/);
+    expect(() => parseServeArguments(['--variant', 'C'], {})).to.throw(/--variant 'C'/);
+    expect(() => parseServeArguments(['--role', 'r'], {})).to.throw(/--role and --password/);
+    expect(() => parseServeArguments(['--bogus'], {})).to.throw(/bogus/);
+  });
+
+  describe('with the demo store', () => {
+    let serving: Serving;
+    before(async () => {
+      serving = await serve(parseServeArguments(['--port', '0', '--password', "it's secret", '--role', 'admin'], {}));
+    });
+    after(async () => {
+      await serving.stop();
+    });
+
+    it('prints the URL and curl commands that work exactly as printed', async () => {
+      expect(serving.banner).to.include(serving.endpoint.url);
+      const commands = serving.banner.split('\n').filter((l) => l.startsWith('  curl ')).map((l) => l.trim());
+      expect(commands).to.have.length(3);
+      const outputs: string[] = [];
+      for (const command of [...commands, commands[1]!]) {
+        const { stdout } = await run('bash', ['-c', `${command} --fail --silent --show-error`]);
+        outputs.push(stdout);
+      }
+      expect(outputs[0]!.split('\r\n')).to.include('demo');
+      const before = outputs[1]!.trim().split('\r\n');
+      expect(before[0]).to.equal('person,descendant');
+      expect(before).to.include('http://example.com/family#alice,http://example.com/family#carol');
+      expect(outputs[2]).to.include('#changed-facts = 1');
+      // the rules derived the new ancestors of erin
+      const after = outputs[3]!.trim().split('\r\n');
+      expect(after.length - before.length).to.equal(3);
+      expect(after).to.include('http://example.com/family#alice,http://example.com/family#erin');
+    });
+  });
+});
