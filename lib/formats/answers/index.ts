@@ -7,12 +7,15 @@
  * - `application/sparql-results+json`, `application/sparql-results+xml`, `text/csv`,
  *   `text/tab-separated-values`: the W3C SPARQL 1.1 result formats (CSV and TSV have no
  *   boolean answers);
- * - `application/x.sparql-results+turtle`: the W3C result-set vocabulary written as Turtle;
+ * - `application/x.sparql-results+turtle`: RDFox's line form, one line per answer with the
+ *   values in Turtle syntax (`UNDEF` when unbound) followed by ` .`, so that answers with three
+ *   variables are Turtle triples; a boolean is the line `.` (true) or nothing (false);
  * - `text/x.csv-abbrev`, `text/x.tab-separated-values-abbrev`,
  *   `application/x.sparql-results+json-abbrev`, `application/x.sparql-results+xml-abbrev`,
  *   `application/x.sparql-results+turtle-abbrev`: RDFox's variants of the same formats in
  *   which every IRI that one of the store's prefixes abbreviates (with a valid local part) is
- *   written as a prefixed name; everything else is as in the plain format;
+ *   written as a prefixed name; everything else is as in the plain format (the Turtle lines also
+ *   declare the prefixes, and the base IRI when given, first, and write IRIs below it relative);
  * - `application/x.sparql-results+null`: nothing is written.
  * @module
  */
@@ -35,7 +38,7 @@ export const SPARQL_RESULTS_XML = 'application/sparql-results+xml';
 export const SPARQL_RESULTS_CSV = 'text/csv';
 /** SPARQL 1.1 Query Results TSV Format. */
 export const SPARQL_RESULTS_TSV = 'text/tab-separated-values';
-/** The W3C result-set vocabulary as Turtle. */
+/** One Turtle-like line per answer (RDFox's form). */
 export const SPARQL_RESULTS_TURTLE = 'application/x.sparql-results+turtle';
 /** CSV with IRIs abbreviated by the store's prefixes. */
 export const SPARQL_RESULTS_CSV_ABBREV = 'text/x.csv-abbrev';
@@ -45,7 +48,7 @@ export const SPARQL_RESULTS_TSV_ABBREV = 'text/x.tab-separated-values-abbrev';
 export const SPARQL_RESULTS_JSON_ABBREV = 'application/x.sparql-results+json-abbrev';
 /** SPARQL XML results with IRIs abbreviated by the store's prefixes. */
 export const SPARQL_RESULTS_XML_ABBREV = 'application/x.sparql-results+xml-abbrev';
-/** Turtle result sets with the store's prefixes (and base IRI) declared and used. */
+/** Turtle-like answer lines with the store's prefixes (and base IRI) declared and used. */
 export const SPARQL_RESULTS_TURTLE_ABBREV = 'application/x.sparql-results+turtle-abbrev';
 /** Answers counted and discarded. */
 export const SPARQL_RESULTS_NULL = 'application/x.sparql-results+null';

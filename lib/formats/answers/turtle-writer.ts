@@ -1,42 +1,47 @@
 /**
- * Answers as Turtle in the W3C result-set vocabulary (`application/x.sparql-results+turtle`
- * and `application/x.sparql-results+turtle-abbrev`), the form of the DAWG test results:
+ * Answers as Turtle-like lines (`application/x.sparql-results+turtle` and
+ * `application/x.sparql-results+turtle-abbrev`), the proprietary form RDFox documents: one line
+ * per answer, so that the answers of a query with three answer variables are Turtle triples.
  *
  * ```turtle
- * @prefix rs: <http://www.w3.org/2001/sw/DataAccess/tests/result-set#> .
- *
- * [] a rs:ResultSet ;
- *     rs:resultVariable "x", "y" ;
- *     rs:solution [ rs:index 1 ; rs:binding [ rs:variable "x" ; rs:value <http://example.org/a> ] ] .
+ * <http://example.org/a> "chat"@fr 1 .
+ * _:r1 UNDEF "x"^^<http://example.org/dt> .
  * ```
  *
- * Each row is one `rs:solution`, numbered from 1 by `rs:index` (so that the order survives),
- * with one `rs:binding` per bound variable; a boolean answer is `rs:boolean`. Values are in
- * Turtle syntax (see `TurtleTermWriter`): full IRIs in the plain variant; in the `-abbrev`
- * variant the store's prefixes are declared and used, and with a base IRI `@base` is declared and
- * IRIs below it that no prefix abbreviates are written relative to it.
+ * - There is no header: the variable names are not written.
+ * - An answer is the values of the answer variables, in the order of the variables, in Turtle
+ *   syntax (see `TurtleTermWriter`), with one space between two values, followed by ` .` and a
+ *   line feed. `UNDEF` stands for an unbound variable. With no variables an answer is the line
+ *   `.` alone.
+ * - A boolean answer is written as the answer of `SELECT DISTINCT` with no variables would be
+ *   (RDFox reads `ASK` that way): `true` is one empty answer (the line `.`), `false` is no
+ *   answer, so nothing at all.
+ * - The plain variant writes every IRI in full (`<…>`) and nothing before the answers.
+ * - The `-abbrev` variant starts with a declaration `@base <…> .` when a base IRI is given and
+ *   one `@prefix name: <…> .` per usable prefix of the store, then, when it wrote any of these,
+ *   one empty line. In the answers an IRI that a prefix abbreviates is a prefixed name, and one
+ *   below the base IRI (that no prefix abbreviates) is written relative to it. Without prefixes
+ *   and base IRI it writes what the plain variant writes.
+ *
+ * With three variables all bound to terms allowed in those positions of a triple, the whole
+ * output (of either variant) is a Turtle document whose triples are the answers, in order.
  * @module
  */
 import { AnswerWriterBase, type AnswerTerm } from './answer-writer.js';
-import { iriRef, relativizer, turtleString, TurtleTermWriter, type PrefixAbbreviator } from './term-syntax.js';
+import { iriRef, relativizer, TurtleTermWriter, type PrefixAbbreviator } from './term-syntax.js';
 
-/** The namespace of the W3C result-set vocabulary. */
-export const RESULT_SET_NAMESPACE = 'http://www.w3.org/2001/sw/DataAccess/tests/result-set#';
+/** The token written for an unbound variable. */
+export const UNBOUND_TOKEN = 'UNDEF';
 
-/** Writes answers as Turtle in the W3C result-set vocabulary. */
+/** Writes answers as Turtle-like lines, one per answer. */
 export class TurtleAnswerWriter extends AnswerWriterBase {
   /** The media type written, with a `charset` parameter where usual. */
   readonly contentType: string;
   protected readonly booleanSupported = true;
   protected readonly mediaType: string;
   private readonly terms: TurtleTermWriter;
-  /** The `@base` and `@prefix` lines. */
+  /** The `@base` and `@prefix` lines and the empty line after them; empty when there are none. */
   private readonly preamble: string;
-  /** The prefix name used for the result-set vocabulary (with colon). */
-  private readonly rs: string;
-  /** `[ rs:variable "x" ; rs:value ` for each variable. */
-  private bindingOpenings: string[] = [];
-  private index = 0;
 
   /**
    * A writer to `sink` of the media type `mediaType`. With an abbreviator (the `-abbrev`
@@ -52,47 +57,27 @@ export class TurtleAnswerWriter extends AnswerWriterBase {
       preamble += `@base ${iriRef(baseIRI)} .\n`;
       relative = relativizer(baseIRI);
     }
-    const declared = abbreviator?.prefixes ?? [];
-    this.rs = declared.find(([, namespace]) => namespace === RESULT_SET_NAMESPACE)?.[0] ?? freeName(declared);
-    if (!declared.some(([name]) => name === this.rs)) preamble += `@prefix ${this.rs} ${iriRef(RESULT_SET_NAMESPACE)} .\n`;
-    for (const [name, namespace] of declared) preamble += `@prefix ${name} ${iriRef(namespace)} .\n`;
-    this.preamble = `${preamble}\n`;
+    for (const [name, namespace] of abbreviator?.prefixes ?? []) preamble += `@prefix ${name} ${iriRef(namespace)} .\n`;
+    this.preamble = preamble === '' ? '' : `${preamble}\n`;
     this.terms = new TurtleTermWriter(abbreviator, relative);
   }
 
-  protected writeBegin(variables: readonly string[]): void {
-    const rs = this.rs;
-    this.bindingOpenings = variables.map((v) => `[ ${rs}variable ${turtleString(v)} ; ${rs}value `);
-    let out = `${this.preamble}[] a ${rs}ResultSet`;
-    if (variables.length > 0) out += ` ;\n    ${rs}resultVariable ${variables.map(turtleString).join(', ')}`;
-    this.sink(out);
+  protected writeBegin(): void {
+    if (this.preamble !== '') this.sink(this.preamble);
   }
 
   protected writeRow(values: ReadonlyArray<AnswerTerm | undefined>): void {
-    const rs = this.rs;
-    let out = ` ;\n    ${rs}solution [ ${rs}index ${++this.index}`;
-    let separator = ` ; ${rs}binding `;
-    for (let i = 0; i < values.length; i++) {
-      const value = values[i];
-      if (value === undefined) continue;
-      out += `${separator}${this.bindingOpenings[i]!}${this.terms.term(value)} ]`;
-      separator = ', ';
-    }
-    this.sink(`${out} ]`);
+    let out = '';
+    for (const value of values) out += `${value === undefined ? UNBOUND_TOKEN : this.terms.term(value)} `;
+    this.sink(`${out}.\n`);
   }
 
   protected writeEnd(): void {
-    this.sink(' .\n');
+    // nothing follows the last answer
   }
 
   protected writeBoolean(value: boolean): void {
-    this.sink(`${this.preamble}[] a ${this.rs}ResultSet ;\n    ${this.rs}boolean ${value ? 'true' : 'false'} .\n`);
+    const out = this.preamble + (value ? '.\n' : '');
+    if (out !== '') this.sink(out);
   }
-}
-
-/** `rs:`, or `rs1:`, `rs2:`, … when the store's prefixes already use it for something else. */
-function freeName(declared: ReadonlyArray<readonly [string, string]>): string {
-  const taken = new Set(declared.map(([name]) => name));
-  if (!taken.has('rs:')) return 'rs:';
-  for (let n = 1; ; n++) if (!taken.has(`rs${n}:`)) return `rs${n}:`;
 }

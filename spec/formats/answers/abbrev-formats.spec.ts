@@ -3,6 +3,7 @@ import { DataFactory as F } from 'n3';
 import { writeAnswers, type AnswerTerm } from '../../../lib/formats/answers/index.js';
 import { PrefixAbbreviator, blankNodeLabel, relativizer, shortLiteral } from '../../../lib/formats/answers/term-syntax.js';
 import { parseCsv, parseSparqlXml, parseTsv, showRows, table } from './answer-parsers.spec.js';
+import { parseAnswerLines } from './turtle-writer.spec.js';
 
 const EX = 'http://example.org/';
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
@@ -150,6 +151,25 @@ describe('the -abbrev answer formats', () => {
       return namespace !== undefined && !value.startsWith('http://') ? namespace + value.slice(colon + 1) : value;
     };
     expect(showRows(table(parseSparqlXml(xml, expand)).rows)).to.deep.equal(showRows(rows));
+  });
+
+  it('application/x.sparql-results+turtle-abbrev: the prefixes declared, then answer lines with prefixed names', () => {
+    const text = writeAnswers('application/x.sparql-results+turtle-abbrev', ['a', 'b', 'c'], rows, { prefixes });
+    expect(text).to.equal(
+      [
+        `@prefix ex: <${EX}> .`,
+        `@prefix exs: <${EX}sub/> .`,
+        '@prefix : <http://default.example/> .',
+        `@prefix xsd: <${XSD}> .`,
+        '',
+        'ex:a exs:b :c .',
+        `<${EX}has/slash> <http://nowhere.example/x> 5 .`,
+        '"d"^^xsd:date _:b0 "x"@en .',
+        `ex: <${EX}trailing.> UNDEF .`,
+        '',
+      ].join('\n'),
+    );
+    expect(showRows(parseAnswerLines(text, ['a', 'b', 'c']).rows)).to.deep.equal(showRows(rows));
   });
 
   it('without prefixes the -abbrev formats write what the plain formats write', () => {

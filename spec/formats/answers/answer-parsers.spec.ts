@@ -1,8 +1,7 @@
 /**
  * Readers of the answer formats, for the writer tests: a small XML parser (with the line-end
  * and attribute-value normalisation of XML 1.0) for SPARQL XML results, an RFC 4180 CSV reader,
- * a TSV reader whose terms are read by n3, and a reader of result sets in the W3C result-set
- * vocabulary (Turtle, read by n3). The readers are tested here too.
+ * and a TSV reader whose terms are read by n3. The readers are tested here too.
  */
 import { expect } from 'chai';
 import type * as RDF from '@rdfjs/types';
@@ -10,8 +9,6 @@ import { DataFactory as F, Parser } from 'n3';
 import type { AnswerTerm } from '../../../lib/formats/answers/index.js';
 
 const XSD_STRING = 'http://www.w3.org/2001/XMLSchema#string';
-const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
-const RS = 'http://www.w3.org/2001/sw/DataAccess/tests/result-set#';
 
 /** A table of answers or a boolean answer. */
 export type Answer =
@@ -226,43 +223,6 @@ export function parseTsv(text: string, prefixes: ReadonlyMap<string, string> = n
 }
 
 // ---------------------------------------------------------------------------------------------
-// Turtle result sets
-
-/**
- * Reads a result set in the W3C result-set vocabulary. The variables come back in the order of
- * `variableOrder` when given (RDF keeps no order among `rs:resultVariable` values), the rows in
- * `rs:index` order.
- */
-export function parseResultSetTurtle(text: string, variableOrder?: readonly string[]): Answer {
-  const quads = new Parser({ format: 'text/turtle', blankNodePrefix: '' }).parse(text);
-  const objects = (subject: RDF.Term, predicate: string): RDF.Term[] =>
-    quads.filter((q) => q.subject.equals(subject) && q.predicate.value === predicate).map((q) => q.object);
-  const sets = quads.filter((q) => q.predicate.value === RDF_TYPE && q.object.value === `${RS}ResultSet`);
-  if (sets.length !== 1) throw new Error(`${sets.length} result sets`);
-  const set = sets[0]!.subject;
-  const booleans = objects(set, `${RS}boolean`);
-  if (booleans.length > 0) return { boolean: booleans[0]!.value === 'true' };
-  let variables = objects(set, `${RS}resultVariable`).map((v) => v.value);
-  if (variableOrder !== undefined) {
-    expect([...variables].sort()).to.deep.equal([...variableOrder].sort());
-    variables = [...variableOrder];
-  }
-  const solutions = objects(set, `${RS}solution`).map((solution) => {
-    const index = Number(objects(solution, `${RS}index`)[0]?.value);
-    const row: Array<AnswerTerm | undefined> = variables.map(() => undefined);
-    for (const binding of objects(solution, `${RS}binding`)) {
-      const name = objects(binding, `${RS}variable`)[0]!.value;
-      const value = objects(binding, `${RS}value`)[0] as AnswerTerm;
-      row[variables.indexOf(name)] = value;
-    }
-    return { index, row };
-  });
-  solutions.sort((a, b) => a.index - b.index);
-  expect(solutions.map((s) => s.index)).to.deep.equal(solutions.map((_s, i) => i + 1));
-  return { variables, rows: solutions.map((s) => s.row) };
-}
-
-// ---------------------------------------------------------------------------------------------
 
 describe('answer readers used by the writer tests', () => {
   it('parseXml normalises line ends and attribute whitespace and decodes references', () => {
@@ -289,22 +249,6 @@ describe('answer readers used by the writer tests', () => {
       ['<http://e/a>', '"a\\tb"@en'],
       ['_:b1', null],
       ['"4"^^<http://www.w3.org/2001/XMLSchema#integer>', '<http://e/c>'],
-    ]);
-  });
-
-  it('parseResultSetTurtle reads solutions in index order', () => {
-    const answer = table(
-      parseResultSetTurtle(
-        `@prefix rs: <${RS}> .
-         [] a rs:ResultSet ; rs:resultVariable "y", "x" ;
-            rs:solution [ rs:index 2 ; rs:binding [ rs:variable "x" ; rs:value 1 ] ] ;
-            rs:solution [ rs:index 1 ; rs:binding [ rs:variable "y" ; rs:value <http://e/a> ] ] .`,
-        ['x', 'y'],
-      ),
-    );
-    expect(showRows(answer.rows)).to.deep.equal([
-      [null, '<http://e/a>'],
-      ['"1"^^<http://www.w3.org/2001/XMLSchema#integer>', null],
     ]);
   });
 });

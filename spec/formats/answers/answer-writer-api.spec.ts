@@ -109,7 +109,9 @@ describe('answer writer API', () => {
       const writer = createAnswerWriter(type, (c) => chunks.push(c));
       writer.begin(['x']);
       const afterBegin = chunks.length;
-      expect(afterBegin, type).to.be.greaterThan(0);
+      // the Turtle answer lines have no header (the -abbrev variant writes its declarations, if any)
+      if (type.includes('+turtle')) expect(afterBegin, type).to.equal(0);
+      else expect(afterBegin, type).to.be.greaterThan(0);
       writer.row([F.namedNode(`${EX}first`)]);
       expect(chunks.length, type).to.equal(afterBegin + 1);
       expect(chunks[afterBegin], type).to.include('first');
