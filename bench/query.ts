@@ -2,8 +2,8 @@
  * Query benchmark: quadlog vs oxigraph (WASM) answering SPARQL queries over LUBM data.
  *
  * Usage: `npm run bench:query -- [--runs N] [--warmups N] [--gc-each-run] [--only lubm10|lubm1[,…]] [--queries q1,q2,…]`
- * (i.e. `node --expose-gc --import tsx bench/query.ts …`; default 5 timed runs after 1
- * warm-up per query).
+ * (i.e. `node --expose-gc --import tsx bench/query.ts …`; default 10 timed runs after 3
+ * warm-ups per query).
  *
  * Parts:
  * - **lubm10**: LUBM(10) explicit data (`/work/shared/lubm/lubm10.nt.gz`, 1,272,575 triples),
@@ -18,8 +18,8 @@
  * {@link ChildResult}), so that one system's heap, garbage and WASM memory never slow down the
  * other. A child loads the data (quadlog: `importData('ADD', { path }, { mediaType })`;
  * oxigraph: `readFileSync` + `gunzipSync` + `Store.load` of 1 MiB chunks, as in
- * `bench/load.ts`) and forces two GCs; then, per query, runs it `--warmups` times (default 1)
- * untimed and `--runs` times (default 5) timed. With `--gc-each-run` it also forces two GCs
+ * `bench/load.ts`) and forces two GCs; then, per query, runs it `--warmups` times (default 3)
+ * untimed and `--runs` times (default 10) timed. With `--gc-each-run` it also forces two GCs
  * (not timed) before every run; that is off by default because it keeps V8 from reaching
  * steady state: quadlog's `subOrganizationOf+` count on LUBM(1) stays at ~40 ms per run with
  * forced GCs and settles at ~11 ms without them (oxigraph's WASM code is unaffected).
@@ -318,8 +318,8 @@ interface Options {
 }
 
 function parseArgs(argv: readonly string[]): Options {
-  let runs = 5;
-  let warmups = 1;
+  let runs = 10;
+  let warmups = 3;
   let gcEachRun = false;
   let dataSets: DataSetName[] = [...DATA_SETS];
   let queries: string[] | undefined;

@@ -23,7 +23,7 @@ import { Algebra } from 'sparqlalgebrajs';
 import { InterruptedError, QueryCompilationError } from '../model/errors.js';
 import { compareForOrder, compileExpression, createAggregator, effectiveBooleanValue, type EvaluationContext, type Value } from '../datalog/expressions/index.js';
 import type { Interrupter } from '../model/control.js';
-import { evaluatePath } from './paths.js';
+import { PathEvaluator } from './paths.js';
 import { ANY_NAMED_GRAPH, DEFAULT_GRAPH, type QuadSource, UNBOUND } from './quad-source.js';
 import type { QueryTerm, QueryTerms } from './query-terms.js';
 
@@ -72,6 +72,8 @@ export class Engine {
   private ticks = 0;
   /** performance.now() after which evaluation stops with InterruptedError (Infinity: no limit). */
   deadline = Infinity;
+  /** The path evaluator of each graph (they cache closures for the query's lifetime). */
+  private readonly pathEvaluators = new Map<number, PathEvaluator>();
   /** The named graphs of the dataset (computed on first use). */
   private graphList: number[] | undefined;
   private graphSet: Set<number> | undefined;
@@ -485,7 +487,9 @@ export class Engine {
     const bothVariables = 'slot' in sRef && 'slot' in oRef;
     const seeded = bothVariables && (sv !== UNBOUND || ov !== UNBOUND);
     for (const g of graphs) {
-      const stop = evaluatePath(op.predicate, sv, ov, g, this.source, (s, o) => {
+      let paths = this.pathEvaluators.get(g);
+      if (!paths) this.pathEvaluators.set(g, (paths = new PathEvaluator(this.source, g)));
+      const stop = paths.evaluate(op.predicate, sv, ov, (s, o) => {
         if (seeded && s === o && !this.isNode(s, g)) return false;
         const out = seed.slice();
         if ('slot' in sRef) {

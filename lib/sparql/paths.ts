@@ -77,10 +77,20 @@ export function evaluatePath(
   return new PathEvaluator(source, graph).evaluate(path, subject, object, emit);
 }
 
-/** The evaluation of the paths of one call, with its graph and IRI cache. */
-class PathEvaluator {
-  private readonly iriIds = new Map<string, number>();
+/** The most node ids a {@link PathEvaluator} keeps in its closure cache. */
+const REACH_CACHE_LIMIT = 1 << 20;
 
+/**
+ * Evaluates paths in one graph of a source that does not change while the evaluator lives (a
+ * query's snapshot), remembering IRI ids and, up to a limit, the nodes a closure reaches from
+ * each start, so that a path joined with many bindings of the same node searches once.
+ */
+export class PathEvaluator {
+  private readonly iriIds = new Map<string, number>();
+  private readonly reached = new Map<Algebra.PropertyPathSymbol, Map<number, readonly number[]>>();
+  private cached = 0;
+
+  /** An evaluator over `graph` (DEFAULT_GRAPH or a named graph's id) of `source`. */
   constructor(
     private readonly source: QuadSource,
     private readonly graph: number,
@@ -241,8 +251,14 @@ class PathEvaluator {
       const reached = this.search(path, s, true, includeZero, (node) => node === o);
       return reached && emit(s, o) === true;
     }
-    if (s !== UNBOUND) return this.search(path, s, true, includeZero, (node) => emit(s, node) === true);
-    if (o !== UNBOUND) return this.search(path, o, false, includeZero, (node) => emit(node, o) === true);
+    if (s !== UNBOUND) {
+      for (const node of this.reach(path, s, true, includeZero)) if (emit(s, node) === true) return true;
+      return false;
+    }
+    if (o !== UNBOUND) {
+      for (const node of this.reach(path, o, false, includeZero)) if (emit(node, o) === true) return true;
+      return false;
+    }
     // both ends free: the one-step pairs once, as successor lists, then a search from each node
     const next = new Map<number, number[]>();
     this.evaluate(path, UNBOUND, UNBOUND, (a, b) => {
@@ -275,6 +291,27 @@ class PathEvaluator {
     if (includeZero) return this.source.nodes(this.graph, from);
     for (const node of next.keys()) if (from(node)) return true;
     return false;
+  }
+
+  /** Every node {@link PathEvaluator.search} reaches from `start`, in search order (cached). */
+  private reach(path: Algebra.PropertyPathSymbol, start: number, forward: boolean, includeZero: boolean): readonly number[] {
+    let byStart = this.reached.get(path);
+    if (!byStart) this.reached.set(path, (byStart = new Map<number, readonly number[]>()));
+    const key = start * 4 + (forward ? 2 : 0) + (includeZero ? 1 : 0);
+    let nodes = byStart.get(key);
+    if (!nodes) {
+      const found: number[] = [];
+      this.search(path, start, forward, includeZero, (node) => {
+        found.push(node);
+        return false;
+      });
+      nodes = found;
+      if (this.cached + found.length <= REACH_CACHE_LIMIT) {
+        byStart.set(key, found);
+        this.cached += found.length + 1;
+      }
+    }
+    return nodes;
   }
 
   /**
