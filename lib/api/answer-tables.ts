@@ -17,7 +17,7 @@ import {
   type AnswerTerm,
 } from '../formats/answers/index.js';
 import { BadRequestError, QueryCompilationError } from '../model/errors.js';
-import { unescapeIriCodepoints } from '../sparql/syntax.js';
+import { parseSparqlText, unescapeIriCodepoints } from '../sparql/syntax.js';
 
 /** Every SPARQL answer media type quadlog writes (SELECT and ASK answers, and listings). */
 export const ANSWER_MEDIA_TYPES: readonly string[] = FORMATS;
@@ -145,7 +145,7 @@ export type SparqlOperationType = 'SELECT' | 'ASK' | 'CONSTRUCT' | 'DESCRIBE' | 
 export function sparqlOperationType(text: string, options: SparqlTextOptions = {}): SparqlOperationType {
   let parsed;
   try {
-    parsed = sparqlParser(options).parse(unescapeIriCodepoints(text));
+    parsed = parseSparqlText((t) => sparqlParser(options).parse(t), text);
   } catch (e) {
     throw new QueryCompilationError(`invalid SPARQL: ${(e as Error).message}`);
   }

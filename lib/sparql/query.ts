@@ -17,7 +17,7 @@ import { StoreQuadSource, type DatasetGraphs } from './dataset.js';
 import { Engine } from './engine.js';
 import { DEFAULT_GRAPH, UNBOUND } from './quad-source.js';
 import { QueryTerms, type QueryTerm } from './query-terms.js';
-import { checkBlankNodeScopes, keepOptionalFilterScope, unescapeIriCodepoints } from './syntax.js';
+import { checkBlankNodeScopes, keepOptionalFilterScope, parseSparqlText } from './syntax.js';
 
 /** Options of a query evaluation. */
 export interface QueryOptions {
@@ -63,7 +63,7 @@ export function parseQuery(text: string, prefixes: ReadonlyMap<string, string>, 
   const parser = new Parser({ prefixes: Object.fromEntries([...prefixes].map(([k, v]) => [k.slice(0, -1), v])), baseIRI });
   let parsed;
   try {
-    parsed = parser.parse(unescapeIriCodepoints(text));
+    parsed = parseSparqlText((t) => parser.parse(t), text);
   } catch (e) {
     throw new QueryCompilationError(`invalid query: ${(e as Error).message}`);
   }

@@ -207,3 +207,131 @@ export function keepOptionalFilterScope(query: unknown): void {
   };
   visit(query);
 }
+
+// ---- what sparqljs parses wrongly or not at all ----
+
+/**
+ * Calls `visit` with the index of every character outside strings, IRIs and comments, in
+ * order (an IRI, a string or a comment is reported as its first character only, with `kind`).
+ */
+function forEachSignificant(text: string, visit: (i: number, kind: 'char' | 'iri' | 'string') => void): void {
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i]!;
+    if (c === '#') {
+      const end = text.indexOf('\n', i);
+      i = end < 0 ? text.length : end + 1;
+    } else if (c === '"' || c === "'") {
+      visit(i, 'string');
+      i = endOfString(text, i);
+    } else if (c === '<' && (IRIREF.lastIndex = i, IRIREF.test(text))) {
+      visit(i, 'iri');
+      i = IRIREF.lastIndex;
+    } else {
+      visit(i, 'char');
+      i++;
+    }
+  }
+}
+
+const XSD = 'http://www.w3.org/2001/XMLSchema#';
+const POSITIVE_NUMBER = /\+(?:(\d+\.\d*[eE][+-]?\d+|\.\d+[eE][+-]?\d+|\d+[eE][+-]?\d+)|(\d*\.\d+)|(\d+))/y;
+
+/**
+ * Writes the numbers with an explicit `+` that stand as terms (in triple patterns, templates
+ * and VALUES, outside any parentheses) as typed literals keeping their lexical form:
+ * `:x :p +5` matches the data term `"+5"^^xsd:integer`, which sparqljs would read as `5`.
+ * Signs inside parentheses are left alone (there `?a +5` is an addition).
+ */
+export function keepPositiveSigns(text: string): string {
+  if (!/\+[\d.]/.test(text)) return text;
+  const edits: Array<{ start: number; end: number; literal: string }> = [];
+  let braces = 0;
+  let parens = 0;
+  forEachSignificant(text, (i, kind) => {
+    if (kind !== 'char') return;
+    const c = text[i]!;
+    if (c === '{') braces++;
+    else if (c === '}') braces--;
+    else if (c === '(') parens++;
+    else if (c === ')') parens--;
+    else if (c === '+' && braces > 0 && parens === 0 && (i === 0 || /[\s{[;,]/.test(text[i - 1]!))) {
+      POSITIVE_NUMBER.lastIndex = i;
+      const m = POSITIVE_NUMBER.exec(text);
+      if (!m) return;
+      const next = text[POSITIVE_NUMBER.lastIndex];
+      if (next !== undefined && /[\w:]/.test(next)) return;
+      const type = m[1] !== undefined ? 'double' : m[2] !== undefined ? 'decimal' : 'integer';
+      edits.push({ start: i, end: POSITIVE_NUMBER.lastIndex, literal: `"${m[0]}"^^<${XSD}${type}>` });
+    }
+  });
+  let out = text;
+  for (const e of edits.reverse()) out = out.slice(0, e.start) + e.literal + out.slice(e.end);
+  return out;
+}
+
+/**
+ * Gives a label to every blank node property list that stands as a whole triple in a template
+ * or a data block (`{ [ :p 1 ] }`, `… . [ :p ?x ; :q 2 ] .`), which sparqljs fails on:
+ * `[ props ] .` becomes `_:label props .`, the same triples. Used only to retry a text
+ * sparqljs failed on.
+ */
+export function labelBracketSubjects(text: string): string {
+  const significant: number[] = [];
+  forEachSignificant(text, (i, kind) => {
+    if (kind === 'char' && /\S/.test(text[i]!)) significant.push(i);
+    else if (kind !== 'char') significant.push(i);
+  });
+  const replaced = new Map<number, string>();
+  let counter = 0;
+  for (let k = 0; k < significant.length; k++) {
+    const i = significant[k]!;
+    if (text[i] !== '[') continue;
+    const before = k > 0 ? text[significant[k - 1]!] : undefined;
+    if (before !== '{' && before !== '.') continue;
+    // the matching bracket, then what follows it
+    let depth = 0;
+    let close = -1;
+    for (let j = k; j < significant.length; j++) {
+      const c = text[significant[j]!];
+      if (c === '[') depth++;
+      else if (c === ']' && --depth === 0) {
+        close = j;
+        break;
+      }
+    }
+    if (close < 0 || close === k + 1) continue;
+    const after = close + 1 < significant.length ? text[significant[close + 1]!] : undefined;
+    if (after !== '.' && after !== '}') continue;
+    let label: string;
+    do label = `_:sb${++counter}`;
+    while (text.includes(label));
+    replaced.set(i, `${label} `);
+    replaced.set(significant[close]!, ' ');
+  }
+  if (replaced.size === 0) return text;
+  let out = '';
+  let copied = 0;
+  for (const [at, by] of [...replaced].sort((a, b) => a[0] - b[0])) {
+    out += text.slice(copied, at) + by;
+    copied = at + 1;
+  }
+  return out + text.slice(copied);
+}
+
+/**
+ * Parses SPARQL text with sparqljs after {@link unescapeIriCodepoints} and
+ * {@link keepPositiveSigns}; when sparqljs fails on a blank node property list standing as a
+ * triple, the text is parsed again with {@link labelBracketSubjects}.
+ */
+export function parseSparqlText<T>(parse: (text: string) => T, text: string): T {
+  const prepared = keepPositiveSigns(unescapeIriCodepoints(text));
+  try {
+    return parse(prepared);
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+    const relabelled = labelBracketSubjects(prepared);
+    if (relabelled === prepared) throw e;
+    return parse(relabelled);
+  }
+}

@@ -18,7 +18,7 @@ import { StoreQuadSource, type DatasetGraphs } from './dataset.js';
 import { Engine } from './engine.js';
 import { toAlgebra } from './query.js';
 import { QueryTerms } from './query-terms.js';
-import { unescapeIriCodepoints } from './syntax.js';
+import { parseSparqlText } from './syntax.js';
 
 /** What an update needs from the store around it. */
 export interface UpdateTarget {
@@ -53,7 +53,7 @@ export function parseUpdate(text: string, prefixes: ReadonlyMap<string, string>,
   const parser = new Parser({ prefixes: Object.fromEntries([...prefixes].map(([k, v]) => [k.slice(0, -1), v])), baseIRI });
   let parsed;
   try {
-    parsed = parser.parse(unescapeIriCodepoints(text));
+    parsed = parseSparqlText((t) => parser.parse(t), text);
   } catch (e) {
     throw new QueryCompilationError(`invalid update: ${(e as Error).message}`);
   }

@@ -89,6 +89,19 @@ describe('api: queries, updates, cursors, commit procedure, statistics', () => {
     expect(await nquadsOf(ds)).to.deep.equal(before);
   });
 
+  it('reads what sparqljs alone gets wrong: bracketed subjects in data and templates, signed numbers', async () => {
+    const ds = await env.newStore();
+    await ds.setPrefix(':', 'http://example.com/');
+    await ds.evaluateUpdate('INSERT DATA { [ :p 1 ; :q [ :r 2 ] ] . :x :n "+5"^^<http://www.w3.org/2001/XMLSchema#integer> }');
+    expect(await ds.countFacts()).to.equal(4);
+    const a = await ds.evaluateQuery('CONSTRUCT { [ :copy ?o ] . } WHERE { ?s :p ?o }');
+    expect(a.type === 'quads' && a.quads.map((q) => `${q.predicate.value} ${q.object.value}`)).to.deep.equal(['http://example.com/copy 1']);
+    const b = await ds.evaluateQuery('SELECT ?s WHERE { ?s :n +5 }');
+    expect(b.type === 'bindings' && b.rows.map((r) => r[0]!.value)).to.deep.equal(['http://example.com/x']);
+    const c = await ds.evaluateQuery('SELECT ?s WHERE { ?s :n 5 }');
+    expect(c.type === 'bindings' && c.rows).to.deep.equal([]);
+  });
+
   it('pages through a cursor, which goes stale when the store changes', async () => {
     const ds = await store();
     const cursor = ds.createCursor('SELECT ?x WHERE { ?x :knows ?y } ORDER BY ?x');

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { Parser } from 'sparqljs';
 import { Algebra, translate } from 'sparqlalgebrajs';
 import { QueryCompilationError } from '../../lib/model/errors.js';
-import { checkBlankNodeScopes, keepOptionalFilterScope, unescapeIriCodepoints } from '../../lib/sparql/syntax.js';
+import { checkBlankNodeScopes, keepOptionalFilterScope, keepPositiveSigns, labelBracketSubjects, parseSparqlText, unescapeIriCodepoints } from '../../lib/sparql/syntax.js';
 
 const parse = (text: string): object => new Parser({ prefixes: { '': 'http://example.org/' } }).parse(text);
 
@@ -85,6 +85,46 @@ describe('sparql/syntax', () => {
     it('leaves OPTIONAL groups without nested filters alone', () => {
       const lj = leftJoin(algebra('SELECT * { ?b :t ?t OPTIONAL { { ?b :p ?p } } }'));
       expect(lj.input[1].type).to.equal(Algebra.types.BGP);
+    });
+  });
+
+  describe('keepPositiveSigns', () => {
+    const XSD = 'http://www.w3.org/2001/XMLSchema#';
+    it('keeps the sign of numbers written as terms, with the datatype of their form', () => {
+      expect(keepPositiveSigns('SELECT * { :x ?p +5 }')).to.equal(`SELECT * { :x ?p "+5"^^<${XSD}integer> }`);
+      expect(keepPositiveSigns('SELECT * { :x :p +1.5, +.5e3 ; :q +7 }')).to.equal(`SELECT * { :x :p "+1.5"^^<${XSD}decimal>, "+.5e3"^^<${XSD}double> ; :q "+7"^^<${XSD}integer> }`);
+      expect(keepPositiveSigns('SELECT * { VALUES ?x { +2 } }')).to.equal(`SELECT * { VALUES ?x { "+2"^^<${XSD}integer> } }`);
+    });
+    it('leaves additions, exponents, strings, IRIs and comments alone', () => {
+      for (const text of [
+        'SELECT * { ?s :p ?a FILTER(?a +5 > 3) }',
+        'SELECT (?a +5 AS ?b) { ?s :p ?a }',
+        'SELECT * { :x :p 1.0E+5 }',
+        'SELECT * { :x :p "a +5" } # +5',
+        'SELECT * { :x <http://e/+5> ?o }',
+        'SELECT * { :x :p (1 +5) }',
+      ]) {
+        expect(keepPositiveSigns(text), text).to.equal(text);
+      }
+    });
+  });
+
+  describe('labelBracketSubjects', () => {
+    it('labels blank node property lists standing as whole triples', () => {
+      expect(labelBracketSubjects('INSERT DATA { [ :p 1 ] }')).to.equal('INSERT DATA { _:sb1  :p 1   }');
+      expect(labelBracketSubjects('CONSTRUCT { ?a :q 1 . [ :p ?s ; :r [ :t 2 ] ] . } WHERE { ?s ?p ?o }')).to.equal(
+        'CONSTRUCT { ?a :q 1 . _:sb1  :p ?s ; :r [ :t 2 ]   . } WHERE { ?s ?p ?o }',
+      );
+    });
+    it('leaves other brackets alone, and avoids labels the text uses', () => {
+      expect(labelBracketSubjects('CONSTRUCT { [ :p 1 ] :q 2 } WHERE {}')).to.equal('CONSTRUCT { [ :p 1 ] :q 2 } WHERE {}');
+      expect(labelBracketSubjects('INSERT DATA { _:sb1 :p "[" . [ :p 1 ] . }')).to.equal('INSERT DATA { _:sb1 :p "[" . _:sb2  :p 1   . }');
+    });
+    it('lets sparqljs read what it fails on', () => {
+      const parser = new Parser({ prefixes: { '': 'http://e/' } });
+      const parsed = parseSparqlText((t) => parser.parse(t), 'INSERT DATA { [ :p 1 ; :q [ :r 2 ] ] }');
+      expect(parsed.type).to.equal('update');
+      expect(() => parser.parse('INSERT DATA { [ :p 1 ] }')).to.throw(TypeError);
     });
   });
 });

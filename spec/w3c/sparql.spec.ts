@@ -89,10 +89,7 @@ const EXCLUDED_FOLDERS: Readonly<Record<string, string>> = {
  * Tests that run but are known to fail (`suite/folder/mf:name` → reason). They must still
  * fail, so that the list is kept honest.
  */
-const KNOWN_FAILURES: Readonly<Record<string, string>> = {
-  "sparql10/basic/Basic - Term 8": "a query literal written +5 must match the data term \"+5\"^^xsd:integer: sparqljs normalises the sign away",
-  "sparql10/construct/dawg-construct-reification-1": "sparqljs fails on this query",
-};
+const KNOWN_FAILURES: Readonly<Record<string, string>> = {};
 
 /** The test types this runner evaluates. */
 const RUNNABLE_TYPES: ReadonlySet<string> = new Set([
