@@ -17,7 +17,7 @@ import {
   type AnswerTerm,
 } from '../formats/answers/index.js';
 import { BadRequestError, QueryCompilationError } from '../model/errors.js';
-import { parseSparqlText, unescapeIriCodepoints } from '../sparql/syntax.js';
+import { unescapeIriCodepoints } from '../sparql/syntax.js';
 
 /** Every SPARQL answer media type quadlog writes (SELECT and ASK answers, and listings). */
 export const ANSWER_MEDIA_TYPES: readonly string[] = FORMATS;
@@ -89,7 +89,7 @@ export function createTableWriter(mediaType: string, write: (chunk: string) => v
   };
 }
 
-/** Options of {@link compileRowFilter} and {@link sparqlOperationType}. */
+/** Options of {@link compileRowFilter}. */
 export interface SparqlTextOptions {
   /** Prefixes available to the text (name with colon → IRI). */
   readonly prefixes?: ReadonlyMap<string, string>;
@@ -138,17 +138,37 @@ export function compileRowFilter(expression: string, columns: readonly string[],
 /** The form of a SPARQL text. */
 export type SparqlOperationType = 'SELECT' | 'ASK' | 'CONSTRUCT' | 'DESCRIBE' | 'UPDATE';
 
+const UPDATE_KEYWORDS: ReadonlySet<string> = new Set(['INSERT', 'DELETE', 'LOAD', 'CLEAR', 'DROP', 'CREATE', 'ADD', 'MOVE', 'COPY', 'WITH']);
+
 /**
- * Whether a SPARQL text is a SELECT, ASK, CONSTRUCT or DESCRIBE query or an update (to choose
- * an answer format before evaluating it). Text that is neither fails with QueryCompilationError.
+ * Whether a SPARQL text is a SELECT, ASK, CONSTRUCT or DESCRIBE query or an update, from the
+ * keyword after its prologue (BASE and PREFIX declarations, comments), to choose an answer
+ * format before evaluating it; the text is not parsed further (evaluation reports its syntax
+ * errors). A prologue alone is an empty update. Anything else fails with
+ * QueryCompilationError.
  */
-export function sparqlOperationType(text: string, options: SparqlTextOptions = {}): SparqlOperationType {
-  let parsed;
-  try {
-    parsed = parseSparqlText((t) => sparqlParser(options).parse(t), text);
-  } catch (e) {
-    throw new QueryCompilationError(`invalid SPARQL: ${(e as Error).message}`);
+export function sparqlOperationType(text: string): SparqlOperationType {
+  const token = /\s+|#[^\n]*|<[^>]*>|[A-Za-z][\w.-]*:?|:|\S/y;
+  let expect: 'keyword' | 'prefix-name' | 'iri' = 'keyword';
+  for (let m = token.exec(text); m !== null; m = token.exec(text)) {
+    const t = m[0];
+    if (/^\s/.test(t) || t.startsWith('#')) continue;
+    if (expect === 'prefix-name') {
+      if (!t.endsWith(':')) break;
+      expect = 'iri';
+    } else if (expect === 'iri') {
+      if (!t.startsWith('<')) break;
+      expect = 'keyword';
+    } else {
+      const word = t.toUpperCase();
+      if (word === 'PREFIX') expect = 'prefix-name';
+      else if (word === 'BASE') expect = 'iri';
+      else if (word === 'SELECT' || word === 'ASK' || word === 'CONSTRUCT' || word === 'DESCRIBE') return word;
+      else if (UPDATE_KEYWORDS.has(word)) return 'UPDATE';
+      else throw new QueryCompilationError(`invalid SPARQL: expected a query form (SELECT, ASK, CONSTRUCT, DESCRIBE) or an update operation at '${t}'`);
+    }
   }
-  if (!('type' in parsed) || parsed.type === 'update') return 'UPDATE';
-  return parsed.queryType;
+  if (expect === 'keyword' && token.lastIndex === 0) return 'UPDATE';
+  if (expect !== 'keyword') throw new QueryCompilationError('invalid SPARQL: an incomplete PREFIX or BASE declaration');
+  return 'UPDATE';
 }

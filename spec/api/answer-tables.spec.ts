@@ -3,7 +3,8 @@ import { DataFactory } from 'n3';
 import { BadRequestError, compileRowFilter, createTableWriter, QueryCompilationError, sparqlOperationType } from '../../lib/index.js';
 import { expectError } from '../helpers/server.js';
 
-const { literal, namedNode } = DataFactory;
+const literal = DataFactory.literal.bind(DataFactory);
+const namedNode = DataFactory.namedNode.bind(DataFactory);
 const XSD_BOOLEAN = namedNode('http://www.w3.org/2001/XMLSchema#boolean');
 
 describe('api: answer tables (listings)', () => {
@@ -56,7 +57,11 @@ describe('api: answer tables (listings)', () => {
     expect(sparqlOperationType('CONSTRUCT WHERE { ?s ?p ?o }')).to.equal('CONSTRUCT');
     expect(sparqlOperationType('DESCRIBE <http://x>')).to.equal('DESCRIBE');
     expect(sparqlOperationType('INSERT DATA { <http://a> <http://b> <http://c> }')).to.equal('UPDATE');
-    expect(sparqlOperationType('SELECT * { ?s :p ?o }', { prefixes: new Map([[':', 'http://e/']]) })).to.equal('SELECT');
+    expect(sparqlOperationType('# comment\nPREFIX : <http://e/> BASE <http://b/> prefix ex: <http://x/>\n  select * { ?s :p ?o }')).to.equal('SELECT');
+    expect(sparqlOperationType('PREFIX : <http://e/> WITH <http://g> DELETE { ?s ?p ?o } WHERE { ?s ?p ?o }')).to.equal('UPDATE');
+    expect(sparqlOperationType('PREFIX : <http://e/>')).to.equal('UPDATE');
+    expect(sparqlOperationType('')).to.equal('UPDATE');
+    await expectError(() => sparqlOperationType('PREFIX : SELECT'), QueryCompilationError);
     await expectError(() => sparqlOperationType('SELEKT *'), QueryCompilationError);
   });
 });

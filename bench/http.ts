@@ -1,0 +1,143 @@
+/**
+ * HTTP benchmark: requests/s and latency of a small SELECT over `/datastores/<ds>/sparql` with
+ * 10 concurrent clients (autocannon), against the same query through the in-memory API, in one
+ * run; the difference is the adapter's cost per request.
+ *
+ * Usage: `npm run bench:http -- [--duration S] [--connections N]` (default 10 s, 10 clients);
+ * with `BENCH_PROFILE=<dir>` in the environment the endpoint process writes a CPU profile there.
+ *
+ * The endpoint runs in a child process (`… bench/http.ts --serve`) holding LUBM(1)
+ * (`/work/shared/lubm/lubm1.nt.gz`, 100,543 triples), so that autocannon's own work in the
+ * parent does not share the endpoint's event loop. Requests carry Basic credentials (checked
+ * once, then cached by the endpoint) and `Accept: application/sparql-results+json`. After the
+ * HTTP run, the child answers the query through `DataStoreConnection.evaluateQueryTo` with the
+ * same format, one call after another for the same duration (the in-memory API serves one
+ * call at a time per connection; a server on one core does too), and reports its rate and
+ * latencies. The answer bodies must be equal in both ways (checked once).
+ * @module
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { ConnectionFactory, Server } from '../lib/index.js';
+import { startEndpoint } from '../lib/http/index.js';
+import { table } from './lib/harness.js';
+
+const LUBM1 = '/work/shared/lubm/lubm1.nt.gz';
+const STORE = 'bench';
+const ROLE = 'bench';
+const PASSWORD = 'bench-secret';
+const ACCEPT = 'application/sparql-results+json';
+/** A small SELECT: the graduate students taking one course (4 answers on LUBM(1)). */
+export const QUERY = `PREFIX ub: <http://swat.cse.lehigh.edu/onto/univ-bench.owl#>
+SELECT ?x WHERE { ?x a ub:GraduateStudent ; ub:takesCourse <http://www.Department0.University0.edu/GraduateCourse0> }`;
+
+/** Rates and latencies of one way of asking. */
+interface Measured {
+  readonly requests: number;
+  readonly perSecond: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly errors: number;
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
+}
+
+// ---------------------------------------------------------------- child: the endpoint
+
+async function serveChild(): Promise<void> {
+  const server = await Server.create({ roleName: ROLE, password: PASSWORD, url: 'bench-http' });
+  const sc = await ConnectionFactory.newServerConnection(server.url, ROLE, PASSWORD);
+  sc.createDataStore(STORE);
+  const ds = sc.newDataStoreConnection(STORE);
+  const loaded = await ds.importData('ADD', { path: LUBM1 }, { mediaType: 'application/n-triples' });
+  if (loaded.errors > 0) throw new Error(loaded.text);
+  const endpoint = await startEndpoint(server, { port: 0 });
+  let body = '';
+  await ds.evaluateQueryTo(QUERY, ACCEPT, (chunk) => void (body += chunk));
+  process.stdout.write(`${JSON.stringify({ url: endpoint.url, body })}\n`);
+  for await (const line of createInterface({ input: process.stdin })) {
+    const [command, seconds] = line.split(' ');
+    if (command === 'memory') {
+      const latencies: number[] = [];
+      const until = performance.now() + Number(seconds) * 1000;
+      while (performance.now() < until) {
+        const start = performance.now();
+        let out = '';
+        await ds.evaluateQueryTo(QUERY, ACCEPT, (chunk) => void (out += chunk));
+        latencies.push(performance.now() - start);
+      }
+      latencies.sort((a, b) => a - b);
+      const result: Measured = { requests: latencies.length, perSecond: latencies.length / Number(seconds), p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors: 0 };
+      process.stdout.write(`${JSON.stringify(result)}\n`);
+    } else break;
+  }
+  ds.close();
+  sc.close();
+  await endpoint.close();
+  server.shutdown();
+  process.stdin.destroy();
+}
+
+// ---------------------------------------------------------------- parent
+
+/** The lines a child prints, one at a time. */
+function linesOf(child: ChildProcess): () => Promise<string> {
+  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  return async () => {
+    const next = await lines.next();
+    if (next.done) throw new Error('the endpoint process ended early');
+    return next.value;
+  };
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  if (args[0] === '--serve') return serveChild();
+  const option = (name: string, fallback: number): number => {
+    const i = args.indexOf(name);
+    return i >= 0 ? Number(args[i + 1]) : fallback;
+  };
+  const duration = option('--duration', 10);
+  const connections = option('--connections', 10);
+  // BENCH_PROFILE=<dir>: the endpoint process writes a CPU profile there
+  const profile = process.env['BENCH_PROFILE'] ? ['--cpu-prof', `--cpu-prof-dir=${process.env['BENCH_PROFILE']}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', fileURLToPath(import.meta.url), '--serve'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const nextLine = linesOf(child);
+  try {
+    const { url, body } = JSON.parse(await nextLine()) as { url: string; body: string };
+    const path = `/datastores/${STORE}/sparql?query=${encodeURIComponent(QUERY)}`;
+    const headers = { authorization: `Basic ${Buffer.from(`${ROLE}:${PASSWORD}`).toString('base64')}`, accept: ACCEPT };
+    const check = await fetch(`${url}${path}`, { headers });
+    const checkBody = await check.text();
+    if (check.status !== 200 || checkBody !== body) throw new Error(`the endpoint's answer differs from the API's (status ${check.status})`);
+    console.log(`endpoint ${url}; ${connections} clients for ${duration} s; query answer ${body.length} bytes`);
+    const http = await autocannon({ url: `${url}${path}`, headers, connections, duration });
+    const httpMeasured: Measured = {
+      requests: http.requests.total,
+      perSecond: http.requests.average,
+      p50: http.latency.p50,
+      p99: http.latency.p99,
+      errors: http.errors + http.non2xx,
+    };
+    child.stdin.write(`memory ${duration}\n`);
+    const memory = JSON.parse(await nextLine()) as Measured;
+    child.stdin.end('exit\n');
+    await new Promise((resolve) => child.once('exit', resolve));
+    const row = (name: string, m: Measured): string[] => [name, String(m.requests), m.perSecond.toFixed(0), m.p50.toFixed(2), m.p99.toFixed(2), String(m.errors)];
+    console.log(`\n${table(['way', 'requests', 'req/s', 'p50 ms', 'p99 ms', 'errors'], [row(`HTTP /sparql (${connections} clients)`, httpMeasured), row('in-memory evaluateQueryTo', memory)])}`);
+    const overheadUs = (1 / httpMeasured.perSecond - 1 / memory.perSecond) * 1e6;
+    console.log(`\nadapter cost per request (from throughput): ${overheadUs.toFixed(0)} µs; HTTP serves ${((100 * httpMeasured.perSecond) / memory.perSecond).toFixed(0)}% of the in-memory rate`);
+    if (httpMeasured.errors > 0) {
+      console.error(`!!! ${httpMeasured.errors} HTTP requests failed`);
+      process.exitCode = 1;
+    }
+  } finally {
+    child.kill();
+  }
+}
+
+await main();

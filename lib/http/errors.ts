@@ -1,0 +1,96 @@
+/**
+ * Errors of the HTTP adapter and the mapping of every error to a response.
+ *
+ * A response for an error has the status of the error class (`err.status` of a
+ * {@link QuadlogError}; 500 for anything else) and a `text/plain; charset=UTF-8` body of the
+ * form `ErrorName: message`. A 401 carries `WWW-Authenticate: Basic realm="quadlog"`, a 405 the
+ * `Allow` header of the path.
+ * @module
+ */
+import type { ServerResponse } from 'node:http';
+import { QuadlogError } from '../index.js';
+
+/** The Accept header names no format the resource can produce. HTTP 406. */
+export class NotAcceptableError extends QuadlogError {
+  override readonly status: number = 406;
+  /** Creates the error with a message. */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'NotAcceptableError';
+  }
+}
+
+/** The path exists but does not support the request's method. HTTP 405. */
+export class MethodNotAllowedError extends QuadlogError {
+  override readonly status: number = 405;
+  /** The methods the path supports (the `Allow` header). */
+  readonly allow: readonly string[];
+  /** Creates the error for a method and the methods the path allows. */
+  constructor(method: string, path: string, allow: readonly string[]) {
+    super(`method ${method} is not supported on ${path} (allowed: ${allow.join(', ')})`);
+    this.name = 'MethodNotAllowedError';
+    this.allow = allow;
+  }
+}
+
+/** The resource is routed but its behaviour is not implemented yet. HTTP 501. */
+export class NotImplementedError extends QuadlogError {
+  override readonly status: number = 501;
+  /** Creates the error with a message. */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'NotImplementedError';
+  }
+}
+
+/** The request body is of a media type the resource does not accept. HTTP 415. */
+export class UnsupportedMediaTypeError extends QuadlogError {
+  override readonly status: number = 415;
+  /** Creates the error with a message. */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'UnsupportedMediaTypeError';
+  }
+}
+
+/** The request body is larger than the endpoint accepts for that kind of body. HTTP 413. */
+export class PayloadTooLargeError extends QuadlogError {
+  override readonly status: number = 413;
+  /** Creates the error with a message. */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'PayloadTooLargeError';
+  }
+}
+
+/** The HTTP status an error maps to: its `status` when it is a quadlog error, else 500. */
+export function statusOf(error: unknown): number {
+  if (error instanceof QuadlogError) return error.status;
+  return 500;
+}
+
+/** The body text of an error response: `ErrorName: message`. */
+export function errorText(error: unknown): string {
+  if (error instanceof Error) return `${error.name || 'Error'}: ${error.message}`;
+  return `Error: ${String(error)}`;
+}
+
+/**
+ * Answers a request with an error. When the response has already started (headers sent), it
+ * can only be cut short: the connection is destroyed so that the client sees an incomplete
+ * response rather than a truncated one that looks complete.
+ */
+export function sendError(res: ServerResponse, error: unknown): void {
+  if (res.headersSent) {
+    if (!res.writableEnded) res.destroy();
+    return;
+  }
+  const status = statusOf(error);
+  const body = errorText(error) + '\n';
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'text/plain; charset=UTF-8');
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  if (status === 401) res.setHeader('WWW-Authenticate', 'Basic realm="quadlog"');
+  if (error instanceof MethodNotAllowedError) res.setHeader('Allow', error.allow.join(', '));
+  res.end(body);
+}

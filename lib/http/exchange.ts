@@ -1,0 +1,384 @@
+/**
+ * The contract between the router and the resource handlers: one request being served (an
+ * {@link Exchange}) and the handler type, plus their implementation ({@link HttpExchange}),
+ * which handlers of this package may use for the endpoint's internals (connection registry,
+ * principal, body reading).
+ * @module
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type * as RDF from '@rdfjs/types';
+import { DataFactory } from 'n3';
+import {
+  BadRequestError,
+  compileRowFilter,
+  createTableWriter,
+  type DataStoreConnection,
+  InterruptedError,
+  type Server,
+  type ServerConnection,
+} from '../index.js';
+import type { Authenticator, Principal } from './auth.js';
+import type { ConnectionRegistry, RegisteredConnection } from './connections.js';
+import { PayloadTooLargeError } from './errors.js';
+import { chooseAnswerType } from './negotiation.js';
+import type { RequestRegistry, RunningRequest } from './requests.js';
+
+/** Which variant of the management interface the endpoint speaks. */
+export type Variant = 'A' | 'B';
+
+/** One HTTP request being served, as resource handlers see it. */
+export interface Exchange {
+  /** The request. */
+  readonly req: IncomingMessage;
+  /** The response. */
+  readonly res: ServerResponse;
+  /** The variant of the interface the endpoint speaks. */
+  readonly variant: Variant;
+  /** Upper-case HTTP method. */
+  readonly method: string;
+  /**
+   * Request parameters: the query string; for PATCH/POST/PUT whose Content-Type is
+   * application/x-www-form-urlencoded, the body's pairs too (the body is then consumed).
+   */
+  readonly params: URLSearchParams;
+  /** True when the request body was a form and has already been read into `params`. */
+  readonly bodyConsumed: boolean;
+  /** The role the request acts as (after authentication). */
+  readonly roleName: string;
+  /** `params` minus the keys an endpoint names (and minus connection/filter), first value per key. */
+  genericParameters(named: readonly string[]): Record<string, string>;
+  /**
+   * Runs `fn` in the request's data store connection: the connection named by `connection=<id>`
+   * (authenticated; it must be a connection of that store) or a fresh temporary one (opened with
+   * the request's credentials, closed afterwards). A named connection serves one request at a time:
+   * a second concurrent request on it fails (409 ResourceInUseError). While fn runs, cancelling the
+   * request (DELETE /requests/<id>, client disconnect) calls connection.interrupt().
+   */
+  withDataStoreConnection<T>(dataStore: string, fn: (connection: DataStoreConnection) => Promise<T>): Promise<T>;
+  /** The same for a server connection. */
+  withServerConnection<T>(fn: (connection: ServerConnection) => Promise<T>): Promise<T>;
+  /**
+   * The answer media type chosen from the Accept header among the SPARQL answer formats (q-values
+   * honoured, parameters ignored); the documented default when Accept is absent or *\/*; throws an
+   * error with status 406 when nothing acceptable.
+   */
+  answerType(): string;
+  /**
+   * Sends a listing (status 200 unless given): columns and rows of RDF/JS terms (undefined =
+   * unbound) in the negotiated answer format, keeping only rows for which the `filter` parameter
+   * (a SPARQL FILTER expression over the column variables) is true.
+   */
+  sendTable(
+    columns: readonly string[],
+    rows: ReadonlyArray<ReadonlyArray<RDF.Term | undefined>>,
+    options?: { readonly status?: number; readonly headers?: Readonly<Record<string, string>> },
+  ): Promise<void>;
+  /** Sends 200 with the one-column boolean answer `Changed`. */
+  sendChanged(changed: boolean): Promise<void>;
+  /** Sends a status with no body (Content-Length 0 where a body is allowed) and optional headers. */
+  sendStatus(status: number, headers?: Readonly<Record<string, string>>): void;
+}
+
+/** A resource handler: serves one request whose path matched; throws quadlog errors for failures. */
+export type Handler = (exchange: Exchange, ...pathParameters: string[]) => Promise<void>;
+
+/** What every request of one endpoint shares. */
+export interface EndpointContext {
+  /** The server the endpoint serves. */
+  readonly server: Server;
+  /** The variant of the interface. */
+  readonly variant: Variant;
+  /** The connections opened over HTTP. */
+  readonly connections: ConnectionRegistry;
+  /** The running requests (listed in variant B). */
+  readonly requests: RequestRegistry;
+  /** The authenticator. */
+  readonly authenticator: Authenticator;
+}
+
+/** The largest form or text body the endpoint reads into memory (16 MiB). */
+export const MAX_BUFFERED_BODY = 16 * 1024 * 1024;
+
+/** Parameter keys that are never generic parameters. */
+const RESERVED_KEYS: readonly string[] = ['connection', 'filter'];
+
+const XSD_BOOLEAN = DataFactory.namedNode('http://www.w3.org/2001/XMLSchema#boolean');
+
+/** The RDF/JS literal `true` or `false` (xsd:boolean). */
+export function booleanTerm(value: boolean): RDF.Literal {
+  return DataFactory.literal(value ? 'true' : 'false', XSD_BOOLEAN);
+}
+
+/** A plain string literal. */
+export function stringTerm(value: string): RDF.Literal {
+  return DataFactory.literal(value);
+}
+
+/** An xsd:integer literal. */
+export function integerTerm(value: number | bigint): RDF.Literal {
+  return DataFactory.literal(String(value), DataFactory.namedNode('http://www.w3.org/2001/XMLSchema#integer'));
+}
+
+/** An IRI term. */
+export function iriTerm(value: string): RDF.NamedNode {
+  return DataFactory.namedNode(value);
+}
+
+/** The term of a property value: booleans as xsd:boolean, numbers as xsd:integer, text as a string. */
+export function valueTerm(value: string | number | boolean): RDF.Literal {
+  if (typeof value === 'boolean') return booleanTerm(value);
+  if (typeof value === 'number' && Number.isInteger(value)) return integerTerm(value);
+  return stringTerm(String(value));
+}
+
+/** Rows of a Property/Value(/Mutable) listing. */
+export function propertyRows(rows: ReadonlyArray<{ readonly property: string; readonly value: string | number | boolean; readonly mutable?: boolean }>, withMutable: boolean): RDF.Term[][] {
+  return rows.map((r) => (withMutable ? [stringTerm(r.property), valueTerm(r.value), booleanTerm(r.mutable ?? false)] : [stringTerm(r.property), valueTerm(r.value)]));
+}
+
+/** The path of a resource from its decoded segments (each percent-encoded). */
+export function resourcePath(...segments: string[]): string {
+  return '/' + segments.map((s) => encodeURIComponent(s)).join('/');
+}
+
+/**
+ * Reads a whole request body into memory.
+ * @throws PayloadTooLargeError (413) when it exceeds `limit` bytes.
+ */
+export async function readRequestBody(req: IncomingMessage, limit: number = MAX_BUFFERED_BODY): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    req.resume();
+    throw new PayloadTooLargeError(`the request body (${declared} bytes) exceeds the limit of ${limit} bytes for this kind of request`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buffer = chunk as Buffer;
+    size += buffer.length;
+    if (size > limit) {
+      req.resume();
+      throw new PayloadTooLargeError(`the request body exceeds the limit of ${limit} bytes for this kind of request`);
+    }
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** What the router gives an {@link HttpExchange}. */
+export interface ExchangeInit {
+  /** The request. */
+  readonly req: IncomingMessage;
+  /** The response. */
+  readonly res: ServerResponse;
+  /** The endpoint. */
+  readonly context: EndpointContext;
+  /** Upper-case method. */
+  readonly method: string;
+  /** The decoded path (without query string). */
+  readonly path: string;
+  /** The parameters (query string and form body). */
+  readonly params: URLSearchParams;
+  /** Whether a form body was read into `params`. */
+  readonly bodyConsumed: boolean;
+  /** The authenticated identity. */
+  readonly principal: Principal;
+  /** The connection the request names (by `connection=` or its path), authenticated. */
+  readonly named: RegisteredConnection | undefined;
+  /** The record of the running request. */
+  readonly request: RunningRequest;
+}
+
+/** The implementation of {@link Exchange} used by the endpoint. */
+export class HttpExchange implements Exchange {
+  /** The request. */
+  readonly req: IncomingMessage;
+  /** The response. */
+  readonly res: ServerResponse;
+  /** The endpoint. */
+  readonly context: EndpointContext;
+  /** Upper-case method. */
+  readonly method: string;
+  /** The decoded path. */
+  readonly path: string;
+  /** The parameters. */
+  readonly params: URLSearchParams;
+  /** Whether a form body was read into `params`. */
+  readonly bodyConsumed: boolean;
+  /** The authenticated identity. */
+  readonly principal: Principal;
+  /** The connection the request names, if any. */
+  readonly named: RegisteredConnection | undefined;
+  /** The record of the running request. */
+  readonly request: RunningRequest;
+
+  /** Creates the exchange; a client that goes away cancels the request. */
+  constructor(init: ExchangeInit) {
+    this.req = init.req;
+    this.res = init.res;
+    this.context = init.context;
+    this.method = init.method;
+    this.path = init.path;
+    this.params = init.params;
+    this.bodyConsumed = init.bodyConsumed;
+    this.principal = init.principal;
+    this.named = init.named;
+    this.request = init.request;
+    this.res.on('close', () => {
+      if (!this.res.writableFinished) this.request.cancel();
+    });
+  }
+
+  /** The variant of the interface. */
+  get variant(): Variant {
+    return this.context.variant;
+  }
+
+  /** The role the request acts as. */
+  get roleName(): string {
+    return this.principal.roleName;
+  }
+
+  /** A parameter's first value, or undefined. */
+  param(name: string): string | undefined {
+    return this.params.get(name) ?? undefined;
+  }
+
+  /**
+   * A parameter's first value.
+   * @throws BadRequestError naming the parameter when it is missing or empty.
+   */
+  requiredParam(name: string, what = ''): string {
+    const value = this.params.get(name);
+    if (value === null || value === '') throw new BadRequestError(`parameter '${name}' is required${what ? ` (${what})` : ''}`);
+    return value;
+  }
+
+  /** `params` minus the named keys, `connection` and `filter`; first value per key. */
+  genericParameters(named: readonly string[]): Record<string, string> {
+    const skip = new Set([...named, ...RESERVED_KEYS]);
+    const result: Record<string, string> = Object.create(null) as Record<string, string>;
+    for (const [key, value] of this.params) if (!skip.has(key) && !Object.hasOwn(result, key)) result[key] = value;
+    return result;
+  }
+
+  /** The request body (empty when a form body was already read into the parameters). */
+  async readBody(limit: number = MAX_BUFFERED_BODY): Promise<Buffer> {
+    if (this.bodyConsumed) return Buffer.alloc(0);
+    return readRequestBody(this.req, limit);
+  }
+
+  /** The request body as UTF-8 text. */
+  async readText(limit: number = MAX_BUFFERED_BODY): Promise<string> {
+    return (await this.readBody(limit)).toString('utf8');
+  }
+
+  /** The media type of the request body (lower case, no parameters), or '' when absent. */
+  get contentType(): string {
+    return (this.req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  }
+
+  /** Runs `fn` in the named data store connection or a temporary one (see {@link Exchange}). */
+  async withDataStoreConnection<T>(dataStore: string, fn: (connection: DataStoreConnection) => Promise<T>): Promise<T> {
+    this.checkNotCancelled();
+    const named = this.named;
+    if (named) {
+      if (named.kind !== 'datastore') throw new BadRequestError(`connection '${named.id}' is a server connection, but this request needs a connection to data store '${dataStore}'`);
+      if (named.dataStore !== dataStore) throw new BadRequestError(`connection '${named.id}' is a connection to data store '${named.dataStore ?? ''}', not to '${dataStore}'`);
+      return this.onRegistered(named, () => fn(named.connection as DataStoreConnection));
+    }
+    const connection = this.principal.root.newDataStoreConnection(dataStore);
+    return this.onTemporary(connection, () => fn(connection));
+  }
+
+  /** Runs `fn` in the named server connection or a temporary one (see {@link Exchange}). */
+  async withServerConnection<T>(fn: (connection: ServerConnection) => Promise<T>): Promise<T> {
+    this.checkNotCancelled();
+    const named = this.named;
+    if (named) {
+      if (named.kind !== 'server') throw new BadRequestError(`connection '${named.id}' is a connection to data store '${named.dataStore ?? ''}', but this request needs a server connection`);
+      return this.onRegistered(named, () => fn(named.connection as ServerConnection));
+    }
+    const connection = this.principal.root.duplicate();
+    return this.onTemporary(connection, () => fn(connection));
+  }
+
+  /** The negotiated answer format (default text/csv; 406 when nothing is acceptable). */
+  answerType(): string {
+    return chooseAnswerType(this.req.headers.accept);
+  }
+
+  /** Sends a listing in the negotiated format, filtered by the `filter` parameter. */
+  // eslint-disable-next-line @typescript-eslint/require-await
+  async sendTable(
+    columns: readonly string[],
+    rows: ReadonlyArray<ReadonlyArray<RDF.Term | undefined>>,
+    options: { readonly status?: number; readonly headers?: Readonly<Record<string, string>> } = {},
+  ): Promise<void> {
+    const type = this.answerType();
+    const filter = this.params.get('filter');
+    let kept = rows;
+    if (filter !== null && filter.trim() !== '') {
+      const keep = compileRowFilter(filter, columns);
+      kept = rows.filter((row) => keep(row));
+    }
+    const chunks: string[] = [];
+    const writer = createTableWriter(type, (chunk) => void chunks.push(chunk));
+    writer.begin(columns);
+    for (const row of kept) writer.row(row);
+    writer.end();
+    const body = chunks.join('');
+    this.res.writeHead(options.status ?? 200, {
+      ...options.headers,
+      'Content-Type': writer.contentType,
+      'Content-Length': String(Buffer.byteLength(body)),
+    });
+    this.res.end(body);
+  }
+
+  /** Sends 200 with the one-column boolean answer `Changed`. */
+  async sendChanged(changed: boolean): Promise<void> {
+    await this.sendTable(['Changed'], [[booleanTerm(changed)]]);
+  }
+
+  /** Sends a status with no body (Content-Length 0 where a body is allowed). */
+  sendStatus(status: number, headers: Readonly<Record<string, string>> = {}): void {
+    this.res.writeHead(status, status === 204 || status === 304 || status < 200 ? headers : { ...headers, 'Content-Length': '0' });
+    this.res.end();
+  }
+
+  private checkNotCancelled(): void {
+    if (this.request.cancelled) throw new InterruptedError(`request '${this.request.requestId}' was cancelled`);
+  }
+
+  private async onRegistered<T>(named: RegisteredConnection, run: () => Promise<T>): Promise<T> {
+    const registry = this.context.connections;
+    registry.acquire(named);
+    const detach = this.request.attach(named.connection);
+    try {
+      return await run();
+    } finally {
+      detach();
+      registry.release(named);
+    }
+  }
+
+  private async onTemporary<T>(connection: ServerConnection | DataStoreConnection, run: () => Promise<T>): Promise<T> {
+    const detach = this.request.attach(connection);
+    try {
+      return await run();
+    } finally {
+      detach();
+      connection.close();
+    }
+  }
+}
+
+/**
+ * The endpoint's own exchange behind a handler's {@link Exchange} (handlers of this package
+ * need the connection registry and the principal).
+ */
+export function httpExchange(exchange: Exchange): HttpExchange {
+  if (!(exchange instanceof HttpExchange)) throw new TypeError('this handler needs the exchange of a quadlog endpoint');
+  return exchange;
+}

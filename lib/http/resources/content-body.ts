@@ -1,0 +1,188 @@
+/**
+ * The body of a content update as the import reads it: a stream of chunks taken from the
+ * request as they arrive (never buffered whole), plus what the request's headers say about
+ * it (stated media type, text/uri-list, Imported-Content-Type, Notify-Immediately).
+ *
+ * {@link RequestBody} never destroys the request: when the importer stops reading early (or
+ * never starts, because the request failed first), whatever the client still sends is read
+ * and dropped, so that a client still sending a large body can finish and read the answer.
+ * @module
+ */
+import type { IncomingMessage } from 'node:http';
+import { BadRequestError, type ImportSource } from '../../index.js';
+import { httpExchange, type Exchange } from '../exchange.js';
+
+/** Chunks queued before the request is paused (backpressure towards the client). */
+const QUEUE_LIMIT = 16;
+
+/**
+ * A request body as an async iterable of chunks for `importData`. Reading starts when the
+ * object is created; the request is paused while the importer lags behind.
+ */
+export class RequestBody implements AsyncIterable<Uint8Array> {
+  private readonly queue: Buffer[] = [];
+  private ended = false;
+  private failure: Error | undefined;
+  private discarding = false;
+  private wake: (() => void) | undefined;
+
+  /** Starts reading `req`. */
+  constructor(private readonly req: IncomingMessage) {
+    req.on('data', (chunk: Buffer) => {
+      if (this.discarding) return;
+      this.queue.push(chunk);
+      if (this.queue.length >= QUEUE_LIMIT) req.pause();
+      this.notify();
+    });
+    req.on('end', () => {
+      this.ended = true;
+      this.notify();
+    });
+    req.on('error', (e: Error) => {
+      this.failure ??= e;
+      this.notify();
+    });
+    req.on('close', () => {
+      if (!this.ended) this.failure ??= new BadRequestError('the client closed the connection before the request body was complete');
+      this.notify();
+    });
+  }
+
+  /** Whether the whole body has arrived. */
+  get complete(): boolean {
+    return this.ended;
+  }
+
+  /** Drops the chunks not read yet and every chunk still to come. */
+  discardRest(): void {
+    this.discarding = true;
+    this.queue.length = 0;
+    this.req.resume();
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
+    return {
+      next: async (): Promise<IteratorResult<Uint8Array>> => {
+        for (;;) {
+          const chunk = this.queue.shift();
+          if (chunk !== undefined) {
+            if (this.queue.length < QUEUE_LIMIT / 2 && this.req.isPaused() && !this.discarding) this.req.resume();
+            return { value: chunk, done: false };
+          }
+          if (this.failure) throw this.failure;
+          if (this.ended || this.discarding) return { value: undefined, done: true };
+          await new Promise<void>((resolve) => {
+            this.wake = resolve;
+          });
+        }
+      },
+      return: (): Promise<IteratorResult<Uint8Array>> => {
+        this.discardRest();
+        return Promise.resolve({ value: undefined, done: true });
+      },
+    };
+  }
+
+  private notify(): void {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+}
+
+/**
+ * Reads and drops the rest of a request body; resolves when the body has ended (or the
+ * request is gone). A response must not end before its request has been read: Node's server
+ * stops reading a request whose response is complete, and a client still sending would wait
+ * forever (or fail with EPIPE).
+ */
+export function drainRequest(req: IncomingMessage): Promise<void> {
+  if (req.complete || req.readableEnded || req.destroyed) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const done = (): void => {
+      req.off('end', done);
+      req.off('close', done);
+      req.off('error', done);
+      resolve();
+    };
+    req.on('end', done);
+    req.on('close', done);
+    req.on('error', done);
+    req.resume();
+  });
+}
+
+/** What a content update imports and how its answer is sent. */
+export interface ContentBody {
+  /** The source for `importData`. */
+  readonly source: ImportSource;
+  /** The stated media type (forced on every item of a text/uri-list body), if any. */
+  readonly mediaType: string | undefined;
+  /** The streamed request body, when the content is the body itself. */
+  readonly stream: RequestBody | undefined;
+}
+
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+const URI_LIST = 'text/uri-list';
+
+/** The IRIs of a text/uri-list body: one per line; blank lines and `#` comments skipped. */
+export function parseUriList(text: string): string[] {
+  return text
+    .split(/\r\n|\r|\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'));
+}
+
+/** The value of a header given once (the first when repeated), trimmed; '' when absent. */
+function header(req: IncomingMessage, name: string): string {
+  const value = req.headers[name];
+  return (Array.isArray(value) ? (value[0] ?? '') : (value ?? '')).trim();
+}
+
+/**
+ * Whether the request asks for notifications as they occur (`Notify-Immediately: true`).
+ * @throws BadRequestError for a value other than true or false.
+ */
+export function notifyImmediately(req: IncomingMessage): boolean {
+  const value = header(req, 'notify-immediately').toLowerCase();
+  if (value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  throw new BadRequestError(`invalid Notify-Immediately header '${value}' (expected true or false)`);
+}
+
+/**
+ * Refuses a request whose body is a form: a form body is never content.
+ * @throws BadRequestError saying how to send content instead.
+ */
+export function refuseForm(exchange: Exchange): void {
+  const baseType = header(exchange.req, 'content-type').split(';')[0]!.trim().toLowerCase();
+  if (exchange.bodyConsumed || baseType === FORM_TYPE) {
+    throw new BadRequestError(
+      'an application/x-www-form-urlencoded body is not content: send the data with its own Content-Type, or with none to have it detected (curl: -H "Content-Type:"), and the parameters in the query string',
+    );
+  }
+}
+
+/**
+ * The content of an update request: a text/uri-list body is read whole and becomes an IRI
+ * list (its items typed by `Imported-Content-Type` when given); any other body is streamed,
+ * typed by its Content-Type (absent or empty: detected from the content).
+ * @throws BadRequestError for a form body (never content), an empty IRI list, or
+ *   Imported-Content-Type without a text/uri-list body.
+ */
+export async function contentBody(exchange: Exchange): Promise<ContentBody> {
+  const req = exchange.req;
+  const contentType = header(req, 'content-type');
+  const baseType = contentType.split(';')[0]!.trim().toLowerCase();
+  const imported = header(req, 'imported-content-type');
+  refuseForm(exchange);
+  if (baseType === URI_LIST) {
+    const iris = parseUriList(await httpExchange(exchange).readText());
+    if (iris.length === 0) throw new BadRequestError('the text/uri-list body lists no IRI: at least one IRI is required');
+    const mediaType = imported === '' ? undefined : imported;
+    return { source: { iris }, mediaType, stream: undefined };
+  }
+  if (imported !== '') throw new BadRequestError('the Imported-Content-Type header applies only to text/uri-list bodies');
+  const stream = new RequestBody(req);
+  return { source: stream, mediaType: contentType === '' ? undefined : contentType, stream };
+}

@@ -1,0 +1,72 @@
+/**
+ * `/datastores/<ds>/sparql`: the W3C SPARQL 1.1 Protocol (see sparql-request.ts for how a
+ * request carries its operation).
+ *
+ * A query's answer is streamed in the format the Accept header chooses: SELECT among the SPARQL
+ * answer formats (text/csv when Accept is absent or `*\/*`), ASK among those that can hold a
+ * boolean (application/sparql-results+json by default, since CSV and TSV cannot), CONSTRUCT
+ * and DESCRIBE among text/turtle (the default), application/n-triples, application/n-quads and
+ * application/trig; 406 when Accept names none of them. The form of the query is found before
+ * it is evaluated, from the keyword after its prologue (a query may use the store's prefixes
+ * undeclared).
+ * A successful update answers 204. Syntax errors answer 400 with the parser's message.
+ * @module
+ */
+import { ANSWER_MEDIA_TYPES, BadRequestError, createTableWriter, N_QUADS, N_TRIPLES, type QueryOptions, sparqlOperationType, supportsBooleanAnswers, TRIG, TURTLE } from '../../index.js';
+import type { Exchange, Handler } from '../exchange.js';
+import { negotiateOrThrow } from '../negotiation.js';
+import { readSparqlRequest } from '../sparql-request.js';
+
+/** The formats of CONSTRUCT and DESCRIBE answers, the default first. */
+const GRAPH_TYPES: readonly string[] = [TURTLE, N_TRIPLES, N_QUADS, TRIG];
+
+/** The answer formats of ASK (those that can hold a boolean). */
+const BOOLEAN_TYPES: readonly string[] = ANSWER_MEDIA_TYPES.filter((t) => supportsBooleanAnswers(t));
+
+/** The default format of ASK answers. */
+const DEFAULT_BOOLEAN_TYPE = 'application/sparql-results+json';
+
+/** Serves `/datastores/<ds>/sparql`. */
+export const handleSparql: Handler = async (exchange: Exchange, dataStore: string): Promise<void> => {
+  const request = await readSparqlRequest(exchange);
+  await exchange.withDataStoreConnection(dataStore, async (connection) => {
+    const form = sparqlOperationType(request.text);
+    if (request.kind === 'update') {
+      if (form !== 'UPDATE') throw new BadRequestError(`the 'update' parameter holds a ${form} query: send queries as 'query'`);
+      await connection.evaluateUpdate(request.text, {
+        ...(request.baseIRI !== undefined ? { baseIRI: request.baseIRI } : {}),
+        ...(request.usingGraphs.length > 0 ? { usingGraphs: request.usingGraphs } : {}),
+        ...(request.usingNamedGraphs.length > 0 ? { usingNamedGraphs: request.usingNamedGraphs } : {}),
+      });
+      exchange.sendStatus(204);
+      return;
+    }
+    if (form === 'UPDATE') throw new BadRequestError("the 'query' parameter holds an update: send updates with POST as 'update' or as an application/sparql-update body");
+    const accept = exchange.req.headers.accept;
+    let mediaType: string;
+    if (form === 'SELECT') mediaType = exchange.answerType();
+    else if (form === 'ASK') mediaType = negotiateOrThrow(accept, BOOLEAN_TYPES, DEFAULT_BOOLEAN_TYPE);
+    else mediaType = negotiateOrThrow(accept, GRAPH_TYPES, TURTLE);
+    const options: QueryOptions = {
+      ...(request.baseIRI !== undefined ? { baseIRI: request.baseIRI } : {}),
+      ...(request.defaultGraphs.length > 0 ? { defaultGraphs: request.defaultGraphs } : {}),
+      ...(request.namedGraphs.length > 0 ? { namedGraphs: request.namedGraphs } : {}),
+    };
+    const contentType = form === 'SELECT' || form === 'ASK' ? createTableWriter(mediaType, () => undefined).contentType : `${mediaType}; charset=UTF-8`;
+    const res = exchange.res;
+    const start = (): void => {
+      if (!res.headersSent) res.writeHead(200, { 'Content-Type': contentType, Vary: 'Accept' });
+    };
+    await connection.evaluateQueryTo(
+      request.text,
+      mediaType,
+      (chunk) => {
+        start();
+        res.write(chunk);
+      },
+      options,
+    );
+    start();
+    res.end();
+  });
+};

@@ -1,0 +1,251 @@
+/**
+ * The path map of the management interface and the request pipeline: routing (404 for an
+ * unknown path, 405 with `Allow` for a method the path lacks), the request ID (variant B),
+ * parameters from the query string and form bodies, authentication, the named connection,
+ * request registration, and the mapping of errors to responses.
+ *
+ * Paths of variant B only (`/requests…`, `/datastores/<ds>/commitprocedure`) are unknown
+ * (404) in variant A.
+ * @module
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { BadRequestError, UnknownResourceError } from '../index.js';
+import type { Principal } from './auth.js';
+import type { ConnectionKind, RegisteredConnection } from './connections.js';
+import { MethodNotAllowedError, sendError } from './errors.js';
+import { type EndpointContext, type Handler, HttpExchange, readRequestBody, type Variant } from './exchange.js';
+import { handleRequest, handleRequests, RequestRegistry, RunningRequest } from './requests.js';
+import { handleCommitProcedure } from './resources/commit-procedure.js';
+import { handleDataSource, handleDataSources, handleDataSourceTable, handleDataSourceTableData, handleDataSourceTables, handleStatistic, handleStatistics, handleTupleTable, handleTupleTables } from './resources/catalog.js';
+import { handleDataStoreConnection, handleDataStoreConnections, handleServerConnection, handleServerConnections } from './resources/connections.js';
+import { handleContent } from './resources/content.js';
+import { handleCursor, handleCursors } from './resources/cursors.js';
+import { handleDataStore, handleDataStores } from './resources/datastores.js';
+import { notImplemented } from './resources/not-implemented.js';
+import { handlePrefixes } from './resources/prefixes.js';
+
+import { handleHealth, handleServer } from './resources/server.js';
+import { handleSparql } from './resources/sparql.js';
+import { handleTransaction } from './resources/transaction.js';
+
+/** One entry of the path map. */
+export interface Route {
+  /** The path pattern: segments, `:name` for a parameter (e.g. `/datastores/:ds/prefixes`). */
+  readonly path: string;
+  /** The methods the path supports. */
+  readonly methods: readonly string[];
+  /** The handler (called with the path parameters in order). */
+  readonly handler: Handler;
+  /** The variants that have the path (default: both). */
+  readonly variants?: readonly Variant[];
+  /** False for paths served without authentication (/health). */
+  readonly authenticate?: boolean;
+  /** False for requests that are not registered as running requests. */
+  readonly register?: boolean;
+  /**
+   * The path parameter naming a connection (the request acts on it and must be authenticated
+   * for it), its kind, and the parameter naming its data store.
+   */
+  readonly connection?: { readonly parameter: string; readonly kind: ConnectionKind; readonly dataStore?: string };
+}
+
+const DS_CONNECTION = { parameter: 'conn', kind: 'datastore', dataStore: 'ds' } as const;
+
+/** The path map of the management interface (every path and method of the specification). */
+export const ROUTES: readonly Route[] = [
+  { path: '/', methods: ['GET', 'PATCH'], handler: handleServer },
+  { path: '/commands', methods: ['POST'], handler: notImplemented('shell commands (/commands)') },
+  { path: '/connections', methods: ['GET', 'POST'], handler: handleServerConnections },
+  { path: '/connections/:conn', methods: ['GET', 'PATCH', 'DELETE'], handler: handleServerConnection, connection: { parameter: 'conn', kind: 'server' } },
+  { path: '/datastores', methods: ['GET'], handler: handleDataStores },
+  { path: '/datastores/:ds', methods: ['GET', 'PATCH', 'POST', 'DELETE'], handler: handleDataStore },
+  { path: '/datastores/:ds/commitprocedure', methods: ['GET', 'PUT', 'DELETE'], handler: handleCommitProcedure, variants: ['B'] },
+  { path: '/datastores/:ds/connections', methods: ['GET', 'POST'], handler: handleDataStoreConnections },
+  { path: '/datastores/:ds/connections/:conn', methods: ['GET', 'PATCH', 'DELETE'], handler: handleDataStoreConnection, connection: DS_CONNECTION },
+  { path: '/datastores/:ds/connections/:conn/cursors', methods: ['GET', 'POST'], handler: handleCursors, connection: DS_CONNECTION },
+  { path: '/datastores/:ds/connections/:conn/cursors/:cursor', methods: ['GET', 'PATCH', 'DELETE'], handler: handleCursor, connection: DS_CONNECTION },
+  { path: '/datastores/:ds/connections/:conn/transaction', methods: ['GET', 'POST'], handler: handleTransaction, connection: DS_CONNECTION },
+  { path: '/datastores/:ds/content', methods: ['GET', 'PATCH', 'PUT', 'POST', 'DELETE'], handler: handleContent },
+  { path: '/datastores/:ds/datasources', methods: ['GET'], handler: handleDataSources },
+  { path: '/datastores/:ds/datasources/:source', methods: ['GET', 'POST', 'DELETE'], handler: handleDataSource },
+  { path: '/datastores/:ds/datasources/:source/tables', methods: ['GET'], handler: handleDataSourceTables },
+  { path: '/datastores/:ds/datasources/:source/tables/:table', methods: ['GET'], handler: handleDataSourceTable },
+  { path: '/datastores/:ds/datasources/:source/tables/:table/data', methods: ['GET'], handler: handleDataSourceTableData },
+  { path: '/datastores/:ds/explanation', methods: ['GET'], handler: notImplemented('explanation of reasoning (/datastores/<name>/explanation)') },
+  { path: '/datastores/:ds/prefixes', methods: ['GET', 'PUT', 'PATCH'], handler: handlePrefixes },
+  { path: '/datastores/:ds/sparql', methods: ['GET', 'POST'], handler: handleSparql },
+  { path: '/datastores/:ds/stats', methods: ['GET', 'PUT'], handler: handleStatistics },
+  { path: '/datastores/:ds/stats/:stats', methods: ['GET', 'PUT', 'POST', 'DELETE'], handler: handleStatistic },
+  { path: '/datastores/:ds/tupletables', methods: ['GET'], handler: handleTupleTables },
+  { path: '/datastores/:ds/tupletables/:table', methods: ['GET', 'POST', 'DELETE'], handler: handleTupleTable },
+  { path: '/health', methods: ['GET'], handler: handleHealth, authenticate: false, register: false },
+  { path: '/password', methods: ['PUT'], handler: notImplemented('changing a password (/password)') },
+  { path: '/requests', methods: ['GET'], handler: handleRequests, variants: ['B'], register: false },
+  { path: '/requests/:request', methods: ['GET', 'DELETE'], handler: handleRequest, variants: ['B'], register: false },
+  { path: '/roles', methods: ['GET'], handler: notImplemented('role management (/roles)') },
+  { path: '/roles/:role', methods: ['POST', 'DELETE'], handler: notImplemented('role management (/roles/<name>)') },
+  { path: '/roles/:role/privileges', methods: ['GET', 'PATCH'], handler: notImplemented('privileges (/roles/<name>/privileges)') },
+  { path: '/roles/:role/memberships', methods: ['GET', 'PATCH'], handler: notImplemented('role memberships (/roles/<name>/memberships)') },
+  { path: '/roles/:role/members', methods: ['GET'], handler: notImplemented('role members (/roles/<name>/members)') },
+  { path: '/shells', methods: ['GET', 'POST'], handler: notImplemented('shells (/shells)') },
+  { path: '/shells/:shell', methods: ['GET', 'PATCH', 'DELETE'], handler: notImplemented('shells (/shells/<name>)') },
+];
+
+interface CompiledRoute {
+  readonly route: Route;
+  readonly segments: readonly string[];
+}
+
+/** A route matched against a path, with its parameters by name and in order. */
+export interface RouteMatch {
+  /** The route. */
+  readonly route: Route;
+  /** The parameters by name. */
+  readonly parameters: Readonly<Record<string, string>>;
+  /** The parameter values in path order. */
+  readonly values: readonly string[];
+}
+
+function splitPath(pattern: string): string[] {
+  return pattern === '/' ? [] : pattern.slice(1).split('/');
+}
+
+/** Routes requests of one variant to handlers. */
+export class Router {
+  private readonly routes: readonly CompiledRoute[];
+
+  /** Creates the router of a variant from a path map. */
+  constructor(variant: Variant, routes: readonly Route[] = ROUTES) {
+    this.routes = routes.filter((r) => !r.variants || r.variants.includes(variant)).map((route) => ({ route, segments: splitPath(route.path) }));
+  }
+
+  /**
+   * The route of a raw (percent-encoded) path, or undefined when no route has it.
+   * @throws BadRequestError when a segment is not valid percent-encoding.
+   */
+  match(rawPath: string): RouteMatch | undefined {
+    let path = rawPath;
+    if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
+    if (!path.startsWith('/')) return undefined;
+    const segments = splitPath(path).map((segment) => {
+      try {
+        return decodeURIComponent(segment);
+      } catch {
+        throw new BadRequestError(`malformed percent-encoding in path segment '${segment}'`);
+      }
+    });
+    if (segments.some((s) => s === '')) return undefined;
+    for (const { route, segments: pattern } of this.routes) {
+      if (pattern.length !== segments.length) continue;
+      const parameters: Record<string, string> = {};
+      const values: string[] = [];
+      let ok = true;
+      for (let i = 0; i < pattern.length && ok; i++) {
+        const p = pattern[i]!;
+        if (p.startsWith(':')) {
+          parameters[p.slice(1)] = segments[i]!;
+          values.push(segments[i]!);
+        } else ok = p === segments[i];
+      }
+      if (ok) return { route, parameters, values };
+    }
+    return undefined;
+  }
+}
+
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+const BODY_METHODS: ReadonlySet<string> = new Set(['PATCH', 'POST', 'PUT']);
+
+/** The request pipeline of an endpoint: `(req, res) => Promise<void>`, never rejecting. */
+export function createRequestListener(context: EndpointContext): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  const router = new Router(context.variant);
+  return async (req, res) => {
+    try {
+      await serve(context, router, req, res);
+    } catch (e) {
+      sendError(res, e);
+    }
+  };
+}
+
+async function serve(context: EndpointContext, router: Router, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const method = (req.method ?? 'GET').toUpperCase();
+  const target = req.url ?? '/';
+  const requestId = RequestRegistry.requestIdOf(req.headers['service-request-id']);
+  if (context.variant === 'B') res.setHeader('Service-Request-ID', requestId);
+  const url = parseTarget(target);
+  const match = router.match(url.pathname);
+  if (!match) throw new UnknownResourceError(`no resource at path '${url.pathname}'`);
+  const { route } = match;
+  if (!route.methods.includes(method)) throw new MethodNotAllowedError(method, url.pathname, route.methods);
+
+  const params = new URLSearchParams(url.search);
+  let bodyConsumed = false;
+  const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (BODY_METHODS.has(method) && contentType === FORM_TYPE) {
+    const body = await readRequestBody(req);
+    for (const [key, value] of new URLSearchParams(body.toString('utf8'))) params.append(key, value);
+    bodyConsumed = true;
+  }
+
+  if (route.authenticate === false) {
+    await route.handler(new HttpExchange({ req, res, context, method, path: url.pathname, params, bodyConsumed, principal: unauthenticated(context), named: undefined, request: new RunningRequest(requestId, '', method, target) }), ...match.values);
+    finish(res);
+    return;
+  }
+
+  const named = namedConnection(context, route, match.parameters, params);
+  const principal = await context.authenticator.authenticate(req.headers.authorization, named);
+  if (named) context.connections.touch(named);
+  const request = new RunningRequest(requestId, principal.roleName, method, target);
+  const unregister = route.register !== false ? context.requests.register(request) : undefined;
+  try {
+    const exchange = new HttpExchange({ req, res, context, method, path: url.pathname, params, bodyConsumed, principal, named, request });
+    await route.handler(exchange, ...match.values);
+    finish(res);
+  } finally {
+    unregister?.();
+  }
+}
+
+/** The URL of a request target (origin form `/path?query`, or absolute form). */
+function parseTarget(target: string): URL {
+  try {
+    // origin form is appended to a dummy origin, so that `//x/y` stays a path and is not read as an authority
+    return target.startsWith('/') ? new URL(`http://endpoint.invalid${target}`) : new URL(target);
+  } catch {
+    throw new BadRequestError(`malformed request target '${target}'`);
+  }
+}
+
+/** The connection a request names: by its path for connection resources, else by `connection=`. */
+function namedConnection(context: EndpointContext, route: Route, parameters: Readonly<Record<string, string>>, params: URLSearchParams): RegisteredConnection | undefined {
+  if (route.connection) {
+    const id = parameters[route.connection.parameter]!;
+    const dataStore = route.connection.dataStore === undefined ? undefined : parameters[route.connection.dataStore];
+    return context.connections.find(route.connection.kind, id, dataStore);
+  }
+  const id = params.get('connection');
+  if (id === null) return undefined;
+  if (id === '') throw new BadRequestError("parameter 'connection' is empty: give the identifier of a connection");
+  const found = context.connections.get(id);
+  if (!found) throw new UnknownResourceError(`connection '${id}' does not exist (it may have expired)`);
+  return found;
+}
+
+/** The principal of an unauthenticated path (it opens no connection). */
+function unauthenticated(context: EndpointContext): Principal {
+  return {
+    roleName: '',
+    scheme: 'guest',
+    get root(): never {
+      throw new Error(`an unauthenticated request of the endpoint for '${context.server.url}' cannot open connections`);
+    },
+  };
+}
+
+/** Makes sure a handler's response is complete. */
+function finish(res: ServerResponse): void {
+  if (!res.headersSent) throw new Error('the handler sent no response');
+  if (!res.writableEnded) res.end();
+}
