@@ -48,11 +48,12 @@ export class StoreQuadSource implements QuadSource {
 
   match(s: number, p: number, o: number, graph: number, onMatch: MatchCallback): boolean {
     let stopped = false;
-    this.matcher(s, p, o, graph, (a, b, c, g) => {
+    const pump = this.matcher(s, p, o, graph, (a, b, c, g) => {
       if (onMatch(a, b, c, g) !== true) return false;
       stopped = true;
       return true;
-    })(Infinity);
+    });
+    while (!pump(Infinity));
     return stopped;
   }
 
@@ -73,12 +74,10 @@ export class StoreQuadSource implements QuadSource {
         }),
       );
       let i = 0;
+      // one part per call, so that a call visits at most `budget` rows
       return (budget) => {
-        while (i < parts.length && !stopped) {
-          if (!parts[i]!(budget)) return false;
-          i++;
-        }
-        return true;
+        if (i < parts.length && !stopped && parts[i]!(budget)) i++;
+        return i >= parts.length || stopped;
       };
     }
     if (graph === ANY_NAMED_GRAPH) {

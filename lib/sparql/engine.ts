@@ -44,6 +44,14 @@ interface Unary {
 
 /** The steps of a basic graph pattern's join plan over one shared solution. */
 interface BgpPlan {
+  /** The number of patterns. */
+  readonly size: number;
+  /** The shared solution the steps bind. */
+  readonly solution: Int32Array;
+  /** Binds the slots of the k-th pattern to a match (s, p, o, g); false (nothing bound) when it conflicts. */
+  readonly bindAt: (k: number, match: ArrayLike<number>) => boolean;
+  /** Unbinds what the last {@link BgpPlan.bindAt} of the k-th pattern bound. */
+  readonly unbindAt: (k: number) => void;
   /** Matches the patterns from the k-th on (in plan order), emitting each full solution. */
   readonly step: (k: number) => boolean;
   /** The match arguments of the k-th pattern under the current bindings; undefined when nothing can match. */
@@ -51,9 +59,6 @@ interface BgpPlan {
   /** The callback binding a match of the k-th pattern and going on with the next ones. */
   readonly onMatchAt: (k: number) => (s: number, p: number, o: number, g: number) => boolean;
 }
-
-/** The most rows the driving scan visits between two chances to yield. */
-const MAX_DRIVER_BATCH = 1 << 16;
 
 /** Raised when a query uses something the engine does not evaluate (SERVICE). */
 export class UnsupportedQueryError extends QueryCompilationError {}
@@ -435,7 +440,30 @@ export class Engine {
       const args = argsOf(k);
       return args ? this.source.match(args[0], args[1], args[2], args[3], onMatchAt(k)) : false;
     };
-    return { step, argsOf, onMatchAt };
+    const boundAt: number[][] = order.map(() => []);
+    const bindAt = (k: number, vals: ArrayLike<number>): boolean => {
+      const refs = compiled[order[k]!]!;
+      const assigned = boundAt[k]!;
+      for (let c = 0; c < 4; c++) {
+        const r = refs[c]!;
+        if (!('slot' in r)) continue;
+        const cur = solution[r.slot]!;
+        if (cur === -1) {
+          solution[r.slot] = vals[c]!;
+          assigned.push(r.slot);
+        } else if (cur !== vals[c]) {
+          unbindAt(k);
+          return false;
+        }
+      }
+      return true;
+    };
+    const unbindAt = (k: number): void => {
+      const assigned = boundAt[k]!;
+      for (const a of assigned) solution[a] = -1;
+      assigned.length = 0;
+    };
+    return { size: order.length, solution, step, argsOf, onMatchAt, bindAt, unbindAt };
   }
 
   /** A basic graph pattern (see {@link Engine.bgpPlan}). */
@@ -444,29 +472,59 @@ export class Engine {
     return plan ? plan.step(0) : false;
   }
 
-  /** A basic graph pattern whose first pattern's scan proceeds in batches, with backpressure and yields in between. */
+  /**
+   * A basic graph pattern evaluated as an iterative nested-loop join (one resumable scan per
+   * pattern, a row at a time) that pauses every few hundred rows for backpressure and yields
+   * when its time slice is used up, so that no pattern's scan, however deep, holds the event
+   * loop. Emits the same solutions in the same order as {@link Engine.bgp}.
+   */
   private async bgpAsync(patterns: readonly Algebra.Pattern[], seed: Int32Array, active: number, emit: Emit, graphSlot?: number): Promise<boolean> {
     const plan = this.bgpPlan(patterns, seed, active, emit, graphSlot);
     if (!plan) return false;
-    if (patterns.length === 0 || !this.source.matcher) return plan.step(0);
-    const args = plan.argsOf(0);
-    if (!args) return false;
-    const next = plan.onMatchAt(0);
-    let stopped = false;
-    const pump = this.source.matcher(args[0], args[1], args[2], args[3], (s, p, o, g) => (stopped = next(s, p, o, g)));
-    // batches of about a millisecond: each driving row may carry much work below it
-    let batch = 1;
+    const matcher = this.source.matcher?.bind(this.source);
+    if (plan.size === 0 || !matcher) return plan.step(0);
+    const found = new Int32Array(4);
+    let hit!: boolean;
+    const record = (s: number, p: number, o: number, g: number): boolean => {
+      found[0] = s;
+      found[1] = p;
+      found[2] = o;
+      found[3] = g;
+      hit = true;
+      return false;
+    };
+    const open = (k: number): ((budget: number) => boolean) | undefined => {
+      const args = plan.argsOf(k);
+      return args ? matcher(args[0], args[1], args[2], args[3], record) : undefined;
+    };
+    const scans: Array<((budget: number) => boolean) | undefined> = new Array<undefined>(plan.size);
+    const last = plan.size - 1;
+    scans[0] = open(0);
+    let k = 0;
+    let rows = 0;
     for (;;) {
-      const start = performance.now();
-      if (pump(batch)) return stopped;
-      const took = performance.now() - start;
-      if (took < 0.5 && batch < MAX_DRIVER_BATCH) batch *= 2;
-      else if (took > 2 && batch > 1) batch >>= 1;
-      const wait = this.pause?.();
-      if (wait) await wait;
-      if (this.interrupter.due()) await this.interrupter.yield();
-      else this.interrupter.check();
-      if (performance.now() > this.deadline) throw new InterruptedError('the query exceeded its time limit');
+      const scan = scans[k];
+      hit = false;
+      const done = scan === undefined || scan(1);
+      if (hit) {
+        plan.unbindAt(k);
+        if (plan.bindAt(k, found)) {
+          if (k === last) {
+            if (emit(plan.solution.slice()) === true) return true;
+          } else scans[++k] = open(k);
+        }
+      } else if (done) {
+        plan.unbindAt(k);
+        if (k === 0) return false;
+        k--;
+      }
+      if ((++rows & 255) === 0) {
+        const wait = this.pause?.();
+        if (wait) await wait;
+        if (this.interrupter.due()) await this.interrupter.yield();
+        else this.interrupter.check();
+        if (performance.now() > this.deadline) throw new InterruptedError('the query exceeded its time limit');
+      }
     }
   }
 

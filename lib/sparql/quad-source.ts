@@ -24,9 +24,10 @@ export interface QuadSource {
    */
   match(s: number, p: number, o: number, graph: number, onMatch: MatchCallback): boolean;
   /**
-   * The matches of {@link QuadSource.match} as a resumable step function: each call does at
-   * most about `budget` steps of work and returns true once the scan is over (all matches
-   * reported, or `onMatch` returned true). Lets a long scan yield to the event loop.
+   * The matches of {@link QuadSource.match} as a resumable step function: each call visits at
+   * most `budget` stored rows (so reports at most `budget` matches) and returns true once the
+   * scan is over (all matches reported, or `onMatch` returned true). Lets a long scan yield to
+   * the event loop, and a join advance one row at a time.
    */
   matcher?(s: number, p: number, o: number, graph: number, onMatch: MatchCallback): (budget: number) => boolean;
   /** Calls `onNode` once for every term used as a subject or object in the graph (for zero-length paths). */

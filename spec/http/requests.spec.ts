@@ -65,6 +65,19 @@ describe('HTTP request management (variant B)', () => {
     await expectErrorResponse(await env.fetch('/requests/to-cancel', { method: 'DELETE' }), 404, 'UnknownResourceError');
   });
 
+  it('a long SPARQL query lets other requests through and stops when its request is deleted', async () => {
+    // the chain's closure holds ~14,500 facts: a three-way cross product is far too long to finish
+    const query = encodeURIComponent('SELECT (COUNT(*) AS ?n) WHERE { ?a ?p ?b . ?c ?q ?d . ?e ?r ?f }');
+    const running = env.fetch(`/datastores/${slow}/sparql?query=${query}`, { headers: { 'service-request-id': 'long-query' } });
+    await delay(100);
+    const started = performance.now();
+    const listed = await readCsv(await env.fetch('/requests'));
+    expect(listed.records.map((r) => r.RequestID)).to.include('long-query');
+    await expectEmpty(await env.fetch('/requests/long-query', { method: 'DELETE' }), 204);
+    await expectErrorResponse(await running, 409, 'InterruptedError');
+    expect(performance.now() - started).to.be.below(1000);
+  });
+
   it('a role sees and cancels only its own requests; the first role sees all', async () => {
     const admins = recompute(slow, 'admin-work');
     const bobs = recompute(other, 'bob-work', bob);

@@ -9,9 +9,13 @@
  * application/trig; 406 when Accept names none of them. The form of the query is found before
  * it is evaluated, from the keyword after its prologue (a query may use the store's prefixes
  * undeclared).
- * A successful update answers 204. Syntax errors answer 400 with the parser's message.
+ * The first 16 KiB of an answer are held back, so that a failure early in the evaluation (a
+ * syntax error, a time limit, a cancelled request) still gets an error response; after that the
+ * answer streams, pausing the evaluation while the client is slow to read. A successful update
+ * answers 204. Syntax errors answer 400 with the parser's message.
  * @module
  */
+import { once } from 'node:events';
 import { ANSWER_MEDIA_TYPES, BadRequestError, createTableWriter, N_QUADS, N_TRIPLES, type QueryOptions, sparqlOperationType, supportsBooleanAnswers, TRIG, TURTLE } from '../../index.js';
 import type { Exchange, Handler } from '../exchange.js';
 import { negotiateOrThrow } from '../negotiation.js';
@@ -22,6 +26,9 @@ const GRAPH_TYPES: readonly string[] = [TURTLE, N_TRIPLES, N_QUADS, TRIG];
 
 /** The answer formats of ASK (those that can hold a boolean). */
 const BOOLEAN_TYPES: readonly string[] = ANSWER_MEDIA_TYPES.filter((t) => supportsBooleanAnswers(t));
+
+/** How much of an answer is held back before the response starts (characters). */
+const HELD_BYTES = 16 * 1024;
 
 /** The default format of ASK answers. */
 const DEFAULT_BOOLEAN_TYPE = 'application/sparql-results+json';
@@ -54,19 +61,33 @@ export const handleSparql: Handler = async (exchange: Exchange, dataStore: strin
     };
     const contentType = form === 'SELECT' || form === 'ASK' ? createTableWriter(mediaType, () => undefined).contentType : `${mediaType}; charset=UTF-8`;
     const res = exchange.res;
-    const start = (): void => {
-      if (!res.headersSent) res.writeHead(200, { 'Content-Type': contentType, Vary: 'Accept' });
+    // the first bytes are held back, so that an error early in the evaluation (a time limit, a
+    // cancelled request) is still an error response; then the answer streams, with backpressure
+    let held: string[] | undefined = [];
+    let heldBytes = 0;
+    const flush = (): void => {
+      res.writeHead(200, { 'Content-Type': contentType, Vary: 'Accept' });
+      for (const chunk of held!) res.write(chunk);
+      held = undefined;
     };
     await connection.evaluateQueryTo(
       request.text,
       mediaType,
       (chunk) => {
-        start();
-        res.write(chunk);
+        if (held) {
+          held.push(chunk);
+          heldBytes += chunk.length;
+          if (heldBytes >= HELD_BYTES) flush();
+          return undefined;
+        }
+        return res.write(chunk) ? undefined : once(res, 'drain').then(() => undefined);
       },
       options,
     );
-    start();
-    res.end();
+    if (held) {
+      const body = held.join('');
+      res.writeHead(200, { 'Content-Type': contentType, Vary: 'Accept', 'Content-Length': String(Buffer.byteLength(body)) });
+      res.end(body);
+    } else res.end();
   });
 };
