@@ -37,35 +37,18 @@ export function unescapeIriCodepoints(text: string): string {
   if (!text.includes('\\')) return text;
   let out = '';
   let copied = 0;
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i]!;
-    if (c === '#') {
-      const end = text.indexOf('\n', i);
-      i = end < 0 ? text.length : end + 1;
-    } else if (c === '"' || c === "'") {
-      i = endOfString(text, i);
-    } else if (c === '<') {
-      IRIREF.lastIndex = i;
-      const m = IRIREF.exec(text);
-      if (m === null) {
-        i++;
-        continue;
-      }
-      const token = m[0];
-      if (token.includes('\\')) {
-        const unescaped = token.replace(CODEPOINT_ESCAPE, (escape, short: string | undefined, long: string | undefined) => {
-          const ch = String.fromCodePoint(parseInt(short ?? long!, 16));
-          return NOT_IN_IRI.test(ch) ? escape : ch;
-        });
-        out += text.slice(copied, i) + unescaped;
-        copied = i + token.length;
-      }
-      i += token.length;
-    } else {
-      i++;
-    }
-  }
+  forEachSignificant(text, (i, kind) => {
+    if (kind !== 'iri') return;
+    IRIREF.lastIndex = i;
+    const token = IRIREF.exec(text)![0];
+    if (!token.includes('\\')) return;
+    const unescaped = token.replace(CODEPOINT_ESCAPE, (escape, short: string | undefined, long: string | undefined) => {
+      const ch = String.fromCodePoint(parseInt(short ?? long!, 16));
+      return NOT_IN_IRI.test(ch) ? escape : ch;
+    });
+    out += text.slice(copied, i) + unescaped;
+    copied = i + token.length;
+  });
   return copied === 0 ? text : out + text.slice(copied);
 }
 
