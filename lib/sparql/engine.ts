@@ -237,6 +237,8 @@ export class Engine {
         return this.bgpAsync(op.patterns, seed, active, emit);
       case Algebra.types.PATTERN:
         return this.bgpAsync([op], seed, active, emit);
+      case Algebra.types.PATH:
+        return this.pathAsync(op, seed, active, emit);
       case Algebra.types.JOIN: {
         const held = new Map<number, Int32Array[]>();
         return this.evaluateAsync(op.input[0]!, seed, active, (s) => this.join(op.input, 1, s, active, emit, held));
@@ -518,17 +520,47 @@ export class Engine {
         if (k === 0) return false;
         k--;
       }
-      if ((++rows & 255) === 0) {
-        const wait = this.pause?.();
-        if (wait) await wait;
-        if (this.interrupter.due()) await this.interrupter.yield();
-        else this.interrupter.check();
-        if (performance.now() > this.deadline) throw new InterruptedError('the query exceeded its time limit');
-      }
+      if ((++rows & 255) === 0) await this.breathe();
     }
   }
 
   private path(op: Algebra.Path, seed: Int32Array, active: number, emit: Emit): boolean {
+    const { graphs, sv, ov, evaluator, onPair } = this.pathParts(op, seed, active, emit);
+    for (const g of graphs) if (evaluator(g).evaluate(op.predicate, sv, ov, onPair(g))) return true;
+    return false;
+  }
+
+  /**
+   * A path; a closure (`*`, `+`) with both ends free runs one search per start node, with
+   * backpressure and yields between batches of starts. Other paths are evaluated at once.
+   */
+  private async pathAsync(op: Algebra.Path, seed: Int32Array, active: number, emit: Emit): Promise<boolean> {
+    const closure = op.predicate.type === Algebra.types.ZERO_OR_MORE_PATH || op.predicate.type === Algebra.types.ONE_OR_MORE_PATH ? op.predicate : undefined;
+    const { graphs, sv, ov, evaluator, onPair } = this.pathParts(op, seed, active, emit);
+    if (!closure || sv !== UNBOUND || ov !== UNBOUND) return this.path(op, seed, active, emit);
+    for (const g of graphs) {
+      const free = evaluator(g).freeClosure(closure.path, closure.type === Algebra.types.ZERO_OR_MORE_PATH);
+      const sink = onPair(g);
+      let batchStart = performance.now();
+      for (const start of free.starts) {
+        if (free.from(start, sink)) return true;
+        if (performance.now() - batchStart > 1) {
+          await this.breathe();
+          batchStart = performance.now();
+        }
+      }
+    }
+    return false;
+  }
+
+  /** What evaluating a path needs: its graphs, bound ends, an evaluator per graph and the pair sink. */
+  private pathParts(op: Algebra.Path, seed: Int32Array, active: number, emit: Emit): {
+    graphs: number[];
+    sv: number;
+    ov: number;
+    evaluator: (g: number) => PathEvaluator;
+    onPair: (g: number) => (s: number, o: number) => boolean;
+  } {
     const sRef = this.termRef(op.subject, active);
     const oRef = this.termRef(op.object, active);
     const gRef = this.termRef(op.graph, active);
@@ -544,26 +576,35 @@ export class Engine {
     // such an x can only come from the zero-length part (any step would put x in the graph).
     const bothVariables = 'slot' in sRef && 'slot' in oRef;
     const seeded = bothVariables && (sv !== UNBOUND || ov !== UNBOUND);
-    for (const g of graphs) {
+    const evaluator = (g: number): PathEvaluator => {
       let paths = this.pathEvaluators.get(g);
       if (!paths) this.pathEvaluators.set(g, (paths = new PathEvaluator(this.source, g)));
-      const stop = paths.evaluate(op.predicate, sv, ov, (s, o) => {
-        if (seeded && s === o && !this.isNode(s, g)) return false;
-        const out = seed.slice();
-        if ('slot' in sRef) {
-          if (out[sRef.slot]! === -1) out[sRef.slot] = s;
-          else if (out[sRef.slot] !== s) return false;
-        }
-        if ('slot' in oRef) {
-          if (out[oRef.slot]! === -1) out[oRef.slot] = o;
-          else if (out[oRef.slot] !== o) return false;
-        }
-        if ('slot' in gRef && out[gRef.slot]! === -1) out[gRef.slot] = g;
-        return emit(out) === true;
-      });
-      if (stop) return true;
-    }
-    return false;
+      return paths;
+    };
+    const onPair = (g: number) => (s: number, o: number): boolean => {
+      if (seeded && s === o && !this.isNode(s, g)) return false;
+      const out = seed.slice();
+      if ('slot' in sRef) {
+        if (out[sRef.slot]! === -1) out[sRef.slot] = s;
+        else if (out[sRef.slot] !== s) return false;
+      }
+      if ('slot' in oRef) {
+        if (out[oRef.slot]! === -1) out[oRef.slot] = o;
+        else if (out[oRef.slot] !== o) return false;
+      }
+      if ('slot' in gRef && out[gRef.slot]! === -1) out[gRef.slot] = g;
+      return emit(out) === true;
+    };
+    return { graphs, sv, ov, evaluator, onPair };
+  }
+
+  /** Between batches: backpressure, then a yield when the time slice is used up (or an interrupt). */
+  private async breathe(): Promise<void> {
+    const wait = this.pause?.();
+    if (wait) await wait;
+    if (this.interrupter.due()) await this.interrupter.yield();
+    else this.interrupter.check();
+    if (performance.now() > this.deadline) throw new InterruptedError('the query exceeded its time limit');
   }
 
   /** Whether a term occurs in a graph as a subject or an object. */

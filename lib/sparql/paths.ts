@@ -28,7 +28,7 @@ import { ANY_NAMED_GRAPH, UNBOUND } from './quad-source.js';
 import type { QuadSource } from './quad-source.js';
 
 /** Receives one path solution; returning true stops the evaluation. */
-type PairSink = (s: number, o: number) => boolean | void;
+export type PairSink = (s: number, o: number) => boolean | void;
 
 /** Receives one node reached by a closure search; returning true stops the search. */
 type NodeSink = (node: number) => boolean;
@@ -259,7 +259,17 @@ export class PathEvaluator {
       for (const node of this.reach(path, o, false, includeZero)) if (emit(node, o) === true) return true;
       return false;
     }
-    // both ends free: the one-step pairs once, as successor lists, then a search from each node
+    const free = this.freeClosure(path, includeZero);
+    for (const start of free.starts) if (free.from(start, emit)) return true;
+    return false;
+  }
+
+  /**
+   * `path*` (`includeZero`) or `path+` with both ends free, as the nodes a search starts from
+   * and the search from one of them: the one-step pairs are found once, as successor lists, and
+   * each search runs over those. The pairs of all the searches are the closure's distinct pairs.
+   */
+  freeClosure(path: Algebra.PropertyPathSymbol, includeZero: boolean): { readonly starts: readonly number[]; readonly from: (start: number, emit: PairSink) => boolean } {
     const next = new Map<number, number[]>();
     this.evaluate(path, UNBOUND, UNBOUND, (a, b) => {
       const list = next.get(a);
@@ -268,7 +278,7 @@ export class PathEvaluator {
     });
     const seen = new Map<number, number>(); // node → the search that reached it last
     let searchId = 0;
-    const from = (start: number): boolean => {
+    const from = (start: number, emit: PairSink): boolean => {
       const id = ++searchId;
       if (includeZero) {
         seen.set(start, id);
@@ -288,9 +298,10 @@ export class PathEvaluator {
       return false;
     };
     // `path*` relates every node to itself; `path+` can only start where one step starts
-    if (includeZero) return this.source.nodes(this.graph, from);
-    for (const node of next.keys()) if (from(node)) return true;
-    return false;
+    const starts: number[] = [];
+    if (includeZero) this.source.nodes(this.graph, (node) => void starts.push(node));
+    else starts.push(...next.keys());
+    return { starts, from };
   }
 
   /** Every node {@link PathEvaluator.search} reaches from `start`, in search order (cached). */

@@ -31,6 +31,22 @@ describe('api: queries run alongside the event loop and stream their answers', (
     expect(a).to.deep.equal({ type: 'boolean', value: true });
   });
 
+  it('interrupts a long property path closure', async () => {
+    const ds = await env.newStore();
+    const lines: string[] = [];
+    for (let i = 0; i < 3000; i++) lines.push(`<http://example.com/n${i}> <http://example.com/next> <http://example.com/n${i + 1}> .`);
+    await ds.importData('ADD', lines.join('\n'));
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 5);
+    setTimeout(() => ds.interrupt(), 60);
+    try {
+      await expectError(ds.evaluateQuery('SELECT (COUNT(*) AS ?n) WHERE { ?x <http://example.com/next>* ?y }'), InterruptedError);
+    } finally {
+      clearInterval(timer);
+    }
+    expect(ticks).to.be.greaterThan(3);
+  });
+
   it('produces iterator answers as they are read, and stops the query when the loop ends early', async () => {
     const ds = await bigStore();
     const seen: string[] = [];
