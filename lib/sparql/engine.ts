@@ -60,6 +60,21 @@ interface BgpPlan {
   readonly onMatchAt: (k: number) => (s: number, p: number, o: number, g: number) => boolean;
 }
 
+/** A path's ends and graph: references, values under the seed, graphs, and the zero-length rule. */
+interface PathRefs {
+  readonly sRef: { slot: number } | { id: number };
+  readonly oRef: { slot: number } | { id: number };
+  readonly gRef: { slot: number } | { id: number };
+  readonly sv: number;
+  readonly ov: number;
+  readonly graphs: readonly number[];
+  /** Both ends are variables and one is bound by the seed (then (x, x) needs x in the graph). */
+  readonly seeded: boolean;
+}
+
+/** Rows the scan of a basic graph pattern's last pattern visits per step of the join loop. */
+const LAST_SCAN_BATCH = 16;
+
 /** Raised when a query uses something the engine does not evaluate (SERVICE). */
 export class UnsupportedQueryError extends QueryCompilationError {}
 
@@ -487,6 +502,10 @@ export class Engine {
     if (plan.size === 0 || !matcher) return plan.step(0);
     const found = new Int32Array(4);
     let hit!: boolean;
+    let stopped = false;
+    const last = plan.size - 1;
+    // above the last pattern a match is recorded and the loop descends; a match of the last
+    // pattern is emitted at once (so its scan can take many rows per step)
     const record = (s: number, p: number, o: number, g: number): boolean => {
       found[0] = s;
       found[1] = p;
@@ -495,26 +514,32 @@ export class Engine {
       hit = true;
       return false;
     };
+    const emitLast = (s: number, p: number, o: number, g: number): boolean => {
+      found[0] = s;
+      found[1] = p;
+      found[2] = o;
+      found[3] = g;
+      if (!plan.bindAt(last, found)) return false;
+      stopped = emit(plan.solution.slice()) === true;
+      plan.unbindAt(last);
+      return stopped;
+    };
     const open = (k: number): ((budget: number) => boolean) | undefined => {
       const args = plan.argsOf(k);
-      return args ? matcher(args[0], args[1], args[2], args[3], record) : undefined;
+      return args ? matcher(args[0], args[1], args[2], args[3], k === last ? emitLast : record) : undefined;
     };
     const scans: Array<((budget: number) => boolean) | undefined> = new Array<undefined>(plan.size);
-    const last = plan.size - 1;
     scans[0] = open(0);
     let k = 0;
     let rows = 0;
     for (;;) {
       const scan = scans[k];
       hit = false;
-      const done = scan === undefined || scan(1);
+      const done = scan === undefined || scan(k === last ? LAST_SCAN_BATCH : 1);
+      if (stopped) return true;
       if (hit) {
         plan.unbindAt(k);
-        if (plan.bindAt(k, found)) {
-          if (k === last) {
-            if (emit(plan.solution.slice()) === true) return true;
-          } else scans[++k] = open(k);
-        }
+        if (plan.bindAt(k, found)) scans[++k] = open(k);
       } else if (done) {
         plan.unbindAt(k);
         if (k === 0) return false;
@@ -525,8 +550,14 @@ export class Engine {
   }
 
   private path(op: Algebra.Path, seed: Int32Array, active: number, emit: Emit): boolean {
-    const { graphs, sv, ov, evaluator, onPair } = this.pathParts(op, seed, active, emit);
-    for (const g of graphs) if (evaluator(g).evaluate(op.predicate, sv, ov, onPair(g))) return true;
+    const r = this.pathRefs(op, seed, active);
+    for (const g of r.graphs) {
+      const stop = this.pathEvaluator(g).evaluate(op.predicate, r.sv, r.ov, (s, o) => {
+        const out = this.pathSolution(r, seed, g, s, o);
+        return out !== undefined && emit(out) === true;
+      });
+      if (stop) return true;
+    }
     return false;
   }
 
@@ -536,11 +567,14 @@ export class Engine {
    */
   private async pathAsync(op: Algebra.Path, seed: Int32Array, active: number, emit: Emit): Promise<boolean> {
     const closure = op.predicate.type === Algebra.types.ZERO_OR_MORE_PATH || op.predicate.type === Algebra.types.ONE_OR_MORE_PATH ? op.predicate : undefined;
-    const { graphs, sv, ov, evaluator, onPair } = this.pathParts(op, seed, active, emit);
-    if (!closure || sv !== UNBOUND || ov !== UNBOUND) return this.path(op, seed, active, emit);
-    for (const g of graphs) {
-      const free = evaluator(g).freeClosure(closure.path, closure.type === Algebra.types.ZERO_OR_MORE_PATH);
-      const sink = onPair(g);
+    const r = this.pathRefs(op, seed, active);
+    if (!closure || r.sv !== UNBOUND || r.ov !== UNBOUND) return this.path(op, seed, active, emit);
+    for (const g of r.graphs) {
+      const free = this.pathEvaluator(g).freeClosure(closure.path, closure.type === Algebra.types.ZERO_OR_MORE_PATH);
+      const sink = (s: number, o: number): boolean => {
+        const out = this.pathSolution(r, seed, g, s, o);
+        return out !== undefined && emit(out) === true;
+      };
       let batchStart = performance.now();
       for (const start of free.starts) {
         if (free.from(start, sink)) return true;
@@ -553,14 +587,15 @@ export class Engine {
     return false;
   }
 
-  /** What evaluating a path needs: its graphs, bound ends, an evaluator per graph and the pair sink. */
-  private pathParts(op: Algebra.Path, seed: Int32Array, active: number, emit: Emit): {
-    graphs: number[];
-    sv: number;
-    ov: number;
-    evaluator: (g: number) => PathEvaluator;
-    onPair: (g: number) => (s: number, o: number) => boolean;
-  } {
+  /** The evaluator of paths in graph `g` (one per query and graph: it caches closures). */
+  private pathEvaluator(g: number): PathEvaluator {
+    let paths = this.pathEvaluators.get(g);
+    if (!paths) this.pathEvaluators.set(g, (paths = new PathEvaluator(this.source, g)));
+    return paths;
+  }
+
+  /** A path's ends and graph as references, their values under `seed`, and the graphs to evaluate it in. */
+  private pathRefs(op: Algebra.Path, seed: Int32Array, active: number): PathRefs {
     const sRef = this.termRef(op.subject, active);
     const oRef = this.termRef(op.object, active);
     const gRef = this.termRef(op.graph, active);
@@ -574,28 +609,24 @@ export class Engine {
     // the graph (§18.5, ZeroLengthPath between two variables): a binding substituted from the
     // seed that is not a node of the graph must not be related to itself. A pair (x, x) with
     // such an x can only come from the zero-length part (any step would put x in the graph).
-    const bothVariables = 'slot' in sRef && 'slot' in oRef;
-    const seeded = bothVariables && (sv !== UNBOUND || ov !== UNBOUND);
-    const evaluator = (g: number): PathEvaluator => {
-      let paths = this.pathEvaluators.get(g);
-      if (!paths) this.pathEvaluators.set(g, (paths = new PathEvaluator(this.source, g)));
-      return paths;
-    };
-    const onPair = (g: number) => (s: number, o: number): boolean => {
-      if (seeded && s === o && !this.isNode(s, g)) return false;
-      const out = seed.slice();
-      if ('slot' in sRef) {
-        if (out[sRef.slot]! === -1) out[sRef.slot] = s;
-        else if (out[sRef.slot] !== s) return false;
-      }
-      if ('slot' in oRef) {
-        if (out[oRef.slot]! === -1) out[oRef.slot] = o;
-        else if (out[oRef.slot] !== o) return false;
-      }
-      if ('slot' in gRef && out[gRef.slot]! === -1) out[gRef.slot] = g;
-      return emit(out) === true;
-    };
-    return { graphs, sv, ov, evaluator, onPair };
+    const seeded = 'slot' in sRef && 'slot' in oRef && (sv !== UNBOUND || ov !== UNBOUND);
+    return { sRef, oRef, gRef, sv, ov, graphs, seeded };
+  }
+
+  /** The solution a path pair (s, o) in graph g gives under `seed`, or undefined. */
+  private pathSolution(r: PathRefs, seed: Int32Array, g: number, s: number, o: number): Int32Array | undefined {
+    if (r.seeded && s === o && !this.isNode(s, g)) return undefined;
+    const out = seed.slice();
+    if ('slot' in r.sRef) {
+      if (out[r.sRef.slot]! === -1) out[r.sRef.slot] = s;
+      else if (out[r.sRef.slot] !== s) return undefined;
+    }
+    if ('slot' in r.oRef) {
+      if (out[r.oRef.slot]! === -1) out[r.oRef.slot] = o;
+      else if (out[r.oRef.slot] !== o) return undefined;
+    }
+    if ('slot' in r.gRef && out[r.gRef.slot]! === -1) out[r.gRef.slot] = g;
+    return out;
   }
 
   /** Between batches: backpressure, then a yield when the time slice is used up (or an interrupt). */
