@@ -2,8 +2,8 @@
  * Query benchmark: quadlog vs oxigraph (WASM) answering SPARQL queries over LUBM data.
  *
  * Usage: `npm run bench:query -- [--runs N] [--warmups N] [--gc-each-run] [--only lubm10|lubm1[,…]] [--queries q1,q2,…]`
- * (i.e. `node --expose-gc --import tsx bench/query.ts …`; default 10 timed runs after 3
- * warm-ups per query).
+ * (i.e. `node --expose-gc --import tsx bench/query.ts …`; default 20 timed runs after at
+ * least 10 warm-ups and 300 ms of warm-up per query).
  *
  * Parts:
  * - **lubm10**: LUBM(10) explicit data (`/work/shared/lubm/lubm10.nt.gz`, 1,272,575 triples),
@@ -18,8 +18,10 @@
  * {@link ChildResult}), so that one system's heap, garbage and WASM memory never slow down the
  * other. A child loads the data (quadlog: `importData('ADD', { path }, { mediaType })`;
  * oxigraph: `readFileSync` + `gunzipSync` + `Store.load` of 1 MiB chunks, as in
- * `bench/load.ts`) and forces two GCs; then, per query, runs it `--warmups` times (default 3)
- * untimed and `--runs` times (default 10) timed. With `--gc-each-run` it also forces two GCs
+ * `bench/load.ts`) and forces two GCs; then, per query, runs it `--warmups` times (default 10)
+ * untimed, and more until 300 ms of warm-up have passed (a query of a fraction of a millisecond
+ * needs hundreds of runs before V8's optimised code runs it, and oxigraph's WASM is compiled
+ * ahead; both systems get the same warm-up), and `--runs` times (default 20) timed. With `--gc-each-run` it also forces two GCs
  * (not timed) before every run; that is off by default because it keeps V8 from reaching
  * steady state: quadlog's `subOrganizationOf+` count on LUBM(1) stays at ~40 ms per run with
  * forced GCs and settles at ~11 ms without them (oxigraph's WASM code is unaffected).
@@ -240,12 +242,17 @@ interface Protocol {
   readonly gcEachRun: boolean;
 }
 
+/** The least time each query is run untimed before the timed runs (on top of `--warmups` runs). */
+const WARMUP_MS = 300;
+
 async function measureQuery(driver: Driver, q: BenchQuery, protocol: Protocol): Promise<QueryResult> {
   const { warmups, runs, gcEachRun } = protocol;
   let warm;
   try {
     warm = await timedRun(() => driver.run(q.text), gcEachRun);
-    for (let i = 1; i < warmups; i++) {
+    // at least `warmups` runs and WARMUP_MS of running, so that short queries reach steady state
+    const warmStart = performance.now();
+    for (let i = 1; i < warmups || performance.now() - warmStart < WARMUP_MS; i++) {
       await nextTurn();
       await driver.run(q.text);
     }
@@ -318,8 +325,8 @@ interface Options {
 }
 
 function parseArgs(argv: readonly string[]): Options {
-  let runs = 10;
-  let warmups = 3;
+  let runs = 20;
+  let warmups = 10;
   let gcEachRun = false;
   let dataSets: DataSetName[] = [...DATA_SETS];
   let queries: string[] | undefined;
