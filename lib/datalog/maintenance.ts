@@ -100,7 +100,8 @@ export class Maintenance {
     this.settled = (t, r) => {
       const m = this.mark(t, r);
       if ((m & D_ABSENT) !== 0) return false;
-      if (this.levelOfRow(t, r) < this.currentLevel) return true;
+      // at level 0 no fact is below the current level (and finding a row's level costs a lookup)
+      if (this.currentLevel > 0 && this.levelOfRow(t, r) < this.currentLevel) return true;
       return (this.tx.table(t).statusOf(r) & EXPLICIT) !== 0 && (m & EMINUS) === 0;
     };
   }
