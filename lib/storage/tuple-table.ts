@@ -63,6 +63,11 @@ function hashTuple(data: Uint32Array, base: number, arity: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
+/** Membership tables of at least this many slots are rebuilt block by block (see `rehash`). */
+const SORTED_REHASH_MIN = 1 << 16;
+/** log2 of the slots in one block of a sorted rehash (4 KiB of slots: within the L1 cache). */
+const REHASH_BLOCK_BITS = 10;
+
 /** One fact table of a data store. */
 export class TupleTable {
   /** Number of positions of every tuple. */
@@ -616,25 +621,59 @@ export class TupleTable {
   private rehash(capacity: number): void {
     const oldSlots = this.slots;
     const oldRowMask = this.rowMask;
-    const newest = new Uint8Array((this.rows >>> 3) + 1);
-    for (let k = 0; k < oldSlots.length; k++) {
-      const v = oldSlots[k]!;
-      if (v === 0) continue;
-      const row = (v & oldRowMask) - 1;
-      newest[row >>> 3] = newest[row >>> 3]! | (1 << (row & 7));
+    // the rows the table indexes: the newest row of each tuple. The caller is appending a row
+    // (placed after the rehash); when every row before it is indexed, no bitmap is needed.
+    const live = this.tuples;
+    let newest: Uint8Array | undefined;
+    if (live !== this.rows - 1) {
+      newest = new Uint8Array((this.rows >>> 3) + 1);
+      for (let k = 0; k < oldSlots.length; k++) {
+        const v = oldSlots[k]!;
+        if (v === 0) continue;
+        const row = (v & oldRowMask) - 1;
+        newest[row >>> 3] = newest[row >>> 3]! | (1 << (row & 7));
+      }
     }
     this.widenRowBits();
-    this.slots = new Uint32Array(capacity);
+    const slots = (this.slots = new Uint32Array(capacity));
     this.slotMask = capacity - 1;
     const mask = this.slotMask;
     const high = this.highMask;
     const arity = this.arity;
-    for (let row = 0; row < this.rows; row++) {
-      if ((newest[row >>> 3]! & (1 << (row & 7))) === 0) continue;
-      const h = hashTuple(this.data, row * arity, arity);
+    const data = this.data;
+    const rows = newest === undefined ? this.rows - 1 : this.rows;
+    const indexed = (row: number): boolean => newest === undefined || (newest[row >>> 3]! & (1 << (row & 7))) !== 0;
+    if (capacity < SORTED_REHASH_MIN) {
+      for (let row = 0; row < rows; row++) {
+        if (!indexed(row)) continue;
+        const h = hashTuple(data, row * arity, arity);
+        let i = h & mask;
+        while (slots[i] !== 0) i = (i + 1) & mask;
+        slots[i] = ((h & high) | (row + 1)) >>> 0;
+      }
+      return;
+    }
+    // A large table: inserting rows in row order writes all over the slot array, a cache miss
+    // per row. Instead the rows are bucketed (a counting sort) by the block of slots they hash
+    // to, then inserted block after block.
+    const shift = Math.log2(capacity) - REHASH_BLOCK_BITS;
+    const starts = new Uint32Array((capacity >>> shift) + 1);
+    for (let row = 0; row < rows; row++) if (indexed(row)) starts[((hashTuple(data, row * arity, arity) & mask) >>> shift) + 1]!++;
+    for (let b = 1; b < starts.length; b++) starts[b]! += starts[b - 1]!;
+    const sortedHash = new Uint32Array(live);
+    const sortedRow = new Uint32Array(live);
+    for (let row = 0; row < rows; row++) {
+      if (!indexed(row)) continue;
+      const h = hashTuple(data, row * arity, arity);
+      const at = starts[(h & mask) >>> shift]!++;
+      sortedHash[at] = h;
+      sortedRow[at] = row;
+    }
+    for (let j = 0; j < live; j++) {
+      const h = sortedHash[j]!;
       let i = h & mask;
-      while (this.slots[i] !== 0) i = (i + 1) & mask;
-      this.slots[i] = ((h & high) | (row + 1)) >>> 0;
+      while (slots[i] !== 0) i = (i + 1) & mask;
+      slots[i] = ((h & high) | (sortedRow[j]! + 1)) >>> 0;
     }
   }
 

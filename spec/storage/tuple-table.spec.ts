@@ -275,6 +275,26 @@ describe('TupleTable', () => {
     });
   }
 
+  it('keeps every live tuple findable while growing past a million rows, with removals and re-additions', () => {
+    const table = new TupleTable(3);
+    const view = (): TableView => ({ version: 10, limit: table.rowCount });
+    const n = 600_000;
+    // grows through the small and the block-by-block rehash, with every row indexed
+    for (let i = 0; i < n; i++) table.add([i, i % 97, i * 7], EXPLICIT, 1);
+    // removed tuples leave unindexed rows; some come back as new rows
+    for (let i = 0; i < n; i += 3) table.remove([i, i % 97, i * 7], EXPLICIT, 2);
+    for (let i = 0; i < n; i += 6) table.add([i, i % 97, i * 7], EXPLICIT, 3);
+    // and growth past 2^20 rows widens the row bits (a rehash at the same capacity)
+    for (let i = n; i < 1_100_000; i++) table.add([i, i % 97, i * 7], DERIVED, 4);
+    for (let i = 0; i < 1_100_000; i++) {
+      const gone = i < n && i % 3 === 0 && i % 6 !== 0;
+      const row = table.find([i, i % 97, i * 7], view());
+      if (gone !== (row < 0)) expect.fail(`tuple ${i}: found at ${row}, expected ${gone ? 'absent' : 'present'}`);
+    }
+    expect(table.find([5, 5, 5], view())).to.equal(-1);
+    expect(table.liveCount).to.equal(1_100_000 - n / 6);
+  });
+
   it('scan stops when the callback returns false', () => {
     const table = new TupleTable(3);
     for (let i = 0; i < 10; i++) table.add([1, i, 2], EXPLICIT, 1);
