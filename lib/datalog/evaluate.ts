@@ -6,7 +6,7 @@
  * @module
  */
 import type { StoreState } from '../storage/fact-store.js';
-import type { TupleTable, TableView } from '../storage/tuple-table.js';
+import { ANY, PAIR_MIN_CHAIN, type TupleTable, type TableView } from '../storage/tuple-table.js';
 import type { PairIndex } from '../storage/pair-index.js';
 import { compileExpression, createAggregator, effectiveBooleanValue, type Aggregator } from './expressions/index.js';
 import type { CompiledAtom, CompiledLiteral, CompiledRule } from './program.js';
@@ -35,9 +35,6 @@ type Step =
 
 const NOW = new Date();
 
-/** Single-column chains longer than this make a scan with two bound columns use a pair index. */
-const PAIR_THRESHOLD = 64;
-
 /** An opaque compiled join plan. */
 export type Plan = readonly unknown[];
 
@@ -47,6 +44,8 @@ export class RuleEvaluator {
   /** Row filter applied to every scan. */
   accept: RowFilter = null;
   private readonly probes: Uint32Array[] = Array.from({ length: 33 }, (_, n) => new Uint32Array(n));
+  /** Per arity: the values a lookup binds (ANY elsewhere), to choose a pair index. */
+  private readonly values: Int32Array[] = Array.from({ length: 33 }, (_, n) => new Int32Array(n));
 
   /** Creates an evaluator for one reasoning run. */
   constructor(
@@ -318,25 +317,16 @@ export class RuleEvaluator {
     const tableId = atom.tableId;
     let row = -1;
     let limit = 0;
-    // a long single-column chain with a second bound column: use the pair index instead
+    // a long single-column chain with a second bound column: maybe the pair index instead
     let pair: PairIndex | undefined;
-    if (bestCount > PAIR_THRESHOLD && arity >= 3) {
-      let first = -1;
-      for (let c = 0; c < arity && pair === undefined; c++) {
+    if (best >= 0 && bestCount > PAIR_MIN_CHAIN) {
+      const values = this.values[arity]!;
+      for (let c = 0; c < arity; c++) {
         const a = args[c]!;
-        if ((a >= 0 ? a : slots[-a - 1]!) < 0) continue;
-        if (first < 0) first = c;
-        else {
-          const index = table.pairIndex(first, c);
-          const fa = args[first]!;
-          const x = fa >= 0 ? fa : slots[-fa - 1]!;
-          const y = a >= 0 ? a : slots[-a - 1]!;
-          if (index.count(x, y) < bestCount) {
-            pair = index;
-            row = index.head(x, y);
-          }
-        }
+        values[c] = a >= 0 ? a : slots[-a - 1]! < 0 ? ANY : slots[-a - 1]!;
       }
+      pair = table.pairFor(best, bestCount, values);
+      if (pair !== undefined) row = pair.head(values[pair.a]!, values[pair.b]!);
     }
     if (pair !== undefined) {
       // row is the pair chain's head

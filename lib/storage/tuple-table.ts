@@ -63,6 +63,11 @@ function hashTuple(data: Uint32Array, base: number, arity: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
+/** Chains longer than this may be walked through a pair index instead (see `pairFor`). */
+export const PAIR_MIN_CHAIN = 64;
+/** How many rows of a chain `pairFor` reads to decide whether a pair index is worth building. */
+const PAIR_SAMPLE = 64;
+
 /** Membership tables of at least this many slots are rebuilt block by block (see `rehash`). */
 const SORTED_REHASH_MIN = 1 << 16;
 /** log2 of the slots in one block of a sorted rehash (4 KiB of slots: within the L1 cache). */
@@ -180,6 +185,43 @@ export class TupleTable {
     return index;
   }
 
+  /**
+   * The pair index to walk instead of the chain of `column` (`count` rows) for a lookup that
+   * binds the columns of `values` that are not ANY, or undefined to walk the chain. Only a
+   * chain longer than {@link PAIR_MIN_CHAIN} is worth it, and an index is built only when most
+   * of the chain's first rows hold another value in the second column: a chain that nearly
+   * all matches (the rows of `rdf:type` and one class, found by the class) gains nothing
+   * from an index that costs a pass over the table.
+   */
+  pairFor(column: number, count: number, values: ArrayLike<number>): PairIndex | undefined {
+    if (count <= PAIR_MIN_CHAIN) return undefined;
+    const term = values[column]!;
+    for (let c = 0; c < this.arity; c++) {
+      const v = values[c]!;
+      if (c === column || v === ANY) continue;
+      const a = Math.min(column, c);
+      const b = Math.max(column, c);
+      let index = this.pairs.get(a * 64 + b);
+      if (index === undefined) {
+        if (!this.mostlyOther(column, term, c, v)) continue;
+        index = this.pairIndex(a, b);
+      }
+      if (index.count(values[a]!, values[b]!) < count) return index;
+    }
+    return undefined;
+  }
+
+  /** Whether fewer than half of the first rows of the chain of `column` = `term` hold `value` in `other`. */
+  private mostlyOther(column: number, term: number, other: number, value: number): boolean {
+    let sampled = 0;
+    let matching = 0;
+    for (let row = this.head(column, term); row >= 0 && sampled < PAIR_SAMPLE; row = this.nextRow(column, row)) {
+      sampled++;
+      if (this.data[row * this.arity + other] === value) matching++;
+    }
+    return matching * 2 < sampled;
+  }
+
   /** The visible row holding exactly `tuple`, or -1. */
   find(tuple: ArrayLike<number>, view: TableView): number {
     const row = this.newestRow(tuple);
@@ -242,21 +284,8 @@ export class TupleTable {
       };
     }
     // a long chain with a second bound column: walk the pair index instead
-    let pair: PairIndex | undefined;
-    let row = -1;
-    if (bestCount > 64 && arity >= 2) {
-      for (let c = 0; c < arity && pair === undefined; c++) {
-        if (c === best || pattern[c] === ANY) continue;
-        const a = Math.min(best, c);
-        const b = Math.max(best, c);
-        const index = this.pairIndex(a, b);
-        if (index.count(pattern[a]!, pattern[b]!) < bestCount) {
-          pair = index;
-          row = index.head(pattern[a]!, pattern[b]!);
-        }
-      }
-    }
-    if (pair === undefined) row = this.head(best, pattern[best]!);
+    const pair = this.pairFor(best, bestCount, pattern);
+    let row = pair !== undefined ? pair.head(pattern[pair.a]!, pattern[pair.b]!) : this.head(best, pattern[best]!);
     const column = best;
     return (budget) => {
       checkEpoch();
