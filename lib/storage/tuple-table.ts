@@ -67,6 +67,8 @@ function hashTuple(data: Uint32Array, base: number, arity: number): number {
 export const PAIR_MIN_CHAIN = 64;
 /** How many rows of a chain `pairFor` reads to decide whether a pair index is worth building. */
 const PAIR_SAMPLE = 64;
+/** A pair index is built once lookups walked this many times the table's rows in vain (building costs about 4–5 walked rows per row). */
+const PAIR_BUILD_COST = 4;
 
 /** Membership tables of at least this many slots are rebuilt block by block (see `rehash`). */
 const SORTED_REHASH_MIN = 1 << 16;
@@ -95,6 +97,8 @@ export class TupleTable {
   private rows = 0;
   private live = 0;
   private pairs = new Map<number, PairIndex>();
+  /** Per column pair without an index: the rows lookups walked that such an index would have skipped (estimated). */
+  private readonly pairWaste = new Map<number, number>();
   /** Incremented by compaction, which renumbers rows (suspended scans cannot go on). */
   private epoch = 0;
   private tuples = 0; // occupied membership slots (distinct tuples)
@@ -189,9 +193,10 @@ export class TupleTable {
    * The pair index to walk instead of the chain of `column` (`count` rows) for a lookup that
    * binds the columns of `values` that are not ANY, or undefined to walk the chain. Only a
    * chain longer than {@link PAIR_MIN_CHAIN} is worth it, and an index is built only when most
-   * of the chain's first rows hold another value in the second column: a chain that nearly
-   * all matches (the rows of `rdf:type` and one class, found by the class) gains nothing
-   * from an index that costs a pass over the table.
+   * of the chain's first rows hold another value in the second column (a chain that nearly all
+   * matches, the rows of `rdf:type` and one class found by the class, gains nothing from it),
+   * and once the rows such chains made lookups walk in vain add up to a few passes over the
+   * table (building the index costs about one pass).
    */
   pairFor(column: number, count: number, values: ArrayLike<number>): PairIndex | undefined {
     if (count <= PAIR_MIN_CHAIN) return undefined;
@@ -203,7 +208,15 @@ export class TupleTable {
       const b = Math.max(column, c);
       let index = this.pairs.get(a * 64 + b);
       if (index === undefined) {
-        if (!this.mostlyOther(column, term, c, v)) continue;
+        // rent before buying: walk the chains until the rows they waste would have paid for
+        // building the index several times over
+        const other = this.otherShare(column, term, c, v);
+        if (other <= 0.5) continue;
+        const wasted = (this.pairWaste.get(a * 64 + b) ?? 0) + count * other;
+        if (wasted < PAIR_BUILD_COST * this.rows) {
+          this.pairWaste.set(a * 64 + b, wasted);
+          continue;
+        }
         index = this.pairIndex(a, b);
       }
       if (index.count(values[a]!, values[b]!) < count) return index;
@@ -211,15 +224,15 @@ export class TupleTable {
     return undefined;
   }
 
-  /** Whether fewer than half of the first rows of the chain of `column` = `term` hold `value` in `other`. */
-  private mostlyOther(column: number, term: number, other: number, value: number): boolean {
+  /** The share of the first rows of the chain of `column` = `term` that hold another value than `value` in `other`. */
+  private otherShare(column: number, term: number, other: number, value: number): number {
     let sampled = 0;
     let matching = 0;
     for (let row = this.head(column, term); row >= 0 && sampled < PAIR_SAMPLE; row = this.nextRow(column, row)) {
       sampled++;
       if (this.data[row * this.arity + other] === value) matching++;
     }
-    return matching * 2 < sampled;
+    return sampled === 0 ? 0 : (sampled - matching) / sampled;
   }
 
   /** The visible row holding exactly `tuple`, or -1. */
