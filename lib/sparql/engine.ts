@@ -15,6 +15,13 @@
  * graph; `GRAPH ?g { P }` evaluates P once per named graph, with that graph active, and joins
  * the result with `?g` bound to the graph (§18.6, eval(D(G), Graph(var, P))). Patterns that
  * carry their own graph (updates are translated with quads) keep it.
+ *
+ * Queries run through {@link Engine.runAsync}: basic graph patterns become an iterative join
+ * over resumable scans, one stored row per step, and closures with both ends free search one
+ * start node at a time, so that the evaluation can stop for backpressure, yield to the event
+ * loop and be interrupted at any depth. Operators over one input (filters, projections,
+ * slices, optionals, MINUS, ordering, grouping) are shared by both ways of running
+ * ({@link Unary}); what runs inside a join for each binding stays synchronous.
  * @module
  */
 import type * as RDF from '@rdfjs/types';
