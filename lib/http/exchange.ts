@@ -165,8 +165,11 @@ export async function readRequestBody(req: IncomingMessage, limit: number = MAX_
   return Buffer.concat(chunks);
 }
 
-/** What the router gives an {@link HttpExchange}. */
-export interface ExchangeInit {
+/** What the router gives an {@link HttpExchange}: the values of its fields. */
+export type ExchangeInit = Pick<HttpExchange, 'req' | 'res' | 'context' | 'method' | 'path' | 'params' | 'bodyConsumed' | 'principal' | 'named' | 'request'>;
+
+/** The implementation of {@link Exchange} used by the endpoint. */
+export class HttpExchange implements Exchange {
   /** The request. */
   readonly req: IncomingMessage;
   /** The response. */
@@ -184,30 +187,6 @@ export interface ExchangeInit {
   /** The authenticated identity. */
   readonly principal: Principal;
   /** The connection the request names (by `connection=` or its path), authenticated. */
-  readonly named: RegisteredConnection | undefined;
-  /** The record of the running request. */
-  readonly request: RunningRequest;
-}
-
-/** The implementation of {@link Exchange} used by the endpoint. */
-export class HttpExchange implements Exchange {
-  /** The request. */
-  readonly req: IncomingMessage;
-  /** The response. */
-  readonly res: ServerResponse;
-  /** The endpoint. */
-  readonly context: EndpointContext;
-  /** Upper-case method. */
-  readonly method: string;
-  /** The decoded path. */
-  readonly path: string;
-  /** The parameters. */
-  readonly params: URLSearchParams;
-  /** Whether a form body was read into `params`. */
-  readonly bodyConsumed: boolean;
-  /** The authenticated identity. */
-  readonly principal: Principal;
-  /** The connection the request names, if any. */
   readonly named: RegisteredConnection | undefined;
   /** The record of the running request. */
   readonly request: RunningRequest;
