@@ -80,6 +80,8 @@ export class Maintenance {
   private readonly iCur: RowFilter;
   private currentLevel = 0;
   private readonly settled: RowFilter;
+  /** The heads of the program's rules by predicate node (built on first use). */
+  private headsByNode: Map<string, Array<{ readonly rule: CompiledRule; readonly head: CompiledAtom }>> | undefined;
   private readonly tuples: Uint32Array[] = Array.from({ length: 65 }, (_, n) => new Uint32Array(n));
   private ticks = 0;
   private readonly scratch = new Map<CompiledRule, Int32Array>();
@@ -357,24 +359,35 @@ export class Maintenance {
     // the row filter of that evaluation must be restored
     const saved = this.evaluator.accept;
     try {
-      const level = this.levelOfRow(tableId, row);
       const table = this.tx.table(tableId);
-      for (const rule of this.program.rules) {
-        if (rule.level !== level) continue;
-        for (const head of rule.heads) {
-          if (head.tableId !== tableId) continue;
-          let slots = this.scratch.get(rule);
-          if (!slots) this.scratch.set(rule, (slots = new Int32Array(rule.slotCount)));
-          slots.fill(-1);
-          if (!this.evaluator.unify(head, table, row, slots)) continue;
-          this.evaluator.accept = filter;
-          if (this.evaluator.run(rule, slots, -1, () => true)) return true;
-        }
+      // the rules of the fact's level that can derive it are those with a head of its node
+      for (const { rule, head } of this.headsOf(this.nodeOfRow(tableId, row))) {
+        let slots = this.scratch.get(rule);
+        if (!slots) this.scratch.set(rule, (slots = new Int32Array(rule.slotCount)));
+        slots.fill(-1);
+        if (!this.evaluator.unify(head, table, row, slots)) continue;
+        this.evaluator.accept = filter;
+        if (this.evaluator.run(rule, slots, -1, () => true)) return true;
       }
       return false;
     } finally {
       this.evaluator.accept = saved;
     }
+  }
+
+  /** The rule heads that can derive facts of a predicate node (they have that node). */
+  private headsOf(node: string): ReadonlyArray<{ readonly rule: CompiledRule; readonly head: CompiledAtom }> {
+    if (!this.headsByNode) {
+      this.headsByNode = new Map();
+      for (const rule of this.program.rules) {
+        for (const head of rule.heads) {
+          let list = this.headsByNode.get(head.node);
+          if (!list) this.headsByNode.set(head.node, (list = []));
+          list.push({ rule, head });
+        }
+      }
+    }
+    return this.headsByNode.get(node) ?? [];
   }
 
   private async overdelete(rules: readonly CompiledRule[], removedCandidates: readonly number[]): Promise<void> {
