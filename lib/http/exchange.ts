@@ -288,7 +288,6 @@ export class HttpExchange implements Exchange {
   }
 
   /** Sends a listing in the negotiated format, filtered by the `filter` parameter. */
-  // eslint-disable-next-line @typescript-eslint/require-await
   async sendTable(
     columns: readonly string[],
     rows: ReadonlyArray<ReadonlyArray<RDF.Term | undefined>>,
@@ -298,7 +297,7 @@ export class HttpExchange implements Exchange {
     const filter = this.params.get('filter');
     let kept = rows;
     if (filter !== null && filter.trim() !== '') {
-      const keep = compileRowFilter(filter, columns);
+      const keep = compileRowFilter(filter, columns, { prefixes: await this.storePrefixes() });
       kept = rows.filter((row) => keep(row));
     }
     const chunks: string[] = [];
@@ -313,6 +312,25 @@ export class HttpExchange implements Exchange {
       'Content-Length': String(Buffer.byteLength(body)),
     });
     this.res.end(body);
+  }
+
+  /**
+   * The prefixes of the data store a request's path names (`/datastores/<ds>/…`), for the
+   * `filter` of its listings; none for other paths or a store that cannot be read. Read through
+   * a connection of its own, so that a connection the request holds stays undisturbed.
+   */
+  private async storePrefixes(): Promise<ReadonlyMap<string, string> | undefined> {
+    const m = /^\/datastores\/([^/]+)/.exec(this.path);
+    if (!m) return undefined;
+    let connection: DataStoreConnection | undefined;
+    try {
+      connection = this.principal.root.newDataStoreConnection(m[1]!);
+      return await connection.getPrefixes();
+    } catch {
+      return undefined;
+    } finally {
+      connection?.close();
+    }
   }
 
   /** Sends 200 with the one-column boolean answer `Changed`. */

@@ -13,6 +13,9 @@ for (const variant of ['A', 'B'] as const) {
       expect(table.records).to.deep.include({ PrefixName: 'sh:', PrefixIRI: 'http://www.w3.org/ns/shacl#' });
       const json = await readJson(await env.fetch(`/datastores/${store}/prefixes?filter=${encodeURIComponent('?PrefixName = "owl:"')}`, { headers: { accept: 'application/sparql-results+json' } }));
       expect(json.bindings).to.deep.equal([{ PrefixName: { type: 'literal', value: 'owl:' }, PrefixIRI: { type: 'uri', value: 'http://www.w3.org/2002/07/owl#' } }]);
+      // a filter may use the store's prefixes
+      const byIri = await readCsv(await env.fetch(`/datastores/${store}/prefixes?filter=${encodeURIComponent('?PrefixIRI = xsd:')}`));
+      expect(byIri.records).to.deep.equal([{ PrefixName: 'xsd:', PrefixIRI: 'http://www.w3.org/2001/XMLSchema#' }]);
     });
 
     it('PUT replaces all prefixes with those of the body (Turtle and SPARQL style): 204', async () => {
