@@ -59,6 +59,27 @@ describe('api: queries run alongside the event loop and stream their answers', (
     expect(await ds.countFacts()).to.equal(300);
   });
 
+  it('reads one snapshot from start to end while other connections commit changes', async () => {
+    const ds = await bigStore(20_000);
+    const other = env.track(ds.duplicate());
+    const seen = new Set<string>();
+    let changed = false;
+    for await (const b of ds.evaluateQueryIterator('SELECT ?s ?o WHERE { ?s <http://example.com/big/p> ?o }')) {
+      seen.add(b.get('s')!.value);
+      if (!changed && seen.size === 10) {
+        changed = true;
+        // remove half of the facts and add new ones while the query is suspended
+        const removed = await other.importData('DELETE', bigNTriples(10_000));
+        expect(removed.changedFacts).to.equal(10_000);
+        await other.importData('ADD', '<http://example.com/new> <http://example.com/big/p> "new" .');
+      }
+    }
+    expect(changed).to.equal(true);
+    expect(seen.size).to.equal(20_000);
+    expect(seen.has('http://example.com/new')).to.equal(false);
+    expect(await ds.countFacts()).to.equal(10_001);
+  });
+
   it('reports a failing query through the iterator', async () => {
     const ds = await bigStore(10);
     const run = async (): Promise<void> => {
