@@ -34,6 +34,8 @@ export interface CursorSource {
   start(): { readonly channel: AnswerChannel<AnswerRow>; readonly variables: () => readonly string[] };
   /** A token that changes whenever the store the cursor reads changes. */
   version(): number;
+  /** Throws when the cursor's connection can no longer serve it (closed, or its store deleted). */
+  checkUsable(): void;
 }
 
 /**
@@ -96,6 +98,7 @@ export class Cursor {
 
   private check(mustBeOpen: boolean): void {
     if (this.closed) throw new TransactionError('the cursor is closed');
+    this.source.checkUsable();
     if (mustBeOpen && this.openedAt < 0) throw new TransactionError('the cursor is not open: call open() first');
     if (mustBeOpen && this.source.version() !== this.openedAt) {
       throw new TransactionError('stale cursor: the data store changed after the cursor was opened; open it again to read the current answers');

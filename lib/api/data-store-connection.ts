@@ -115,6 +115,8 @@ function resultOf(report: ImportReport, prefixes: ReadonlyMap<string, string>): 
 /** A connection to one data store. Serves one call at a time. */
 export class DataStoreConnection extends ConnectionBase {
   private transaction: TransactionState | undefined;
+  /** The channels of cursors whose queries may still be running (stopped when the connection closes). */
+  private readonly cursorRuns = new Set<AnswerChannel<AnswerRow>>();
 
   /** @internal */
   constructor(
@@ -157,6 +159,8 @@ export class DataStoreConnection extends ConnectionBase {
   /** Closes the connection, rolling back its open transaction. */
   override close(): void {
     if (this.transaction) this.endTransaction();
+    for (const channel of this.cursorRuns) channel.cancel();
+    this.cursorRuns.clear();
     super.close();
   }
 
@@ -425,7 +429,8 @@ export class DataStoreConnection extends ConnectionBase {
    * A cursor over a query's answers: `open(limit)` starts the query and returns the first
    * rows, `advance(limit)` the next ones; rows are produced as they are asked for. Outside a
    * read/write transaction the cursor reads its own snapshot and the connection stays free
-   * for other calls. Using it after the store changed fails (stale cursor).
+   * for other calls. Using it after the store changed fails (stale cursor). Closing the cursor,
+   * or the connection, stops its query and releases its snapshot.
    */
   createCursor(query: string, options: QueryOptions = {}): Cursor {
     this.checkUsable();
@@ -451,13 +456,15 @@ export class DataStoreConnection extends ConnectionBase {
               if (own) this.store.facts.release(own);
             }
           };
+          this.cursorRuns.add(channel);
           run().then(
             () => channel.end(),
             (e: unknown) => channel.end(e),
-          );
+          ).finally(() => this.cursorRuns.delete(channel));
           return { channel, variables: () => variables };
         },
         version: () => this.store.facts.committed.version,
+        checkUsable: () => this.checkUsable(),
       },
       query,
     );

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { InterruptedError, TransactionError } from '../../lib/index.js';
+import { InterruptedError, InvalidConnectionError, TransactionError } from '../../lib/index.js';
 import { bigNTriples, expectError, useServer } from '../helpers/server.js';
 
 /** 27 million solutions: far too many to hold, quick to start. */
@@ -105,6 +105,15 @@ describe('api: queries run alongside the event loop and stream their answers', (
     expect(second.rows).to.have.length(1000);
     cursor.close();
     await expectError(cursor.advance(1), TransactionError);
+  });
+
+  it('stops a cursor\'s query when its connection closes', async () => {
+    const ds = await bigStore();
+    const own = env.track(ds.duplicate());
+    const cursor = own.createCursor(HUGE);
+    expect((await cursor.open(2)).rows).to.have.length(2);
+    own.close();
+    await expectError(cursor.advance(2), InvalidConnectionError);
   });
 
   it('gives ASK and CONSTRUCT answers through a cursor', async () => {
