@@ -77,7 +77,8 @@ export async function startEndpoint(server: Server, options: EndpointOptions = {
   const http: HttpServer = createServer((req, res) => void listener(req, res));
 
   await new Promise<void>((resolve, reject) => {
-    const onError = (e: Error): void => reject(e);
+    const onError = (e: NodeJS.ErrnoException): void =>
+      reject(e.code === 'EADDRINUSE' ? new Error(`port ${port} on ${host} is already in use (choose another port, or 0 for any free one)`, { cause: e }) : e);
     http.once('error', onError);
     http.listen(port, host, () => {
       http.off('error', onError);

@@ -31,6 +31,22 @@ describe('HTTP endpoint lifecycle', () => {
     }
   });
 
+  it('names the port when it is already in use', async () => {
+    const first = await startEndpoint(server, { port: 0 });
+    try {
+      const e = await startEndpoint(server, { port: first.port }).then(
+        async (second) => {
+          await second.close();
+          return undefined;
+        },
+        (error: Error) => error,
+      );
+      expect(e?.message).to.equal(`port ${first.port} on 127.0.0.1 is already in use (choose another port, or 0 for any free one)`);
+    } finally {
+      await first.close();
+    }
+  });
+
   it('rejects invalid options', async () => {
     for (const options of [{ port: -1 }, { port: 70000 }, { port: 1.5 }, { variant: 'C' as 'A' }, { objectKeepAliveTime: 0 }]) {
       let failed = false;
