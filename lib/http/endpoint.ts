@@ -78,7 +78,7 @@ export async function startEndpoint(server: Server, options: EndpointOptions = {
 
   await new Promise<void>((resolve, reject) => {
     const onError = (e: NodeJS.ErrnoException): void =>
-      reject(e.code === 'EADDRINUSE' ? new Error(`port ${port} on ${host} is already in use (choose another port, or 0 for any free one)`, { cause: e }) : e);
+      reject(e.code === 'EADDRINUSE' ? Object.assign(new Error(`port ${port} on ${host} is already in use (choose another port, or 0 for any free one)`, { cause: e }), { code: e.code }) : e);
     http.once('error', onError);
     http.listen(port, host, () => {
       http.off('error', onError);
