@@ -10,7 +10,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { Readable } from 'node:stream';
 import type * as RDF from '@rdfjs/types';
 import { DataFactory, Parser } from 'n3';
-import type { TermDictionary } from '../model/dictionary.js';
+
 import type { Interrupter } from '../model/control.js';
 import { termToKey } from '../model/terms.js';
 import { DATALOG, N_QUADS, N_TRIPLES, TRIG, TURTLE, recognizeMediaType } from './media-types.js';
@@ -22,6 +22,20 @@ export interface StatementSink {
   /** One statement of term ids; `g` is -1 for the default graph. */
   statement(s: number, p: number, o: number, g: number): void;
 }
+
+/**
+ * Where parsed terms get their ids: a store's dictionary (which interns them), or a lookup
+ * that gives {@link ABSENT_TERM} for terms the store does not hold (to delete statements).
+ */
+export interface TermIds {
+  /** The id of the term whose canonical key is `bytes[start, end)`. */
+  internBytes(bytes: Uint8Array, start: number, end: number): number;
+  /** The id of the term with canonical key `key`. */
+  intern(key: string): number;
+}
+
+/** The id a lookup-only {@link TermIds} gives a term the store does not hold. */
+export const ABSENT_TERM = -3;
 
 /** Options of {@link parseRdf}. */
 export interface ParseOptions {
@@ -74,12 +88,12 @@ export async function readText(chunks: AsyncIterable<Uint8Array>, interrupter: I
 }
 
 /**
- * Parses RDF content into `sink`, interning terms in `dictionary` and recording errors,
+ * Parses RDF content into `sink`, with term ids from `dictionary` and recording errors,
  * warnings and prefix definitions in `report`.
  */
 export async function parseRdf(
   content: SniffedContent,
-  dictionary: TermDictionary,
+  dictionary: TermIds,
   sink: StatementSink,
   report: ImportReport,
   options: ParseOptions,
@@ -143,7 +157,7 @@ async function peek(chunks: AsyncIterable<Uint8Array>, bytes: number): Promise<{
 async function parseLines(
   chunks: AsyncIterable<Uint8Array>,
   mediaType: string,
-  dictionary: TermDictionary,
+  dictionary: TermIds,
   sink: StatementSink,
   report: ImportReport,
   interrupter: Interrupter,
@@ -174,7 +188,7 @@ async function parseLines(
 async function parseTurtle(
   chunks: AsyncIterable<Uint8Array>,
   mediaType: string,
-  dictionary: TermDictionary,
+  dictionary: TermIds,
   sink: StatementSink,
   report: ImportReport,
   options: ParseOptions,

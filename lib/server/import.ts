@@ -11,7 +11,7 @@ import { DataFactory } from 'n3';
 import { type ContentSource, type OpenedSource, openIri, openSource } from '../formats/byte-source.js';
 import { canonicalMediaType, DATALOG, mediaTypeOfFileName } from '../formats/media-types.js';
 import type { ImportReport } from '../formats/notifications.js';
-import { parseRdf, readText, sniffContent } from '../formats/rdf-parse.js';
+import { ABSENT_TERM, parseRdf, readText, sniffContent, type TermIds } from '../formats/rdf-parse.js';
 import { parseDatalog } from '../formats/datalog-parser.js';
 import { DEFAULT_TRIPLES, DEFAULT_TRIPLES_ID, QUADS, QUADS_ID, type WriteTransaction } from '../storage/fact-store.js';
 import type { DataStore } from './data-store.js';
@@ -68,8 +68,13 @@ export async function importInto(
 ): Promise<void> {
   const mediaType = statedMediaType(options.mediaType);
   const dictionary = store.facts.dictionary;
-  const defaultGraph = options.defaultGraph ? dictionary.intern(iriKey(options.defaultGraph)) : -1;
   const deleting = updateType === 'DELETE';
+  // deleting needs no new terms: a statement with a term the store lacks is not stored
+  const absentIfNew = (id: number): number => (id < 0 ? ABSENT_TERM : id);
+  const ids: TermIds = deleting
+    ? { internBytes: (bytes, start, end) => absentIfNew(dictionary.lookupBytes(bytes, start, end)), intern: (key) => absentIfNew(dictionary.lookup(key)) }
+    : dictionary;
+  const defaultGraph = options.defaultGraph ? ids.intern(iriKey(options.defaultGraph)) : -1;
   const reasoner = store.reasoner;
   const triple = new Uint32Array(3);
   const quad = new Uint32Array(4);
@@ -80,7 +85,11 @@ export async function importInto(
   };
   const sink = {
     statement(s: number, p: number, o: number, g: number): void {
-      if (g < 0) g = defaultGraph;
+      if (g === -1) g = defaultGraph;
+      if (s === ABSENT_TERM || p === ABSENT_TERM || o === ABSENT_TERM || g === ABSENT_TERM) {
+        report.processedFacts++;
+        return;
+      }
       if (g < 0) {
         triple[0] = s;
         triple[1] = p;
@@ -109,7 +118,7 @@ export async function importInto(
         importDatalog(store, tx, text, { baseIRI, prefixes, deleting, defaultGraph }, report, apply, definedPrefixes);
         return;
       }
-      const outcome = await parseRdf(content, dictionary, sink, report, {
+      const outcome = await parseRdf(content, ids, sink, report, {
         mediaType: stated,
         baseIRI,
         prefixes,

@@ -65,6 +65,28 @@ describe('import and export', () => {
     return path;
   }
 
+  it('deletes without adding terms: statements with terms the store lacks are processed, not stored', async () => {
+    const ds = await env.newStore();
+    await ds.importData('ADD', '<http://e/a> <http://e/p> "1" .\n<http://e/b> <http://e/p> "2" <http://e/g> .', { mediaType: 'application/n-quads' });
+    const terms = async (): Promise<string | undefined> => (await ds.getComponentInfo()).find((r) => r.property === 'Number of terms')?.value;
+    const before = await terms();
+    for (const [text, mediaType] of [
+      ['<http://e/a> <http://e/p> "1" .\n<http://e/new> <http://e/p> "1" .\n<http://e/b> <http://e/p> "2" <http://e/other> .', 'application/n-quads'],
+      ['@prefix e: <http://e/> . e:b e:p "2" . e:x e:y e:z .', 'text/turtle'],
+    ] as const) {
+      const r = await ds.importData('DELETE', text, { mediaType });
+      expect(r.errors).to.equal(0);
+      expect(r.processedFacts).to.be.greaterThan(1);
+    }
+    expect(await terms()).to.equal(before);
+    const gone = await ds.importData('DELETE', '<http://e/b> <http://e/p> "2" .', { mediaType: 'application/n-triples', defaultGraph: 'http://e/g' });
+    expect(gone.changedFacts).to.equal(1);
+    const none = await ds.importData('DELETE', '<http://e/b> <http://e/p> "2" .', { mediaType: 'application/n-triples', defaultGraph: 'http://e/nowhere' });
+    expect(none.changedFacts).to.equal(0);
+    expect(await terms()).to.equal(before);
+    expect(await nquadsOf(ds)).to.deep.equal([]);
+  });
+
   describe('format detection and stated types', () => {
     it('detects N-Triples when no type is given', async () => {
       const ds = await env.newStore();
