@@ -37,7 +37,8 @@ export {
 export type { PropertyRow, TupleTableRow } from './server/data-store.js';
 export type { ComponentInfoRow } from './server/component-info.js';
 export type { ImportOptions, ImportSource, IriListSource, UpdateType } from './server/import.js';
-export type { ExportOutput, ExportParameters, FactDomain } from './server/export.js';
+export type { ExportOutput, ExportParameters } from './server/export.js';
+export type { FactDomain } from './storage/tuple-table.js';
 export type { ContentSource } from './formats/byte-source.js';
 export type { QueryAnswer, QueryOptions } from './sparql/query.js';
 export type { QueryTerm } from './sparql/query-terms.js';

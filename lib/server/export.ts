@@ -7,27 +7,10 @@ import { BadRequestError } from '../model/errors.js';
 import { canonicalMediaType, DATALOG, RDF_FORMATS } from '../formats/media-types.js';
 import { createRdfWriter } from '../formats/rdf-serialize.js';
 import { DEFAULT_TRIPLES_ID, QUADS_ID, type StoreState } from '../storage/fact-store.js';
-import { DERIVED, EXPLICIT } from '../storage/tuple-table.js';
+import { factDomainMask, type FactDomain } from '../storage/tuple-table.js';
 import type { TermDictionary } from '../model/dictionary.js';
 import type { Rule } from '../datalog/ast.js';
 import { writeDatalog } from '../formats/datalog-writer.js';
-
-/** Which facts an operation sees: explicit ones, derived ones, or all. */
-export type FactDomain = 'explicit' | 'derived' | 'all';
-
-/** The status bits a fact domain selects. */
-export function factDomainMask(domain: string | undefined, fallback: FactDomain): number {
-  switch (domain ?? fallback) {
-    case 'explicit':
-      return EXPLICIT;
-    case 'derived':
-      return DERIVED;
-    case 'all':
-      return EXPLICIT | DERIVED;
-    default:
-      throw new BadRequestError(`invalid fact-domain '${domain}' (expected explicit, derived or all)`);
-  }
-}
 
 /** Where exported text goes: a Node writable stream or a function (which may return a promise). */
 export type ExportOutput = NodeJS.WritableStream | ((chunk: string) => void | Promise<void>);

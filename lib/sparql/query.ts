@@ -12,7 +12,7 @@ import type { Interrupter } from '../model/control.js';
 import type { TermDictionary } from '../model/dictionary.js';
 import { QueryCompilationError } from '../model/errors.js';
 import type { StoreState } from '../storage/fact-store.js';
-import { DERIVED, EXPLICIT } from '../storage/tuple-table.js';
+import { factDomainMask } from '../storage/tuple-table.js';
 import { StoreQuadSource, type DatasetGraphs } from './dataset.js';
 import { Engine } from './engine.js';
 import { DEFAULT_GRAPH, UNBOUND } from './quad-source.js';
@@ -106,20 +106,6 @@ export function toAlgebra(parsed: Parameters<typeof translate>[0], baseIRI: stri
   }
 }
 
-/** The status mask of a fact domain for queries (default all). */
-export function queryMask(domain: string | undefined): number {
-  switch (domain ?? 'all') {
-    case 'explicit':
-      return EXPLICIT;
-    case 'derived':
-      return DERIVED;
-    case 'all':
-      return EXPLICIT | DERIVED;
-    default:
-      throw new QueryCompilationError(`invalid fact-domain '${domain}' (expected explicit, derived or all)`);
-  }
-}
-
 /** Receives a query's answer as it is produced. */
 export interface AnswerSink {
   /** SELECT: the variables, before any row. */
@@ -164,7 +150,7 @@ export async function runQuery(
     algebra = algebra.input;
   }
   if (options.defaultGraphs || options.namedGraphs) dataset = { defaultGraphs: ids(options.defaultGraphs ?? []), namedGraphs: ids(options.namedGraphs ?? []) };
-  const source = new StoreQuadSource(state, dictionary, queryMask(options.factDomain), dataset);
+  const source = new StoreQuadSource(state, dictionary, factDomainMask(options.factDomain, 'all', QueryCompilationError), dataset);
   const engine = new Engine(source, terms, interrupter, parsed.base ?? baseIRI, () => source.graphNames());
   engine.plan = plan;
   engine.pause = pause;

@@ -15,13 +15,33 @@
  * @module
  */
 
-import { TransactionError } from '../model/errors.js';
+import { BadRequestError, TransactionError } from '../model/errors.js';
 import { PairIndex } from './pair-index.js';
 
 /** Fact status bit: the fact was imported or inserted. */
 export const EXPLICIT = 1;
 /** Fact status bit: the fact follows from rules. */
 export const DERIVED = 2;
+
+/** Which facts an operation sees: explicit ones, derived ones, or all. */
+export type FactDomain = 'explicit' | 'derived' | 'all';
+
+/**
+ * The status bits a fact domain selects (`fallback` when none is given); an unknown domain
+ * fails with an error of class `error` (BadRequestError unless the caller says otherwise).
+ */
+export function factDomainMask(domain: string | undefined, fallback: FactDomain, error: new (message: string) => Error = BadRequestError): number {
+  switch (domain ?? fallback) {
+    case 'explicit':
+      return EXPLICIT;
+    case 'derived':
+      return DERIVED;
+    case 'all':
+      return EXPLICIT | DERIVED;
+    default:
+      throw new error(`invalid fact-domain '${domain}' (expected explicit, derived or all)`);
+  }
+}
 const REMOVED = 4;
 
 /** Which rows a reader sees: rows below `limit`, minus those removed at versions `<= version`. */
