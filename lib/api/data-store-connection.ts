@@ -397,11 +397,9 @@ export class DataStoreConnection extends ConnectionBase {
       throw new BadRequestError(`only SELECT queries give bindings (this is ${what} query)`);
     };
     const sink: AnswerSink = {
-      variables: (names) => void (variables = names),
-      row: (values) => channel.push(values),
+      ...rowsInto(channel, (names) => (variables = names)),
       boolean: () => notSelect('an ASK'),
       quads: () => notSelect('a CONSTRUCT or DESCRIBE'),
-      end: () => undefined,
     };
     const running = this.guard('evaluateQueryIterator', () =>
       this.read((state) => runQuery(state, this.store.facts.dictionary, query, options, this.interrupter, sink, undefined, channel.pause)),

@@ -556,8 +556,7 @@ export class Engine {
     }
   }
 
-  private path(op: Algebra.Path, seed: Int32Array, active: number, emit: Emit): boolean {
-    const r = this.pathRefs(op, seed, active);
+  private path(op: Algebra.Path, seed: Int32Array, active: number, emit: Emit, r: PathRefs = this.pathRefs(op, seed, active)): boolean {
     for (const g of r.graphs) {
       const stop = this.pathEvaluator(g).evaluate(op.predicate, r.sv, r.ov, (s, o) => {
         const out = this.pathSolution(r, seed, g, s, o);
@@ -575,7 +574,7 @@ export class Engine {
   private async pathAsync(op: Algebra.Path, seed: Int32Array, active: number, emit: Emit): Promise<boolean> {
     const closure = op.predicate.type === Algebra.types.ZERO_OR_MORE_PATH || op.predicate.type === Algebra.types.ONE_OR_MORE_PATH ? op.predicate : undefined;
     const r = this.pathRefs(op, seed, active);
-    if (!closure || r.sv !== UNBOUND || r.ov !== UNBOUND) return this.path(op, seed, active, emit);
+    if (!closure || r.sv !== UNBOUND || r.ov !== UNBOUND) return this.path(op, seed, active, emit, r);
     for (const g of r.graphs) {
       const free = this.pathEvaluator(g).freeClosure(closure.path, closure.type === Algebra.types.ZERO_OR_MORE_PATH);
       const sink = (s: number, o: number): boolean => {
