@@ -8,32 +8,11 @@ import type * as RDF from '@rdfjs/types';
 import { Parser } from 'sparqljs';
 import { Algebra, translate } from 'sparqlalgebrajs';
 import { compileExpression, effectiveBooleanValue, type Value } from '../datalog/expressions/index.js';
-import {
-  ANSWER_MEDIA_TYPES as FORMATS,
-  AnswerFormatError,
-  answerMediaType as knownAnswerType,
-  createAnswerWriter,
-  supportsBoolean,
-  type AnswerTerm,
-} from '../formats/answers/index.js';
+import { ANSWER_MEDIA_TYPES, AnswerFormatError, createAnswerWriter, supportsBoolean, type AnswerTerm } from '../formats/answers/index.js';
 import { BadRequestError, QueryCompilationError } from '../model/errors.js';
 import { unescapeIriCodepoints } from '../sparql/syntax.js';
 
-/** Every SPARQL answer media type quadlog writes (SELECT and ASK answers, and listings). */
-export const ANSWER_MEDIA_TYPES: readonly string[] = FORMATS;
-
-/**
- * The answer media type a content type names (case-insensitive; parameters such as
- * `; charset=utf-8` ignored), or undefined when it is not an answer format.
- */
-export function answerMediaType(contentType: string): string | undefined {
-  return knownAnswerType(contentType);
-}
-
-/** Whether an answer format can hold a boolean (ASK) answer (CSV and TSV cannot). */
-export function supportsBooleanAnswers(mediaType: string): boolean {
-  return supportsBoolean(mediaType);
-}
+export { ANSWER_MEDIA_TYPES, answerMediaType, supportsBoolean as supportsBooleanAnswers } from '../formats/answers/index.js';
 
 /** A streaming writer of one table of terms (or of one boolean) in an answer format. */
 export interface TableWriter {
@@ -67,7 +46,7 @@ export function createTableWriter(mediaType: string, write: (chunk: string) => v
   try {
     writer = createAnswerWriter(mediaType, write, options);
   } catch (e) {
-    throw e instanceof AnswerFormatError ? new BadRequestError(`${e.message} (supported: ${FORMATS.join(', ')})`) : e;
+    throw e instanceof AnswerFormatError ? new BadRequestError(`${e.message} (supported: ${ANSWER_MEDIA_TYPES.join(', ')})`) : e;
   }
   const w = writer;
   return {
