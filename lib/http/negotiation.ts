@@ -21,6 +21,15 @@
 import { ANSWER_MEDIA_TYPES } from '../index.js';
 import { NotAcceptableError } from './errors.js';
 
+/** The media type of HTML-form bodies, whose pairs are request parameters. */
+export const FORM_TYPE = 'application/x-www-form-urlencoded';
+/** The media type of a SPARQL query sent as a body. */
+export const SPARQL_QUERY_TYPE = 'application/sparql-query';
+/** The media type of a SPARQL update sent as a body (and of the commit procedure). */
+export const SPARQL_UPDATE_TYPE = 'application/sparql-update';
+/** The media type of a body listing IRIs to import, one per line. */
+export const URI_LIST_TYPE = 'text/uri-list';
+
 /** One media range of an Accept header. */
 export interface MediaRange {
   /** The type, lower case (`*` for any). */

@@ -27,6 +27,7 @@ import { handlePrefixes } from './resources/prefixes.js';
 import { handleHealth, handleServer } from './resources/server.js';
 import { handleSparql } from './resources/sparql.js';
 import { handleTransaction } from './resources/transaction.js';
+import { FORM_TYPE } from './negotiation.js';
 
 /** One entry of the path map. */
 export interface Route {
@@ -153,7 +154,6 @@ export class Router {
   }
 }
 
-const FORM_TYPE = 'application/x-www-form-urlencoded';
 const BODY_METHODS: ReadonlySet<string> = new Set(['PATCH', 'POST', 'PUT']);
 
 /** The request pipeline of an endpoint: `(req, res) => Promise<void>`, never rejecting. */

@@ -17,6 +17,7 @@
 import { BadRequestError } from '../index.js';
 import { UnsupportedMediaTypeError } from './errors.js';
 import { httpExchange, type Exchange } from './exchange.js';
+import { FORM_TYPE, SPARQL_QUERY_TYPE, SPARQL_UPDATE_TYPE } from './negotiation.js';
 
 /** A request of the SPARQL protocol. */
 export interface SparqlRequest {
@@ -35,10 +36,6 @@ export interface SparqlRequest {
   /** `base`, if given. */
   readonly baseIRI: string | undefined;
 }
-
-const FORM = 'application/x-www-form-urlencoded';
-const SPARQL_QUERY = 'application/sparql-query';
-const SPARQL_UPDATE = 'application/sparql-update';
 
 /** The parameters the SPARQL endpoint understands. */
 const KNOWN = ['query', 'update', 'default-graph-uri', 'named-graph-uri', 'using-graph-uri', 'using-named-graph-uri', 'base'];
@@ -77,19 +74,19 @@ export async function readSparqlRequest(exchange: Exchange): Promise<SparqlReque
   if (exchange.method === 'POST' && !exchange.bodyConsumed) {
     const header = exchange.req.headers['content-type'] ?? '';
     const type = header.split(';')[0]!.trim().toLowerCase();
-    if (type === SPARQL_QUERY || type === SPARQL_UPDATE) {
+    if (type === SPARQL_QUERY_TYPE || type === SPARQL_UPDATE_TYPE) {
       checkCharset(header);
       if (query !== undefined || update !== undefined) {
         throw new BadRequestError(`a POST with a ${type} body must not also give 'query' or 'update' in the query string`);
       }
       const text = await httpExchange(exchange).readText();
-      if (type === SPARQL_QUERY) query = text;
+      if (type === SPARQL_QUERY_TYPE) query = text;
       else update = text;
     } else {
       const body = await httpExchange(exchange).readBody();
       if (type !== '' || body.length > 0) {
         throw new UnsupportedMediaTypeError(
-          `a POST to the SPARQL endpoint needs Content-Type ${FORM}, ${SPARQL_QUERY} or ${SPARQL_UPDATE}${type === '' ? ' (the body has none)' : `, not ${type}`}`,
+          `a POST to the SPARQL endpoint needs Content-Type ${FORM_TYPE}, ${SPARQL_QUERY_TYPE} or ${SPARQL_UPDATE_TYPE}${type === '' ? ' (the body has none)' : `, not ${type}`}`,
         );
       }
     }

@@ -11,9 +11,9 @@
 import { BadRequestError } from '../../index.js';
 import { UnsupportedMediaTypeError } from '../errors.js';
 import { type Exchange, type Handler, httpExchange } from '../exchange.js';
+import { SPARQL_UPDATE_TYPE } from '../negotiation.js';
 
 /** The media type of SPARQL updates. */
-const SPARQL_UPDATE = 'application/sparql-update';
 
 /** Serves `/datastores/<name>/commitprocedure`: GET, PUT, DELETE. */
 export const handleCommitProcedure: Handler = async (exchange: Exchange, dataStore: string): Promise<void> => {
@@ -24,14 +24,14 @@ export const handleCommitProcedure: Handler = async (exchange: Exchange, dataSto
         exchange.sendStatus(204);
         return;
       }
-      exchange.res.writeHead(200, { 'Content-Type': `${SPARQL_UPDATE}; charset=UTF-8`, 'Content-Length': String(Buffer.byteLength(text)) });
+      exchange.res.writeHead(200, { 'Content-Type': `${SPARQL_UPDATE_TYPE}; charset=UTF-8`, 'Content-Length': String(Buffer.byteLength(text)) });
       exchange.res.end(text);
       return;
     }
     case 'PUT': {
       const ex = httpExchange(exchange);
-      if (ex.contentType !== '' && ex.contentType !== SPARQL_UPDATE) {
-        throw new UnsupportedMediaTypeError(`the commit procedure must be sent with Content-Type ${SPARQL_UPDATE} (got '${ex.contentType}')`);
+      if (ex.contentType !== '' && ex.contentType !== SPARQL_UPDATE_TYPE) {
+        throw new UnsupportedMediaTypeError(`the commit procedure must be sent with Content-Type ${SPARQL_UPDATE_TYPE} (got '${ex.contentType}')`);
       }
       const text = await ex.readText();
       if (text.trim() === '') throw new BadRequestError('the commit procedure is empty: send a SPARQL update (use DELETE to remove the commit procedure)');

@@ -11,6 +11,7 @@
 import type { IncomingMessage } from 'node:http';
 import { BadRequestError, type ImportSource } from '../../index.js';
 import { httpExchange, type Exchange } from '../exchange.js';
+import { FORM_TYPE, URI_LIST_TYPE } from '../negotiation.js';
 
 /** Chunks queued before the request is paused (backpressure towards the client). */
 const QUEUE_LIMIT = 16;
@@ -122,9 +123,6 @@ export interface ContentBody {
   readonly stream: RequestBody | undefined;
 }
 
-const FORM_TYPE = 'application/x-www-form-urlencoded';
-const URI_LIST = 'text/uri-list';
-
 /** The IRIs of a text/uri-list body: one per line; blank lines and `#` comments skipped. */
 export function parseUriList(text: string): string[] {
   return text
@@ -176,7 +174,7 @@ export async function contentBody(exchange: Exchange): Promise<ContentBody> {
   const baseType = contentType.split(';')[0]!.trim().toLowerCase();
   const imported = header(req, 'imported-content-type');
   refuseForm(exchange);
-  if (baseType === URI_LIST) {
+  if (baseType === URI_LIST_TYPE) {
     const iris = parseUriList(await httpExchange(exchange).readText());
     if (iris.length === 0) throw new BadRequestError('the text/uri-list body lists no IRI: at least one IRI is required');
     const mediaType = imported === '' ? undefined : imported;

@@ -24,8 +24,7 @@ import { BadRequestError, sparqlOperationType, UnknownResourceError } from '../.
 import type { RegisteredCursor } from '../connections.js';
 import { UnsupportedMediaTypeError } from '../errors.js';
 import { booleanTerm, type Exchange, type Handler, httpExchange, integerTerm, resourcePath, stringTerm } from '../exchange.js';
-
-const SPARQL_QUERY = 'application/sparql-query';
+import { SPARQL_QUERY_TYPE } from '../negotiation.js';
 
 function cursorOf(exchange: Exchange, id: string): RegisteredCursor {
   const cursor = httpExchange(exchange).named!.cursors.get(id);
@@ -52,8 +51,8 @@ export const handleCursors: Handler = async (exchange: Exchange, dataStore: stri
   }
   let query = exchange.params.get('query');
   if (query === null) {
-    if (ex.contentType !== SPARQL_QUERY) {
-      throw new (ex.contentType === '' ? BadRequestError : UnsupportedMediaTypeError)(`give the query as parameter 'query' or as a body of type ${SPARQL_QUERY}`);
+    if (ex.contentType !== SPARQL_QUERY_TYPE) {
+      throw new (ex.contentType === '' ? BadRequestError : UnsupportedMediaTypeError)(`give the query as parameter 'query' or as a body of type ${SPARQL_QUERY_TYPE}`);
     }
     query = await ex.readText();
   }

@@ -10,12 +10,12 @@
  * @module
  */
 import { Parser } from 'n3';
-import { BadRequestError, ParsingError } from '../../index.js';
+import { BadRequestError, DATALOG, N_QUADS, N_TRIPLES, ParsingError, TRIG, TURTLE } from '../../index.js';
 import { UnsupportedMediaTypeError } from '../errors.js';
 import { type Exchange, type Handler, httpExchange, iriTerm, stringTerm } from '../exchange.js';
 
 /** Body media types PUT accepts (besides none). */
-const PREFIX_BODY_TYPES: ReadonlySet<string> = new Set(['text/turtle', 'application/trig', 'application/n-triples', 'application/n-quads', 'application/x.datalog', 'text/plain']);
+const PREFIX_BODY_TYPES: ReadonlySet<string> = new Set([TURTLE, TRIG, N_TRIPLES, N_QUADS, DATALOG, 'text/plain']);
 
 /**
  * The prefixes declared in a text that must hold nothing but prefix declarations.
