@@ -42,13 +42,14 @@
  * the recompute time. Count or answer mismatches make the process exit with code 1.
  * @module
  */
+import { parseArgs } from 'node:util';
 import { createReadStream } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createGunzip } from 'node:zlib';
 import type { DataStoreConnection } from '../lib/index.js';
-import { checkImport, collect, counts, num, runChild, sameCounts, table, timed, withStore, type Counts, type Timing, reportChecks } from './lib/harness.js';
+import { checkImport, chosen, collect, counts, num, runChild, sameCounts, table, timed, withStore, type Counts, type Timing, reportChecks } from './lib/harness.js';
 import { KNOWN_TRIPLES, expectedLubm1Counts, lubmQueries } from './lib/query-workload.js';
 import { LUBM_FILES, LUBM_ONTOLOGY, sample, seededRandom } from './lib/reason-fixtures.js';
 
@@ -334,38 +335,13 @@ interface Options {
   readonly task: string | undefined;
 }
 
-function parseArgs(argv: readonly string[]): Options {
-  const datasets = new Set<Dataset>();
-  const parts = new Set<Part>();
-  let cpuProfDir: string | undefined;
-  let task: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const value = (): string => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${a} needs a value`);
-      return v;
-    };
-    if (a === '--only') {
-      for (const d of value().split(',')) {
-        if (!(DATASETS as readonly string[]).includes(d)) throw new Error(`--only: unknown data set '${d}' (expected ${DATASETS.join(', ')})`);
-        datasets.add(d as Dataset);
-      }
-    } else if (a === '--parts') {
-      for (const p of value().split(',')) {
-        if (!(PARTS as readonly string[]).includes(p)) throw new Error(`--parts: unknown part '${p}' (expected ${PARTS.join(', ')})`);
-        parts.add(p as Part);
-      }
-    } else if (a === '--cpu-prof-dir') cpuProfDir = value();
-    else if (a === '--task') task = value();
-    else throw new Error(`unknown argument '${a}'`);
-  }
-  return {
-    datasets: datasets.size === 0 ? DATASETS : DATASETS.filter((d) => datasets.has(d)),
-    parts: parts.size === 0 ? PARTS : PARTS.filter((p) => parts.has(p)),
-    cpuProfDir,
-    task,
-  };
+function parseOptions(argv: readonly string[]): Options {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: { only: { type: 'string', multiple: true }, parts: { type: 'string', multiple: true }, 'cpu-prof-dir': { type: 'string' }, task: { type: 'string' } },
+    strict: true,
+  });
+  return { datasets: chosen(values.only, DATASETS, '--only'), parts: chosen(values.parts, PARTS, '--parts'), cpuProfDir: values['cpu-prof-dir'], task: values.task };
 }
 
 const LABEL: Readonly<Record<Dataset, string>> = { lubm1: 'LUBM(1)', lubm10: 'LUBM(10)' };
@@ -437,7 +413,7 @@ function ways(results: readonly TaskResult[]): Way[] {
 }
 
 async function main(): Promise<void> {
-  const options = parseArgs(process.argv.slice(2));
+  const options = parseOptions(process.argv.slice(2));
   if (options.task !== undefined) {
     process.stdout.write(`${JSON.stringify(await runTask(options.task))}\n`);
     return;

@@ -39,11 +39,12 @@
  * performance goal is only reported.
  * @module
  */
+import { parseArgs } from 'node:util';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Reasoner, type Store } from 'n3';
 import type { DataStoreConnection } from '../lib/index.js';
-import { checkImport, counts, num, runChild, sameCounts, table, timed, withStore, type Counts, type Timing, reportChecks } from './lib/harness.js';
+import { checkImport, chosen, counts, num, runChild, sameCounts, table, timed, withStore, type Counts, type Timing, reportChecks } from './lib/harness.js';
 import {
   LUBM_FILES,
   LUBM_ONTOLOGY,
@@ -298,27 +299,13 @@ interface Options {
   readonly task: string | undefined;
 }
 
-function parseArgs(argv: readonly string[]): Options {
-  const parts = new Set<Part>();
-  let skipN3 = false;
-  let task: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const value = (): string => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${a} needs a value`);
-      return v;
-    };
-    if (a === '--only') {
-      for (const p of value().split(',')) {
-        if (!(PARTS as readonly string[]).includes(p)) throw new Error(`--only: unknown part '${p}' (expected ${PARTS.join(', ')})`);
-        parts.add(p as Part);
-      }
-    } else if (a === '--skip-n3') skipN3 = true;
-    else if (a === '--task') task = value();
-    else throw new Error(`unknown argument '${a}'`);
-  }
-  return { parts: parts.size === 0 ? PARTS : PARTS.filter((p) => parts.has(p)), skipN3, task };
+function parseOptions(argv: readonly string[]): Options {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: { only: { type: 'string', multiple: true }, 'skip-n3': { type: 'boolean' }, task: { type: 'string' } },
+    strict: true,
+  });
+  return { parts: chosen(values.only, PARTS, '--only'), skipN3: values['skip-n3'] === true, task: values.task };
 }
 
 function describeTask(r: TaskResult): string {
@@ -328,7 +315,7 @@ function describeTask(r: TaskResult): string {
 }
 
 async function main(): Promise<void> {
-  const options = parseArgs(process.argv.slice(2));
+  const options = parseOptions(process.argv.slice(2));
   if (options.task !== undefined) {
     process.stdout.write(`${JSON.stringify(await runTask(options.task))}\n`);
     return;

@@ -8,6 +8,19 @@ import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { Server, ConnectionFactory, type DataStoreConnection } from '../../lib/index.js';
 
+// ---------------------------------------------------------------- arguments
+
+/**
+ * The members of `all` a repeatable, comma-separated option names (in the order of `all`), or
+ * all of them when it was not given; an unknown name fails, naming the option.
+ */
+export function chosen<T extends string>(values: readonly string[] | undefined, all: readonly T[], option: string): readonly T[] {
+  if (values === undefined || values.length === 0) return all;
+  const names = new Set(values.flatMap((v) => v.split(',')));
+  for (const n of names) if (!(all as readonly string[]).includes(n)) throw new Error(`${option}: unknown '${n}' (expected ${all.join(', ')})`);
+  return all.filter((a) => names.has(a));
+}
+
 // ---------------------------------------------------------------- measurement
 
 /** Forces two full GCs (the process must run with `--expose-gc`). */
