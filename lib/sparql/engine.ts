@@ -172,11 +172,6 @@ export class Engine {
     return new Int32Array(this.slots.size).fill(-1);
   }
 
-  /** Evaluates `op` under `seed` bindings against the default graph; pushes solutions (which include the seed). */
-  run(op: Op, seed: Int32Array, emit: Emit): boolean {
-    return this.evaluate(op, seed, DEFAULT_GRAPH, emit);
-  }
-
   /** All solutions of `op` against the default graph (for operators that need them at once). */
   collect(op: Op, seed: Int32Array): Int32Array[] {
     return this.collectIn(op, seed, DEFAULT_GRAPH);
@@ -235,11 +230,12 @@ export class Engine {
   }
 
   /**
-   * Evaluates like {@link Engine.run} but lets the event loop in: the scan that drives the
-   * evaluation (the first pattern of the outermost basic graph pattern, through filters,
-   * projections, slices, joins, optionals, unions, ordering and grouping) proceeds in
-   * batches, and between batches the engine waits for {@link Engine.pause} and yields when
-   * its time slice is used up, stopping there when interrupted. Inner work stays synchronous.
+   * Evaluates `op` under `seed` bindings against the default graph, pushing solutions (which
+   * include the seed), and lets the event loop in: basic graph patterns (through filters,
+   * projections, slices, joins, optionals, unions, ordering and grouping) advance one stored
+   * row per step, and closures with both ends free one start node at a time; in between the
+   * engine waits for {@link Engine.pause} and yields when its time slice is used up, stopping
+   * there when interrupted. What runs for each binding inside a join stays synchronous.
    */
   runAsync(op: Op, seed: Int32Array, emit: Emit): Promise<boolean> {
     return this.evaluateAsync(op, seed, DEFAULT_GRAPH, emit);
