@@ -71,20 +71,24 @@ type WriterState = 'initial' | 'table' | 'done';
  */
 export abstract class AnswerWriterBase implements AnswerWriter {
   /** {@inheritDoc AnswerWriter.contentType} */
-  abstract readonly contentType: string;
+  readonly contentType: string;
   /** Whether the format can write boolean answers. */
   protected abstract readonly booleanSupported: boolean;
-  /** The bare media type (no parameters), named in error messages. */
-  protected abstract readonly mediaType: string;
   private state: WriterState = 'initial';
   private width = 0;
 
-  /** Receives the output, in order. */
-  protected readonly sink: (chunk: string) => void;
-
-  /** Creates a writer handing its output to `sink`. */
-  protected constructor(sink: (chunk: string) => void) {
-    this.sink = sink;
+  /**
+   * Creates a writer of `mediaType` handing its output to `sink`; its Content-Type is the
+   * media type, with `; charset=utf-8` for the textual formats that need it said.
+   */
+  protected constructor(
+    /** Receives the output, in order. */
+    protected readonly sink: (chunk: string) => void,
+    /** The bare media type (no parameters), named in error messages. */
+    protected readonly mediaType: string,
+    withCharset: boolean,
+  ) {
+    this.contentType = withCharset ? `${mediaType}; charset=utf-8` : mediaType;
   }
 
   /** {@inheritDoc AnswerWriter.begin} */

@@ -25,10 +25,7 @@ export function csvField(value: string): string {
 
 /** Writes answers in the SPARQL CSV results format. */
 export class CsvAnswerWriter extends AnswerWriterBase {
-  /** The media type written, with a `charset` parameter where usual. */
-  readonly contentType: string;
   protected readonly booleanSupported = false;
-  protected readonly mediaType: string;
 
   /**
    * A writer to `sink` of the media type `mediaType`; with an abbreviator, IRIs that a prefix
@@ -39,9 +36,7 @@ export class CsvAnswerWriter extends AnswerWriterBase {
     mediaType: string,
     private readonly abbreviator?: PrefixAbbreviator,
   ) {
-    super(sink);
-    this.mediaType = mediaType;
-    this.contentType = `${mediaType}; charset=utf-8`;
+    super(sink, mediaType, true);
   }
 
   protected writeBegin(variables: readonly string[]): void {
@@ -78,10 +73,7 @@ export class CsvAnswerWriter extends AnswerWriterBase {
 
 /** Writes answers in the SPARQL TSV results format. */
 export class TsvAnswerWriter extends AnswerWriterBase {
-  /** The media type written, with a `charset` parameter where usual. */
-  readonly contentType: string;
   protected readonly booleanSupported = false;
-  protected readonly mediaType: string;
   private readonly terms: TurtleTermWriter;
 
   /**
@@ -89,9 +81,7 @@ export class TsvAnswerWriter extends AnswerWriterBase {
    * datatypes) that a prefix abbreviates are written as prefixed names instead of `<…>`.
    */
   constructor(sink: (chunk: string) => void, mediaType: string, abbreviator?: PrefixAbbreviator) {
-    super(sink);
-    this.mediaType = mediaType;
-    this.contentType = `${mediaType}; charset=utf-8`;
+    super(sink, mediaType, true);
     this.terms = new TurtleTermWriter(abbreviator);
   }
 

@@ -14,10 +14,7 @@ import type { PrefixAbbreviator } from './term-syntax.js';
 
 /** Writes answers in the SPARQL JSON results format. */
 export class JsonAnswerWriter extends AnswerWriterBase {
-  /** The media type written, with a `charset` parameter where usual. */
-  readonly contentType: string;
   protected readonly booleanSupported = true;
-  protected readonly mediaType: string;
   /** The variable names as JSON strings followed by `:`. */
   private keys: string[] = [];
   private first = true;
@@ -31,9 +28,7 @@ export class JsonAnswerWriter extends AnswerWriterBase {
     mediaType: string,
     private readonly abbreviator?: PrefixAbbreviator,
   ) {
-    super(sink);
-    this.mediaType = mediaType;
-    this.contentType = mediaType;
+    super(sink, mediaType, false);
   }
 
   protected writeBegin(variables: readonly string[]): void {

@@ -7,18 +7,13 @@ import { AnswerWriterBase } from './answer-writer.js';
 
 /** Writes nothing; counts the rows. */
 export class NullAnswerWriter extends AnswerWriterBase {
-  /** The media type written, with a `charset` parameter where usual. */
-  readonly contentType: string;
   protected readonly booleanSupported = true;
-  protected readonly mediaType: string;
   /** The number of rows given so far. */
   rowCount = 0;
 
   /** A writer that never calls `sink`, reporting `mediaType` as its content type. */
   constructor(sink: (chunk: string) => void, mediaType: string) {
-    super(sink);
-    this.mediaType = mediaType;
-    this.contentType = mediaType;
+    super(sink, mediaType, false);
   }
 
   protected writeBegin(): void {}

@@ -35,10 +35,7 @@ export const UNBOUND_TOKEN = 'UNDEF';
 
 /** Writes answers as Turtle-like lines, one per answer. */
 export class TurtleAnswerWriter extends AnswerWriterBase {
-  /** The media type written, with a `charset` parameter where usual. */
-  readonly contentType: string;
   protected readonly booleanSupported = true;
-  protected readonly mediaType: string;
   private readonly terms: TurtleTermWriter;
   /** The `@base` and `@prefix` lines and the empty line after them; empty when there are none. */
   private readonly preamble: string;
@@ -48,9 +45,7 @@ export class TurtleAnswerWriter extends AnswerWriterBase {
    * variant) its prefixes are declared and used, and `baseIRI`, when given, is declared and used.
    */
   constructor(sink: (chunk: string) => void, mediaType: string, abbreviator?: PrefixAbbreviator, baseIRI?: string) {
-    super(sink);
-    this.mediaType = mediaType;
-    this.contentType = `${mediaType}; charset=utf-8`;
+    super(sink, mediaType, true);
     let preamble = '';
     let relative: ((iri: string) => string | undefined) | undefined;
     if (abbreviator !== undefined && baseIRI !== undefined && baseIRI !== '') {

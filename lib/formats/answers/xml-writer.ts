@@ -57,10 +57,7 @@ export function escapeXmlAttribute(text: string): string {
 
 /** Writes answers in the SPARQL XML results format. */
 export class XmlAnswerWriter extends AnswerWriterBase {
-  /** The media type written, with a `charset` parameter where usual. */
-  readonly contentType: string;
   protected readonly booleanSupported = true;
-  protected readonly mediaType: string;
   /** `<binding name="…">` of each variable. */
   private openings: string[] = [];
 
@@ -73,9 +70,7 @@ export class XmlAnswerWriter extends AnswerWriterBase {
     mediaType: string,
     private readonly abbreviator?: PrefixAbbreviator,
   ) {
-    super(sink);
-    this.mediaType = mediaType;
-    this.contentType = `${mediaType}; charset=utf-8`;
+    super(sink, mediaType, true);
   }
 
   protected writeBegin(variables: readonly string[]): void {
