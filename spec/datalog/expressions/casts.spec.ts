@@ -1,14 +1,6 @@
 import { expect } from 'chai';
 import { DataFactory } from 'n3';
-import { ev } from './helpers.js';
-
-function table(rows: readonly (readonly [string, string])[]): void {
-  for (const [text, expected] of rows) {
-    it(`${text} → ${expected}`, () => {
-      expect(ev(text)).to.equal(expected);
-    });
-  }
-}
+import { ev, table } from './helpers.js';
 
 describe('expressions: casts (XSD constructor functions, §17.5)', () => {
   describe('to xsd:string', () => {

@@ -1,17 +1,7 @@
 import { expect } from 'chai';
-import { context, ev } from './helpers.js';
+import { context, ev, F, T, table } from './helpers.js';
 
-const T = '"true"^^xsd:boolean';
-const F = '"false"^^xsd:boolean';
 const D = '"2011-01-10T14:45:13.815-05:00"^^xsd:dateTime';
-
-function table(rows: readonly (readonly [string, string])[]): void {
-  for (const [text, expected] of rows) {
-    it(`${text} → ${expected}`, () => {
-      expect(ev(text)).to.equal(expected);
-    });
-  }
-}
 
 describe('expressions: dates and times', () => {
   describe('NOW', () => {

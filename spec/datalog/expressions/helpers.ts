@@ -2,6 +2,7 @@
  * Helpers for the expression evaluator tests: parse SPARQL expression text with sparqljs and
  * sparqlalgebrajs, evaluate it, and render values compactly.
  */
+import { expect } from 'chai';
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import { Algebra, translate } from 'sparqlalgebrajs';
@@ -80,5 +81,19 @@ export function ev(text: string, bindings: Record<string, string | Value> = {}, 
   } catch (e) {
     if (e instanceof ExpressionError) return 'error';
     throw e;
+  }
+}
+
+/** The boolean literals as {@link ev} writes them. */
+export const T = '"true"^^xsd:boolean';
+/** See {@link T}. */
+export const F = '"false"^^xsd:boolean';
+
+/** One test per row: the expression text evaluates (under `bindings`) to the expected term text. */
+export function table(rows: readonly (readonly [string, string])[], bindings: Record<string, string> = {}): void {
+  for (const [text, expected] of rows) {
+    it(`${text} → ${expected}`, () => {
+      expect(ev(text, bindings)).to.equal(expected);
+    });
   }
 }

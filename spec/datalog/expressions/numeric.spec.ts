@@ -1,14 +1,7 @@
 import { expect } from 'chai';
-import { ev } from './helpers.js';
+import { ev, table } from './helpers.js';
 
 /** Asserts a table of expression → rendered result. */
-function table(rows: readonly (readonly [string, string])[]): void {
-  for (const [text, expected] of rows) {
-    it(`${text} → ${expected}`, () => {
-      expect(ev(text)).to.equal(expected);
-    });
-  }
-}
 
 describe('expressions: numbers', () => {
   describe('arithmetic and type promotion', () => {

@@ -1,18 +1,7 @@
 import { expect } from 'chai';
 import { DataFactory } from 'n3';
 import { ExpressionError, effectiveBooleanValue, valueEquals } from '../../../lib/datalog/expressions/index.js';
-import { ev, term } from './helpers.js';
-
-const T = '"true"^^xsd:boolean';
-const F = '"false"^^xsd:boolean';
-
-function table(rows: readonly (readonly [string, string])[], bindings: Record<string, string> = {}): void {
-  for (const [text, expected] of rows) {
-    it(`${text} → ${expected}`, () => {
-      expect(ev(text, bindings)).to.equal(expected);
-    });
-  }
-}
+import { ev, F, T, table, term } from './helpers.js';
 
 describe('expressions: operators', () => {
   describe('|| and && (error-tolerant truth tables, §17.2)', () => {

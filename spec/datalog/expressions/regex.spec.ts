@@ -1,8 +1,5 @@
 import { expect } from 'chai';
-import { ev } from './helpers.js';
-
-const T = '"true"^^xsd:boolean';
-const F = '"false"^^xsd:boolean';
+import { ev, F, T } from './helpers.js';
 
 /** SPARQL string literal for a JS string (escapes backslash, quote and newlines). */
 function q(s: string): string {

@@ -1,16 +1,4 @@
-import { expect } from 'chai';
-import { ev } from './helpers.js';
-
-const T = '"true"^^xsd:boolean';
-const F = '"false"^^xsd:boolean';
-
-function table(rows: readonly (readonly [string, string])[]): void {
-  for (const [text, expected] of rows) {
-    it(`${text} → ${expected}`, () => {
-      expect(ev(text)).to.equal(expected);
-    });
-  }
-}
+import { F, T, table } from './helpers.js';
 
 describe('expressions: string functions', () => {
   describe('STRLEN (code points)', () => {

@@ -1,17 +1,6 @@
 import { expect } from 'chai';
 import { DataFactory } from 'n3';
-import { ev, evaluate } from './helpers.js';
-
-const T = '"true"^^xsd:boolean';
-const F = '"false"^^xsd:boolean';
-
-function table(rows: readonly (readonly [string, string])[]): void {
-  for (const [text, expected] of rows) {
-    it(`${text} → ${expected}`, () => {
-      expect(ev(text)).to.equal(expected);
-    });
-  }
-}
+import { ev, evaluate, F, T, table } from './helpers.js';
 
 describe('expressions: term functions', () => {
   describe('STR, LANG, DATATYPE', () => {
