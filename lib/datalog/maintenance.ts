@@ -56,6 +56,28 @@ const key = (tableId: number, row: number): number => tableId * 0x100000000 + ro
 const keyTable = (k: number): number => Math.floor(k / 0x100000000);
 const keyRow = (k: number): number => k % 0x100000000;
 
+/** The rows of one predicate node's facts (all in one table) in the order they were listed. */
+interface NodeList {
+  readonly tableId: number;
+  readonly rows: number[];
+}
+
+/** Receives each head tuple an evaluation derives (the tuple array is reused). */
+type HeadCallback = (head: CompiledAtom, tuple: Uint32Array) => void;
+
+/** A rule head that can derive facts of a node, with what a backward proof check through it reuses. */
+interface HeadEntry {
+  readonly rule: CompiledRule;
+  readonly head: CompiledAtom;
+  /** Slots reused by every check. */
+  readonly slots: Int32Array;
+  /** The body's plan with the head's variables bound, made on first use. */
+  plan: Plan | undefined;
+}
+
+/** A match callback that stops at the first match. */
+const FOUND = (): boolean => true;
+
 interface Feed {
   readonly rule: CompiledRule;
   readonly literal: number;
@@ -64,27 +86,30 @@ interface Feed {
   cursor: number;
   /** Slots reused for every pivot of this feed. */
   readonly slots: Int32Array;
-  /** Plans by row filter (the bound slots are always the pivot atom's variables). */
-  readonly plans: Map<RowFilter, Plan>;
+  /** The join plan (the bound slots are always the pivot atom's variables), made on first use. */
+  plan: Plan | undefined;
 }
 
 /** One maintenance run over a write transaction. */
 export class Maintenance {
   private marks: Array<Uint8Array | undefined> = []; // by table id
-  private readonly plus = new Map<string, number[]>();
-  private readonly minus = new Map<string, number[]>();
+  private readonly plus = new Map<string, NodeList>();
+  private readonly minus = new Map<string, NodeList>();
+  /** Whether some fact was marked D_ABSENT (until then I_cur is every visible row). */
+  private anyAbsent = false;
   private readonly underived = new Map<number, number[]>(); // level → keys marked D_UNDERIVED
   private readonly evaluator: RuleEvaluator;
   private readonly levelCache = new Map<string, number>();
   private readonly iOld: RowFilter;
   private readonly iCur: RowFilter;
   private currentLevel = 0;
+  /** Whether the rules being maintained read facts of a lower level (then `settled` looks up levels). */
+  private readsLower = false;
   private readonly settled: RowFilter;
   /** The heads of the program's rules by predicate node (built on first use). */
-  private headsByNode: Map<string, Array<{ readonly rule: CompiledRule; readonly head: CompiledAtom }>> | undefined;
+  private headsByNode: Map<string, HeadEntry[]> | undefined;
   private readonly tuples: Uint32Array[] = Array.from({ length: 65 }, (_, n) => new Uint32Array(n));
   private ticks = 0;
-  private readonly scratch = new Map<CompiledRule, Int32Array>();
   /** Counters. */
   readonly stats: MaintenanceStats = { inserted: 0, deleted: 0 };
 
@@ -102,8 +127,8 @@ export class Maintenance {
     this.settled = (t, r) => {
       const m = this.mark(t, r);
       if ((m & D_ABSENT) !== 0) return false;
-      // at level 0 no fact is below the current level (and finding a row's level costs a lookup)
-      if (this.currentLevel > 0 && this.levelOfRow(t, r) < this.currentLevel) return true;
+      // finding a row's level costs a lookup: only done when the rules read lower levels at all
+      if (this.readsLower && this.levelOfRow(t, r) < this.currentLevel) return true;
       return (this.tx.table(t).statusOf(r) & EXPLICIT) !== 0 && (m & EMINUS) === 0;
     };
   }
@@ -143,7 +168,7 @@ export class Maintenance {
     const removedCandidates = new Map<number, number[]>();
     this.evaluator.accept = this.iOld;
     for (const rule of removed) {
-      this.eachHead(rule, -1, null, (tableId, tuple) => {
+      this.eachHead(rule, -1, null, ({ tableId }, tuple) => {
         const row = tx.table(tableId).find(tuple, tx.view(tableId));
         if (row < 0) return;
         const level = this.levelOfRow(tableId, row);
@@ -166,6 +191,7 @@ export class Maintenance {
     for (const levels of groups) {
       const rules = levels.flatMap((l) => byLevel.get(l) ?? []);
       this.currentLevel = levels[0]!;
+      this.readsLower = rules.some((r) => this.bodyNodes(r).some((n) => this.program.levelOfNode(n) < this.currentLevel));
       const levelSet = new Set(levels);
       await this.overdelete(rules.filter((r) => !added.has(r.key)), levels.flatMap((l) => removedCandidates.get(l) ?? []));
       await this.rederive(rules, levelSet);
@@ -206,6 +232,12 @@ export class Maintenance {
       this.marks[tableId] = m;
     }
     m[row] = m[row]! | bits;
+    if ((bits & D_ABSENT) !== 0) this.anyAbsent = true;
+  }
+
+  /** The filter of I_cur: null (no filtering) while no fact is marked absent. */
+  private current(): RowFilter {
+    return this.anyAbsent ? this.iCur : null;
   }
 
   private clearMark(tableId: number, row: number, bits: number): void {
@@ -230,23 +262,27 @@ export class Maintenance {
     return l;
   }
 
-  private push(lists: Map<string, number[]>, tableId: number, row: number): void {
-    const node = this.nodeOfRow(tableId, row);
+  private push(lists: Map<string, NodeList>, tableId: number, row: number, node = this.nodeOfRow(tableId, row)): void {
     let l = lists.get(node);
-    if (!l) lists.set(node, (l = []));
-    l.push(key(tableId, row));
+    if (!l) lists.set(node, (l = { tableId, rows: [] }));
+    l.rows.push(row);
+  }
+
+  /** The rows listed for a node (none when it has no list). */
+  private rowsOf(lists: Map<string, NodeList>, node: string): readonly number[] {
+    return lists.get(node)?.rows ?? [];
   }
 
   // ---- evaluation helpers ----
 
   /** Evaluates `rule` (pivot literal or -1, pre-bound slots) and calls `onHead` per head tuple. */
-  private eachHead(rule: CompiledRule, skip: number, slots: Int32Array | null, onHead: (tableId: number, tuple: Uint32Array) => void): void {
+  private eachHead(rule: CompiledRule, skip: number, slots: Int32Array | null, onHead: HeadCallback): void {
     const s = slots ?? new Int32Array(rule.slotCount).fill(-1);
     this.evaluator.run(rule, s, skip, this.headEmitter(rule, onHead));
   }
 
   /** A match callback that builds each head tuple (no allocation per match). */
-  private headEmitter(rule: CompiledRule, onHead: (tableId: number, tuple: Uint32Array) => void): (bound: Int32Array) => void {
+  private headEmitter(rule: CompiledRule, onHead: HeadCallback): (bound: Int32Array) => void {
     const heads = rule.heads;
     return (bound) => {
       for (let h = 0; h < heads.length; h++) {
@@ -257,36 +293,25 @@ export class Maintenance {
           const a = args[c]!;
           t[c] = a >= 0 ? a : bound[-a - 1]!;
         }
-        onHead(head.tableId, t);
+        onHead(head, t);
       }
     };
   }
 
   /** Binds the pivot atom to a fact and evaluates the rest of the rule. */
-  private pivot(feed: Feed, k: number, filter: RowFilter, emit: (bound: Int32Array) => void): void {
-    const tableId = keyTable(k);
-    if (tableId !== feed.atom.tableId) return;
-    const table = this.tx.table(tableId);
-    const row = keyRow(k);
-    const args = feed.atom.args;
-    for (let c = 0; c < args.length; c++) if (args[c]! >= 0 && args[c] !== table.get(row, c)) return;
+  private pivot(feed: Feed, table: TupleTable, row: number, filter: RowFilter, emit: (bound: Int32Array) => void): void {
     const slots = feed.slots;
     slots.fill(-1);
     if (!this.evaluator.unify(feed.atom, table, row, slots)) return;
     this.evaluator.accept = filter;
-    let plan = feed.plans.get(filter);
-    if (!plan) {
-      plan = this.evaluator.planFor(feed.rule, slots, feed.literal);
-      feed.plans.set(filter, plan);
-    }
+    const plan = (feed.plan ??= this.evaluator.planFor(feed.rule, slots, feed.literal));
     this.evaluator.runPlan(plan, slots, emit);
   }
 
   /** Binds the outer variables of a negated atom to a fact (for NOT seeding). */
-  private bindOuter(rule: CompiledRule, atom: CompiledAtom, local: readonly number[], k: number): Int32Array | null {
+  private bindOuter(rule: CompiledRule, atom: CompiledAtom, local: readonly number[], row: number): Int32Array | null {
     const slots = new Int32Array(rule.slotCount).fill(-1);
-    const table = this.tx.table(keyTable(k));
-    const row = keyRow(k);
+    const table = this.tx.table(atom.tableId);
     for (let c = 0; c < atom.args.length; c++) {
       const a = atom.args[c]!;
       const v = table.get(row, c);
@@ -305,7 +330,7 @@ export class Maintenance {
     const out: Feed[] = [];
     for (const rule of rules) {
       rule.body.forEach((l, i) => {
-        const fresh = (atom: CompiledAtom): Feed => ({ rule, literal: i, atom, node: atom.node, cursor: 0, slots: new Int32Array(rule.slotCount), plans: new Map() });
+        const fresh = (atom: CompiledAtom): Feed => ({ rule, literal: i, atom, node: atom.node, cursor: 0, slots: new Int32Array(rule.slotCount), plan: undefined });
         if (kinds === 'atom' && l.kind === 'atom') out.push(fresh(l.atom));
         if (kinds === 'not' && l.kind === 'not') for (const atom of l.atoms) out.push(fresh(atom));
       });
@@ -313,22 +338,36 @@ export class Maintenance {
     return out;
   }
 
-  /** Nodes read by the AGGREGATE literals of a rule. */
-  private aggregateNodes(rule: CompiledRule): string[] {
-    const nodes: string[] = [];
-    const walk = (ls: CompiledRule['body']): void => {
-      for (const l of ls) {
-        if (l.kind === 'atom') nodes.push(l.atom.node);
-        else if (l.kind === 'not') nodes.push(...l.atoms.map((a) => a.node));
-        else if (l.kind === 'aggregate') walk(l.inner);
-      }
-    };
-    for (const l of rule.body) if (l.kind === 'aggregate') walk(l.inner);
+  /** Nodes of every atom of `literals` (inside NOT and AGGREGATE too). */
+  private atomNodes(literals: CompiledRule['body'], nodes: string[] = []): string[] {
+    for (const l of literals) {
+      if (l.kind === 'atom') nodes.push(l.atom.node);
+      else if (l.kind === 'not') nodes.push(...l.atoms.map((a) => a.node));
+      else if (l.kind === 'aggregate') this.atomNodes(l.inner, nodes);
+    }
     return nodes;
   }
 
-  private async tick(): Promise<void> {
-    if ((++this.ticks & 255) === 0 && this.interrupter.due()) await this.interrupter.yield();
+  /** Nodes of every atom in a rule's body. */
+  private bodyNodes(rule: CompiledRule): string[] {
+    return this.atomNodes(rule.body);
+  }
+
+  /** Nodes read by the AGGREGATE literals of a rule. */
+  private aggregateNodes(rule: CompiledRule): string[] {
+    const nodes: string[] = [];
+    for (const l of rule.body) if (l.kind === 'aggregate') this.atomNodes(l.inner, nodes);
+    return nodes;
+  }
+
+  /** Counts a unit of work; true every 256 units when the interrupter wants a yield (then `await this.pause()`). */
+  private tick(): boolean {
+    return (++this.ticks & 255) === 0 && this.interrupter.due();
+  }
+
+  /** Yields to the event loop (and throws when interrupted). */
+  private pause(): Promise<void> {
+    return this.interrupter.yield();
   }
 
   // ---- phases ----
@@ -361,13 +400,14 @@ export class Maintenance {
     try {
       const table = this.tx.table(tableId);
       // the rules of the fact's level that can derive it are those with a head of its node
-      for (const { rule, head } of this.headsOf(this.nodeOfRow(tableId, row))) {
-        let slots = this.scratch.get(rule);
-        if (!slots) this.scratch.set(rule, (slots = new Int32Array(rule.slotCount)));
+      for (const entry of this.headsOf(this.nodeOfRow(tableId, row))) {
+        const slots = entry.slots;
         slots.fill(-1);
-        if (!this.evaluator.unify(head, table, row, slots)) continue;
+        if (!this.evaluator.unify(entry.head, table, row, slots)) continue;
         this.evaluator.accept = filter;
-        if (this.evaluator.run(rule, slots, -1, () => true)) return true;
+        // the head's variables are the bound ones, so one plan serves every check
+        const plan = (entry.plan ??= this.evaluator.planFor(entry.rule, slots, -1));
+        if (this.evaluator.runPlan(plan, slots, FOUND)) return true;
       }
       return false;
     } finally {
@@ -376,14 +416,14 @@ export class Maintenance {
   }
 
   /** The rule heads that can derive facts of a predicate node (they have that node). */
-  private headsOf(node: string): ReadonlyArray<{ readonly rule: CompiledRule; readonly head: CompiledAtom }> {
+  private headsOf(node: string): readonly HeadEntry[] {
     if (!this.headsByNode) {
       this.headsByNode = new Map();
       for (const rule of this.program.rules) {
         for (const head of rule.heads) {
           let list = this.headsByNode.get(head.node);
           if (!list) this.headsByNode.set(head.node, (list = []));
-          list.push({ rule, head });
+          list.push({ rule, head, slots: new Int32Array(rule.slotCount), plan: undefined });
         }
       }
     }
@@ -391,7 +431,8 @@ export class Maintenance {
   }
 
   private async overdelete(rules: readonly CompiledRule[], removedCandidates: readonly number[]): Promise<void> {
-    const onHead = (tableId: number, tuple: Uint32Array): void => {
+    const onHead: HeadCallback = (head, tuple) => {
+      const tableId = head.tableId;
       const row = this.tx.table(tableId).find(tuple, this.tx.view(tableId));
       if (row >= 0) this.candidate(tableId, row, false);
     };
@@ -400,40 +441,40 @@ export class Maintenance {
     for (const rule of rules) {
       if (!rule.aggregates) continue;
       const nodes = this.aggregateNodes(rule);
-      if (nodes.some((n) => (this.plus.get(n)?.length ?? 0) > 0 || (this.minus.get(n)?.length ?? 0) > 0)) {
+      if (this.changedAny(nodes)) {
         this.evaluator.accept = this.iOld;
         this.eachHead(rule, -1, null, onHead);
       }
     }
     // a fact added below a NOT: instances that relied on its absence lose a derivation
     for (const feed of this.feeds(rules, 'not')) {
-      const list = this.plus.get(feed.node) ?? [];
       const lit = feed.rule.body[feed.literal]!;
       if (lit.kind !== 'not') continue;
-      for (const k of list) {
-        const slots = this.bindOuter(feed.rule, feed.atom, lit.local, k);
+      for (const row of this.rowsOf(this.plus, feed.node)) {
+        const slots = this.bindOuter(feed.rule, feed.atom, lit.local, row);
         if (!slots) continue;
         this.evaluator.accept = this.iOld;
         this.eachHead(feed.rule, feed.literal, slots, onHead);
-        await this.tick();
+        if (this.tick()) await this.pause();
       }
     }
     const emitters = new Map(rules.map((r) => [r, this.headEmitter(r, onHead)]));
-    await this.drain(this.feeds(rules, 'atom'), this.minus, this.iOld, emitters, (m) => (m & D_ABSENT) !== 0);
+    await this.drain(this.feeds(rules, 'atom'), this.minus, this.iOld, emitters, true);
   }
 
   /**
-   * Semi-naive propagation: every fact of `lists` (including those appended meanwhile) whose
-   * mark passes `wanted` is the pivot of every feed on its node whose constants it matches.
+   * Semi-naive propagation: every fact of `lists` (including those appended meanwhile) that
+   * is marked D_ABSENT (`absent`) or not (`!absent`) is the pivot of every feed on its node whose constants it matches.
    * One cursor per node; a feed only takes facts from its own start position on.
    */
   private async drain(
     feeds: readonly Feed[],
-    lists: Map<string, number[]>,
+    lists: Map<string, NodeList>,
     filter: RowFilter,
     emitters: Map<CompiledRule, (bound: Int32Array) => void>,
-    wanted: (mark: number) => boolean,
+    absent: boolean,
   ): Promise<void> {
+    const want = absent ? D_ABSENT : 0;
     const byNode = new Map<string, Feed[]>();
     for (const f of feeds) {
       let group = byNode.get(f.node);
@@ -448,22 +489,31 @@ export class Maintenance {
       for (const [node, group] of byNode) {
         const list = lists.get(node);
         if (!list) continue;
+        const rows = list.rows;
+        const tableId = list.tableId;
+        const table = this.tx.table(tableId);
         let i = cursors.get(node)!;
-        for (; i < list.length; i++) {
-          const k = list[i]!;
-          const tableId = keyTable(k);
-          const row = keyRow(k);
-          if (!wanted(this.mark(tableId, row))) continue;
+        for (; i < rows.length; i++) {
+          const row = rows[i]!;
+          const m = this.marks[tableId]; // re-read: the array grows as rows are marked
+          if (((m !== undefined && row < m.length ? m[row]! : 0) & D_ABSENT) !== want) continue;
           progress = true;
-          const table = this.tx.table(tableId);
           const second = table.arity > 1 ? table.get(row, 1) : -1;
-          for (const feed of group) {
-            if (i < feed.cursor || feed.atom.tableId !== tableId) continue;
-            const c = feed.atom.args.length > 1 ? feed.atom.args[1]! : -1;
-            if (c >= 0 && c !== second) continue;
-            this.pivot(feed, k, filter, emitters.get(feed.rule)!);
+          for (let f = 0; f < group.length; f++) {
+            const feed = group[f]!;
+            if (i < feed.cursor) continue;
+            const args = feed.atom.args;
+            let ok = true;
+            for (let c = 0; c < args.length; c++) {
+              const a = args[c]!;
+              if (a >= 0 && a !== (c === 1 ? second : table.get(row, c))) {
+                ok = false;
+                break;
+              }
+            }
+            if (ok) this.pivot(feed, table, row, filter, emitters.get(feed.rule)!);
           }
-          await this.tick();
+          if (this.tick()) await this.pause();
         }
         cursors.set(node, i);
       }
@@ -472,9 +522,7 @@ export class Maintenance {
 
   private async rederive(rules: readonly CompiledRule[], levels: ReadonlySet<number>): Promise<void> {
     if (rules.length === 0) return;
-    const check = (k: number, bit: number): void => {
-      const tableId = keyTable(k);
-      const row = keyRow(k);
+    const check = (tableId: number, row: number, bit: number): void => {
       if ((this.mark(tableId, row) & bit) === 0) return;
       if (!levels.has(this.levelOfRow(tableId, row))) return;
       if (!this.provable(tableId, row, this.iCur)) return;
@@ -482,12 +530,12 @@ export class Maintenance {
     };
     for (const [node, list] of this.minus) {
       if (!levels.has(this.program.levelOfNode(node))) continue;
-      for (const k of list) {
-        check(k, D_ABSENT);
-        await this.tick();
+      for (const row of list.rows) {
+        check(list.tableId, row, D_ABSENT);
+        if (this.tick()) await this.pause();
       }
     }
-    for (const level of levels) for (const k of this.underived.get(level) ?? []) check(k, D_UNDERIVED);
+    for (const level of levels) for (const k of this.underived.get(level) ?? []) check(keyTable(k), keyRow(k), D_UNDERIVED);
   }
 
   /** Puts an overdeleted fact back (and lets insertion propagate it). */
@@ -505,34 +553,40 @@ export class Maintenance {
 
   private async insert(rules: readonly CompiledRule[], added: ReadonlySet<string>): Promise<void> {
     const tx = this.tx;
-    const onHead = (tableId: number, tuple: Uint32Array): void => {
+    const onHead: HeadCallback = (head, tuple) => {
+      const tableId = head.tableId;
       const table = tx.table(tableId);
       const row = table.findOrAdd(tuple, DERIVED);
       if (row < 0) {
         const r = -row - 1;
         this.setMark(tableId, r, A);
-        this.push(this.plus, tableId, r);
+        // a derived fact's node is its head atom's (nodes are as coarse as the program's atoms)
+        this.push(this.plus, tableId, r, head.node);
         this.stats.inserted++;
         return;
       }
+      // the status first: most repeats find a derived fact, and with nothing marked absent the
+      // mark need not be read (each read is a likely cache miss on a large table)
+      const derived = (table.statusOf(row) & DERIVED) !== 0;
+      if (derived && !this.anyAbsent) return;
       const m = this.mark(tableId, row);
       if ((m & (D_ABSENT | D_UNDERIVED)) !== 0) this.restore(tableId, row);
-      else if ((table.statusOf(row) & DERIVED) === 0) this.setMark(tableId, row, GAIN);
+      else if (!derived) this.setMark(tableId, row, GAIN);
     };
     // a rule evaluated in full needs as pivots only the facts that arrive after its evaluation
     const startAt = new Map<CompiledRule, Map<string, number>>();
     for (const rule of rules) {
       if (added.has(rule.key)) {
         const starts = new Map<string, number>();
-        for (const l of rule.body) if (l.kind === 'atom') starts.set(l.atom.node, this.plus.get(l.atom.node)?.length ?? 0);
+        for (const l of rule.body) if (l.kind === 'atom') starts.set(l.atom.node, this.rowsOf(this.plus, l.atom.node).length);
         startAt.set(rule, starts);
-        this.evaluator.accept = this.iCur;
+        this.evaluator.accept = this.current();
         this.eachHead(rule, -1, null, onHead);
-        await this.tick();
+        if (this.tick()) await this.pause();
       } else if (rule.aggregates) {
         const nodes = this.aggregateNodes(rule);
-        if (nodes.some((n) => (this.plus.get(n)?.length ?? 0) > 0 || (this.minus.get(n)?.length ?? 0) > 0)) {
-          this.evaluator.accept = this.iCur;
+        if (this.changedAny(nodes)) {
+          this.evaluator.accept = this.current();
           this.eachHead(rule, -1, null, onHead);
         }
       }
@@ -541,19 +595,24 @@ export class Maintenance {
     for (const feed of this.feeds(rules, 'not')) {
       const lit = feed.rule.body[feed.literal]!;
       if (lit.kind !== 'not' || added.has(feed.rule.key)) continue;
-      for (const k of this.minus.get(feed.node) ?? []) {
-        if ((this.mark(keyTable(k), keyRow(k)) & D_ABSENT) === 0) continue;
-        const slots = this.bindOuter(feed.rule, feed.atom, lit.local, k);
+      for (const row of this.rowsOf(this.minus, feed.node)) {
+        if ((this.mark(feed.atom.tableId, row) & D_ABSENT) === 0) continue;
+        const slots = this.bindOuter(feed.rule, feed.atom, lit.local, row);
         if (!slots) continue;
-        this.evaluator.accept = this.iCur;
+        this.evaluator.accept = this.current();
         this.eachHead(feed.rule, -1, slots, onHead);
-        await this.tick();
+        if (this.tick()) await this.pause();
       }
     }
     const feeds = this.feeds(rules, 'atom');
     for (const feed of feeds) feed.cursor = startAt.get(feed.rule)?.get(feed.node) ?? 0;
     const emitters = new Map(rules.map((r) => [r, this.headEmitter(r, onHead)]));
-    await this.drain(feeds, this.plus, this.iCur, emitters, (m) => (m & D_ABSENT) === 0);
+    await this.drain(feeds, this.plus, this.current(), emitters, false);
+  }
+
+  /** Whether facts of some of `nodes` were added or deleted. */
+  private changedAny(nodes: readonly string[]): boolean {
+    return nodes.some((n) => this.rowsOf(this.plus, n).length > 0 || this.rowsOf(this.minus, n).length > 0);
   }
 
   /** Removes every derived status before a from-scratch run. */
