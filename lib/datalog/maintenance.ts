@@ -144,9 +144,7 @@ export class Maintenance {
       // explicit deletions first, then every derived status goes; all rules are then "added"
       for (const [tableId, rows] of pending.deleted) {
         const table = tx.table(tableId);
-        const flat: number[] = [];
-        for (const r of rows) this.collect(table, r, flat);
-        this.forTuples(table, flat, (t) => table.remove(t, EXPLICIT, tx.version));
+        for (const r of rows) table.setStatus(r, table.statusOf(r) & ~EXPLICIT, tx.version);
       }
       this.dropDerived();
     } else {
@@ -620,24 +618,11 @@ export class Maintenance {
     const tx = this.tx;
     for (const info of tx.catalogue.tupleTables.values()) {
       const table = tx.table(info.id);
+      // rows appended here (explicit facts that were also derived) lie past the limit
       const view = tx.view(info.id);
-      const tuples: number[] = [];
       for (let row = 0; row < view.limit; row++) {
-        if (table.visible(row, view) && (table.statusOf(row) & DERIVED) !== 0) this.collect(table, row, tuples);
+        if (table.visible(row, view) && (table.statusOf(row) & DERIVED) !== 0) table.setStatus(row, table.statusOf(row) & ~DERIVED, tx.version);
       }
-      this.forTuples(table, tuples, (t) => table.remove(t, DERIVED, tx.version));
-    }
-  }
-
-  private collect(table: TupleTable, row: number, out: number[]): void {
-    for (let c = 0; c < table.arity; c++) out.push(table.get(row, c));
-  }
-
-  private forTuples(table: TupleTable, flat: readonly number[], f: (tuple: Uint32Array) => void): void {
-    const t = new Uint32Array(table.arity);
-    for (let i = 0; i < flat.length; i += table.arity) {
-      for (let c = 0; c < table.arity; c++) t[c] = flat[i + c]!;
-      f(t);
     }
   }
 
@@ -648,21 +633,19 @@ export class Maintenance {
       const marks = this.marks[tableId];
       if (!marks) continue;
       const table = tx.table(tableId);
-      const gain: number[] = [];
-      const lose: number[] = [];
-      const unexplicit: number[] = [];
+      // rows appended by status changes lie past the limit
       const limit = Math.min(marks.length, table.rowCount);
       for (let row = 0; row < limit; row++) {
         const m = marks[row]!;
         if (m === 0 || m === A) continue;
-        if ((m & GAIN) !== 0) this.collect(table, row, gain);
-        if ((m & (D_ABSENT | D_UNDERIVED)) !== 0 && (table.statusOf(row) & DERIVED) !== 0) this.collect(table, row, lose);
-        if ((m & EMINUS) !== 0) this.collect(table, row, unexplicit);
+        const old = table.statusOf(row);
+        let status = old;
+        if ((m & GAIN) !== 0) status |= DERIVED;
+        if ((m & (D_ABSENT | D_UNDERIVED)) !== 0 && (old & DERIVED) !== 0) status &= ~DERIVED;
+        if ((m & EMINUS) !== 0) status &= ~EXPLICIT;
         if ((m & D_ABSENT) !== 0) this.stats.deleted++;
+        table.setStatus(row, status, tx.version);
       }
-      this.forTuples(table, gain, (t) => table.add(t, DERIVED, tx.version));
-      this.forTuples(table, lose, (t) => table.remove(t, DERIVED, tx.version));
-      this.forTuples(table, unexplicit, (t) => table.remove(t, EXPLICIT, tx.version));
     }
   }
 }

@@ -61,27 +61,30 @@ export class TermDictionary {
 
   /** The id of the canonical bytes in [start, end), interning them if new. */
   internBytes(bytes: Uint8Array, start: number, end: number): number {
+    return this.idOf(bytes, start, end, true);
+  }
+
+  /** The id of the canonical bytes in [start, end), or -1 when unknown. */
+  lookupBytes(bytes: Uint8Array, start: number, end: number): number {
+    return this.idOf(bytes, start, end, false);
+  }
+
+  /** The id of the bytes; a new term is interned when `add`, otherwise it gives -1. */
+  private idOf(bytes: Uint8Array, start: number, end: number, add: boolean): number {
     // bulk input repeats terms: try the id last seen with the same length and last bytes
     const len = end - start;
     const sketch = len > 4 ? (Math.imul(len, 0x9e3779b1) ^ (bytes[end - 2]! | (bytes[end - 3]! << 8) | (bytes[end - 4]! << 16) | (bytes[end - 5]! << 24))) >>> 0 : len;
     const slot = (sketch ^ (sketch >>> 12)) & 8191;
     const seen = this.sketches[slot]!;
     if (seen !== 0 && seen <= this.count && this.same(seen - 1, bytes, start, end)) return seen - 1;
-    const id = this.internHashed(bytes, start, end);
+    const h = hashBytes(bytes, start, end);
+    let id = this.probe(bytes, start, end, h);
+    if (id < 0) {
+      if (!add) return -1;
+      id = this.insert(bytes, start, end, h);
+    }
     this.sketches[slot] = id + 1;
     return id;
-  }
-
-  private internHashed(bytes: Uint8Array, start: number, end: number): number {
-    const h = hashBytes(bytes, start, end);
-    const found = this.probe(bytes, start, end, h);
-    if (found >= 0) return found;
-    return this.insert(bytes, start, end, h);
-  }
-
-  /** The id of the canonical bytes in [start, end), or -1 when unknown. */
-  lookupBytes(bytes: Uint8Array, start: number, end: number): number {
-    return this.probe(bytes, start, end, hashBytes(bytes, start, end));
   }
 
   /** The id of a canonical key string, interning it if new. */
