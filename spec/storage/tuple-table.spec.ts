@@ -117,6 +117,16 @@ class Harness {
     expect(this.table.remove(t, status, this.version + 1), `remove ${key(t)} ${status}`).to.equal(expected);
   }
 
+  /** Sets the status of a present tuple through its current row (0 deletes it). */
+  setStatus(t: Tuple, status: number): void {
+    const row = this.table.find(t, this.writerView);
+    expect(row, `setStatus ${key(t)}: present`).to.be.at.least(0);
+    const old = this.pending!.get(key(t))!;
+    if (status === 0) this.pending!.delete(key(t));
+    else this.pending!.set(key(t), status);
+    expect(this.table.setStatus(row, status, this.version + 1), `setStatus ${key(t)} ${status}`).to.equal(old !== status);
+  }
+
   commit(): void {
     this.table.endWrite();
     this.version++;
@@ -145,7 +155,9 @@ class Harness {
     const existing = [...this.pending!.keys()];
     const t = existing.length > 0 && next(3) > 0 ? parse(existing[next(existing.length)]!) : Array.from({ length: this.arity }, () => next(domain));
     const status = [EXPLICIT, DERIVED, BOTH][next(3)]!;
-    if (next(2) === 0) this.add(t, status);
+    const op = next(5);
+    if (op === 4 && this.pending!.has(key(t))) this.setStatus(t, next(4));
+    else if (op % 2 === 0) this.add(t, status);
     else this.remove(t, status);
   }
 
@@ -332,6 +344,27 @@ describe('TupleTable', () => {
     });
     expect(statuses).to.deep.equal([0, EXPLICIT, BOTH, DERIVED, 0, DERIVED]);
     h.checkAll('status history');
+  });
+
+  it('setStatus changes a fact through its row: older views keep the old status, 0 deletes, a stale row is refused', () => {
+    const h = new Harness(3);
+    h.begin();
+    h.add([1, 2, 3], EXPLICIT);
+    h.add([4, 5, 6], DERIVED);
+    h.commit();
+    h.begin();
+    const stale = h.table.find([1, 2, 3], h.writerView);
+    h.setStatus([1, 2, 3], BOTH);
+    h.setStatus([4, 5, 6], 0);
+    h.setStatus([1, 2, 3], BOTH); // no change
+    expect(() => h.table.setStatus(stale, DERIVED, h.version + 1)).to.throw(RangeError, /not a current row/);
+    h.commit();
+    const statuses = h.versions.map((v) => [[1, 2, 3], [4, 5, 6]].map((t) => {
+      const row = h.table.find(t, v);
+      return row < 0 ? 0 : h.table.statusOf(row);
+    }));
+    expect(statuses).to.deep.equal([[0, 0], [EXPLICIT, DERIVED], [BOTH, 0]]);
+    h.checkAll('setStatus');
   });
 
   describe('rollback', () => {
