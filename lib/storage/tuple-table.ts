@@ -102,6 +102,8 @@ export class TupleTable {
   private data: Uint32Array;
   private flags: Uint8Array;
   private readonly removedAt = new Map<number, number>();
+  /** No row was removed at a later version than this (an upper bound: rollbacks leave it). */
+  private latestRemoval = 0;
   private readonly next: Uint32Array[] = [];
   private readonly heads: Uint32Array[] = [];
   private readonly counts: Uint32Array[] = [];
@@ -178,7 +180,8 @@ export class TupleTable {
   visible(row: number, view: TableView): boolean {
     if (row >= view.limit) return false;
     if ((this.flags[row]! & REMOVED) === 0) return true;
-    return this.removedAt.get(row)! > view.version;
+    // a view at or past every removal sees no removed row: no stamp needs to be looked up
+    return view.version < this.latestRemoval && this.removedAt.get(row)! > view.version;
   }
 
   /** Newest row (or -1) of the chain of rows whose `column` holds `term`. */
@@ -600,6 +603,7 @@ export class TupleTable {
   private retire(row: number, version: number): void {
     this.flags[row] = this.flags[row]! | REMOVED;
     this.removedAt.set(row, version);
+    if (version > this.latestRemoval) this.latestRemoval = version;
     if (this.mark >= 0) this.undoRemoved.push(row);
     this.live--;
     this.recount(row, -1);
