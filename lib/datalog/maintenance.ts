@@ -7,7 +7,8 @@
  * - D_ABSENT: will be absent (overdeleted and not rederived);
  * - D_UNDERIVED: stays (explicit) but loses its derived status;
  * - GAIN: gains derived status;
- * - EMINUS: loses its explicit status.
+ * - EMINUS: loses its explicit status;
+ * - PROVED: (FBF) proved from settled facts, so it stays whatever else it loses.
  * The old materialisation I_old is every visible row without A; the current one I_cur every
  * visible row without D_ABSENT. Statuses are applied at the end, so both stay readable.
  *
@@ -34,6 +35,7 @@ const D_ABSENT = 2;
 const D_UNDERIVED = 4;
 const GAIN = 8;
 const EMINUS = 16;
+const PROVED = 32;
 
 /** Options of a maintenance run. */
 export interface MaintenanceOptions {
@@ -64,6 +66,22 @@ interface NodeList {
 
 /** Receives each head tuple an evaluation derives (the tuple array is reused). */
 type HeadCallback = (head: CompiledAtom, tuple: Uint32Array) => void;
+
+/** A feed with the head emitter of its rule. */
+interface FeedEntry {
+  readonly feed: Feed;
+  readonly emit: (bound: Int32Array) => void;
+}
+
+/** The feeds of one node in a propagation, by the term their atom has in its second column. */
+interface FeedGroup {
+  /** The position in the node's list up to which facts have been fed. */
+  cursor: number;
+  /** Feeds with a variable (or no) second column. */
+  readonly anyPredicate: FeedEntry[];
+  /** Feeds with a constant second column (the predicate, for triples and quads), by that constant. */
+  readonly byPredicate: Map<number, FeedEntry[]>;
+}
 
 /** A rule head that can derive facts of a node, with what a backward proof check through it reuses. */
 interface HeadEntry {
@@ -373,12 +391,19 @@ export class Maintenance {
   /** A fact lost a derivation: overdelete it unless it is explicit (then it only loses its derived status). */
   private candidate(tableId: number, row: number, force: boolean): void {
     const m = this.mark(tableId, row);
-    if ((m & (D_ABSENT | D_UNDERIVED | A)) !== 0) return;
+    if ((m & (D_ABSENT | D_UNDERIVED | A | PROVED)) !== 0) return;
     const table = this.tx.table(tableId);
     const status = table.statusOf(row);
     if ((status & DERIVED) === 0) return;
-    if (!force && !this.options.useDRed && this.provable(tableId, row, this.settled)) return;
-    if ((status & EXPLICIT) !== 0 && (m & EMINUS) === 0) {
+    // an explicit fact that stays is not deleted: whether it stays derived is left to the
+    // rederivation, which checks once against the whole current materialisation
+    const staysExplicit = (status & EXPLICIT) !== 0 && (m & EMINUS) === 0;
+    if (!force && !staysExplicit && !this.options.useDRed && this.provable(tableId, row, this.settled)) {
+      // settled facts are never deleted in this run, so the proof stands for later candidates too
+      this.setMark(tableId, row, PROVED);
+      return;
+    }
+    if (staysExplicit) {
       this.setMark(tableId, row, D_UNDERIVED);
       const level = this.levelOfRow(tableId, row);
       let l = this.underived.get(level);
@@ -473,14 +498,21 @@ export class Maintenance {
     absent: boolean,
   ): Promise<void> {
     const want = absent ? D_ABSENT : 0;
-    const byNode = new Map<string, Feed[]>();
-    for (const f of feeds) {
-      let group = byNode.get(f.node);
-      if (!group) byNode.set(f.node, (group = []));
-      group.push(f);
+    const byNode = new Map<string, FeedGroup>();
+    for (const feed of feeds) {
+      let group = byNode.get(feed.node);
+      if (!group) byNode.set(feed.node, (group = { cursor: feed.cursor, anyPredicate: [], byPredicate: new Map() }));
+      group.cursor = Math.min(group.cursor, feed.cursor);
+      const entry: FeedEntry = { feed, emit: emitters.get(feed.rule)! };
+      const p = feed.atom.args.length > 1 ? feed.atom.args[1]! : -1;
+      if (p < 0) group.anyPredicate.push(entry);
+      else {
+        let list = group.byPredicate.get(p);
+        if (!list) group.byPredicate.set(p, (list = []));
+        list.push(entry);
+      }
     }
-    const cursors = new Map<string, number>();
-    for (const [node, group] of byNode) cursors.set(node, Math.min(...group.map((f) => f.cursor)));
+    const none: FeedEntry[] = [];
     let progress = true;
     while (progress) {
       progress = false;
@@ -490,30 +522,34 @@ export class Maintenance {
         const rows = list.rows;
         const tableId = list.tableId;
         const table = this.tx.table(tableId);
-        let i = cursors.get(node)!;
+        let i = group.cursor;
         for (; i < rows.length; i++) {
           const row = rows[i]!;
           const m = this.marks[tableId]; // re-read: the array grows as rows are marked
           if (((m !== undefined && row < m.length ? m[row]! : 0) & D_ABSENT) !== want) continue;
           progress = true;
-          const second = table.arity > 1 ? table.get(row, 1) : -1;
-          for (let f = 0; f < group.length; f++) {
-            const feed = group[f]!;
-            if (i < feed.cursor) continue;
-            const args = feed.atom.args;
-            let ok = true;
-            for (let c = 0; c < args.length; c++) {
-              const a = args[c]!;
-              if (a >= 0 && a !== (c === 1 ? second : table.get(row, c))) {
-                ok = false;
-                break;
+          // the feeds whose atom can match: a variable or this fact's term in the second column
+          const specific = table.arity > 1 ? (group.byPredicate.get(table.get(row, 1)) ?? none) : none;
+          for (let pass = 0; pass < 2; pass++) {
+            const entries = pass === 0 ? group.anyPredicate : specific;
+            for (let f = 0; f < entries.length; f++) {
+              const { feed, emit } = entries[f]!;
+              if (i < feed.cursor) continue;
+              const args = feed.atom.args;
+              let ok = true;
+              for (let c = 0; c < args.length; c++) {
+                const a = args[c]!;
+                if (a >= 0 && a !== table.get(row, c)) {
+                  ok = false;
+                  break;
+                }
               }
+              if (ok) this.pivot(feed, table, row, filter, emit);
             }
-            if (ok) this.pivot(feed, table, row, filter, emitters.get(feed.rule)!);
           }
           if (this.tick()) await this.pause();
         }
-        cursors.set(node, i);
+        group.cursor = i;
       }
     }
   }
@@ -522,6 +558,9 @@ export class Maintenance {
     if (rules.length === 0) return;
     const check = (tableId: number, row: number, bit: number): void => {
       if ((this.mark(tableId, row) & bit) === 0) return;
+      // a fact no rule derived before the run is derived now only through an addition, a
+      // change below a NOT or an AGGREGATE, or an added rule: the insertion phase finds those
+      if ((this.tx.table(tableId).statusOf(row) & DERIVED) === 0) return;
       if (!levels.has(this.levelOfRow(tableId, row))) return;
       if (!this.provable(tableId, row, this.iCur)) return;
       this.restore(tableId, row);
@@ -637,7 +676,7 @@ export class Maintenance {
       const limit = Math.min(marks.length, table.rowCount);
       for (let row = 0; row < limit; row++) {
         const m = marks[row]!;
-        if (m === 0 || m === A) continue;
+        if ((m & (GAIN | D_ABSENT | D_UNDERIVED | EMINUS)) === 0) continue;
         const old = table.statusOf(row);
         let status = old;
         if ((m & GAIN) !== 0) status |= DERIVED;
