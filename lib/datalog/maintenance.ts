@@ -36,6 +36,8 @@ const D_UNDERIVED = 4;
 const GAIN = 8;
 const EMINUS = 16;
 const PROVED = 32;
+/** The marks that change a fact's status when the run ends. */
+const STATUS_MARKS = GAIN | D_ABSENT | D_UNDERIVED | EMINUS;
 
 /** Options of a maintenance run. */
 export interface MaintenanceOptions {
@@ -111,6 +113,8 @@ interface Feed {
 /** One maintenance run over a write transaction. */
 export class Maintenance {
   private marks: Array<Uint8Array | undefined> = []; // by table id
+  /** By table id: the rows that got a mark of STATUS_MARKS (each once). */
+  private readonly touched: Array<number[] | undefined> = [];
   private readonly plus = new Map<string, NodeList>();
   private readonly minus = new Map<string, NodeList>();
   /** Whether some fact was marked D_ABSENT (until then I_cur is every visible row). */
@@ -247,8 +251,11 @@ export class Maintenance {
       m = grown;
       this.marks[tableId] = m;
     }
-    m[row] = m[row]! | bits;
+    const old = m[row]!;
+    m[row] = old | bits;
     if ((bits & D_ABSENT) !== 0) this.anyAbsent = true;
+    // the rows whose status may change, so that applying the marks visits only them
+    if ((old & STATUS_MARKS) === 0 && (bits & STATUS_MARKS) !== 0) (this.touched[tableId] ??= []).push(row);
   }
 
   /** The filter of I_cur: null (no filtering) while no fact is marked absent. */
@@ -668,15 +675,15 @@ export class Maintenance {
   /** Applies the marks to the statuses of the facts. */
   private apply(): void {
     const tx = this.tx;
-    for (let tableId = 0; tableId < this.marks.length; tableId++) {
+    for (let tableId = 0; tableId < this.touched.length; tableId++) {
+      const touched = this.touched[tableId];
       const marks = this.marks[tableId];
-      if (!marks) continue;
+      if (!touched || !marks) continue;
       const table = tx.table(tableId);
-      // rows appended by status changes lie past the limit
-      const limit = Math.min(marks.length, table.rowCount);
-      for (let row = 0; row < limit; row++) {
+      // in row order, for locality; the rows status changes append are not among them
+      for (const row of Int32Array.from(touched).sort()) {
         const m = marks[row]!;
-        if ((m & (GAIN | D_ABSENT | D_UNDERIVED | EMINUS)) === 0) continue;
+        if ((m & STATUS_MARKS) === 0) continue;
         const old = table.statusOf(row);
         let status = old;
         if ((m & GAIN) !== 0) status |= DERIVED;
