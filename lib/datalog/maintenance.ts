@@ -681,7 +681,7 @@ export class Maintenance {
       if (!touched || !marks) continue;
       const table = tx.table(tableId);
       // in row order, for locality; the rows status changes append are not among them
-      for (const row of Int32Array.from(touched).sort()) {
+      for (const row of new Int32Array(touched).sort()) {
         const m = marks[row]!;
         if ((m & STATUS_MARKS) === 0) continue;
         const old = table.statusOf(row);
