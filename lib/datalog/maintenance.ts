@@ -117,8 +117,11 @@ export class Maintenance {
   private readonly touched: Array<number[] | undefined> = [];
   private readonly plus = new Map<string, NodeList>();
   private readonly minus = new Map<string, NodeList>();
-  /** Whether some fact was marked D_ABSENT (until then I_cur is every visible row). */
-  private anyAbsent = false;
+  /**
+   * Whether some fact was marked D_ABSENT or D_UNDERIVED. Until then I_cur is every visible
+   * row, and a derived fact derived again needs no restoring.
+   */
+  private anyLoss = false;
   private readonly underived = new Map<number, number[]>(); // level → keys marked D_UNDERIVED
   private readonly evaluator: RuleEvaluator;
   private readonly levelCache = new Map<string, number>();
@@ -211,7 +214,7 @@ export class Maintenance {
     for (const levels of groups) {
       const rules = levels.flatMap((l) => byLevel.get(l) ?? []);
       this.currentLevel = levels[0]!;
-      this.readsLower = rules.some((r) => this.bodyNodes(r).some((n) => this.program.levelOfNode(n) < this.currentLevel));
+      this.readsLower = rules.some((r) => this.atomNodes(r.body).some((n) => this.program.levelOfNode(n) < this.currentLevel));
       const levelSet = new Set(levels);
       await this.overdelete(rules.filter((r) => !added.has(r.key)), levels.flatMap((l) => removedCandidates.get(l) ?? []));
       await this.rederive(rules, levelSet);
@@ -253,14 +256,14 @@ export class Maintenance {
     }
     const old = m[row]!;
     m[row] = old | bits;
-    if ((bits & D_ABSENT) !== 0) this.anyAbsent = true;
+    if ((bits & (D_ABSENT | D_UNDERIVED)) !== 0) this.anyLoss = true;
     // the rows whose status may change, so that applying the marks visits only them
     if ((old & STATUS_MARKS) === 0 && (bits & STATUS_MARKS) !== 0) (this.touched[tableId] ??= []).push(row);
   }
 
   /** The filter of I_cur: null (no filtering) while no fact is marked absent. */
   private current(): RowFilter {
-    return this.anyAbsent ? this.iCur : null;
+    return this.anyLoss ? this.iCur : null;
   }
 
   private clearMark(tableId: number, row: number, bits: number): void {
@@ -369,11 +372,6 @@ export class Maintenance {
       else if (l.kind === 'aggregate') this.atomNodes(l.inner, nodes);
     }
     return nodes;
-  }
-
-  /** Nodes of every atom in a rule's body. */
-  private bodyNodes(rule: CompiledRule): string[] {
-    return this.atomNodes(rule.body);
   }
 
   /** Nodes read by the AGGREGATE literals of a rule. */
@@ -609,10 +607,10 @@ export class Maintenance {
         this.stats.inserted++;
         return;
       }
-      // the status first: most repeats find a derived fact, and with nothing marked absent the
-      // mark need not be read (each read is a likely cache miss on a large table)
+      // the status first: most repeats find a derived fact, and while no fact is marked to lose
+      // anything the mark need not be read (each read is a likely cache miss on a large table)
       const derived = (table.statusOf(row) & DERIVED) !== 0;
-      if (derived && !this.anyAbsent) return;
+      if (derived && !this.anyLoss) return;
       const m = this.mark(tableId, row);
       if ((m & (D_ABSENT | D_UNDERIVED)) !== 0) this.restore(tableId, row);
       else if (!derived) this.setMark(tableId, row, GAIN);

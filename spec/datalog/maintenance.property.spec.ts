@@ -101,7 +101,7 @@ type Step =
   | { kind: 'add-facts'; facts: string[] }
   | { kind: 'delete-facts'; picks: number[] }
   | { kind: 'add-rule' | 'delete-rule'; rule: string }
-  | { kind: 'commit-mixed'; add: string[]; picks: number[] };
+  | { kind: 'commit-mixed'; add: string[]; picks: number[]; deleteRule?: number | null; addRule?: string | null };
 
 /** Update steps over the given rules and facts. */
 function stepsOf(rules: fc.Arbitrary<string>, facts: fc.Arbitrary<string>): fc.Arbitrary<Step> {
@@ -110,7 +110,12 @@ function stepsOf(rules: fc.Arbitrary<string>, facts: fc.Arbitrary<string>): fc.A
     { weight: 3, arbitrary: fc.array(fc.nat(999), { minLength: 1, maxLength: 4 }).map((picks): Step => ({ kind: 'delete-facts', picks })) },
     { weight: 2, arbitrary: rules.map((rule): Step => ({ kind: 'add-rule', rule })) },
     { weight: 1, arbitrary: fc.nat(20).map((i): Step => ({ kind: 'delete-rule', rule: String(i) })) },
-    { weight: 1, arbitrary: fc.tuple(fc.array(facts, { maxLength: 4 }), fc.array(fc.nat(999), { maxLength: 4 })).map(([add, picks]): Step => ({ kind: 'commit-mixed', add, picks })) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(fc.array(facts, { maxLength: 4 }), fc.array(fc.nat(999), { maxLength: 4 }), fc.option(fc.nat(20), { freq: 2 }), fc.option(rules, { freq: 3 }))
+        .map(([add, picks, deleteRule, addRule]): Step => ({ kind: 'commit-mixed', add, picks, deleteRule, addRule })),
+    },
   );
 }
 
@@ -166,7 +171,18 @@ async function check(env: ReturnType<typeof useServer>, parameters: Record<strin
         const r = await ds.importData('DELETE', PREFIX + rule, DATALOG_TYPE);
         expect(r.errors, r.text).to.equal(0);
       } else if (step.kind === 'commit-mixed') {
+        // one transaction: maybe a rule out, maybe a rule in, facts in, facts out
         await ds.beginTransaction('read-write');
+        if (step.deleteRule != null && rules.length > 0) {
+          const rule = rules.splice(step.deleteRule % rules.length, 1)[0]!;
+          const r = await ds.importData('DELETE', PREFIX + rule, DATALOG_TYPE);
+          expect(r.errors, r.text).to.equal(0);
+        }
+        if (step.addRule != null) {
+          const r = await ds.importData('ADD', PREFIX + step.addRule, DATALOG_TYPE);
+          expect(r.errors, `${r.text}\n${step.addRule}`).to.equal(0);
+          if (!rules.includes(step.addRule)) rules.push(step.addRule);
+        }
         if (step.add.length > 0) await ds.importData('ADD', PREFIX + step.add.join('\n'), DATALOG_TYPE);
         const gone = pick(new Set([...facts, ...step.add]), step.picks);
         if (gone.length > 0) await ds.importData('DELETE', PREFIX + gone.join('\n'), DATALOG_TYPE);
@@ -189,6 +205,15 @@ async function check(env: ReturnType<typeof useServer>, parameters: Record<strin
 
 /** Counterexamples found earlier, run every time before the random cases. */
 const REGRESSIONS: Array<[string[], string[], Step[]]> = [
+  // one transaction removes the rule that derived an explicit fact and adds a fact from which
+  // the fact is derived again through a fact derived in the same pass: with the levels merged,
+  // the re-derivation found the fact still derived and forgot that it had been marked to lose
+  // that status
+  [
+    ['[:a, :p0, :b] .', '[:a, :p2, :b] .'],
+    ['[?x, :p2, ?y] :- [?x, :p0, ?y] .', '[?x, :p2, ?y] :- [?x, :p1, ?y] .', '[?x, :p1, ?y] :- T(?x, ?y) .'],
+    [{ kind: 'commit-mixed', add: ['T(:a, :b) .'], picks: [], deleteRule: 0, addRule: null }],
+  ],
   // FBF: the proof search inside an overdeletion left its row filter behind, so the rest of the
   // pivot's join ran on the wrong facts and missed a candidate (a fact kept its derived status)
   [

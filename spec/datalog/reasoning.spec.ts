@@ -287,6 +287,33 @@ describe('datalog/reasoning', function () {
     });
   });
 
+  describe('a rule removed while additions derive its head again', () => {
+    // One transaction removes the only rule that derived an explicit fact and adds a fact from
+    // which other rules derive it again, through a fact that is itself derived only in that
+    // transaction: the fact must stay derived. Levels merged (by-levels=false) or one
+    // recursive level put all of it in one maintenance pass.
+    for (const [label, parameters, rules] of [
+      ['levels merged', { 'by-levels': 'false' }, '[?x, :q, ?y] :- [?x, :r, ?y] .\n[?x, :r, ?y] :- [?x, :s, ?y] .'],
+      ['one recursive level', {}, '[?x, :q, ?y] :- [?x, :r, ?y] .\n[?x, :r, ?y] :- [?x, :s, ?y] .\n[?x, :r, ?y] :- [?x, :q, ?y], [?x, :t, ?y] .'],
+    ] as const) {
+      for (const dred of [false, true]) {
+        it(`keeps the fact derived (${label}, ${dred ? 'DRed' : 'FBF'})`, async () => {
+          const ds = await newStore({ ...parameters, ...(dred ? { 'use-DRed': 'true' } : {}) });
+          await datalog(ds, `[?x, :q, ?y] :- [?x, :p, ?y] .\n${rules}\n[:a, :p, :b] .\n[:a, :q, :b] .`);
+          expect(await facts(ds, 'derived')).to.deep.equal([q('a', 'q', 'b')]);
+          await ds.beginTransaction('read-write');
+          await datalog(ds, '[?x, :q, ?y] :- [?x, :p, ?y] .', 'DELETE');
+          await datalog(ds, '[:a, :s, :b] .');
+          await ds.commitTransaction();
+          const derived = [q('a', 'q', 'b'), q('a', 'r', 'b')].sort();
+          expect(await facts(ds, 'derived')).to.deep.equal(derived);
+          await ds.recomputeMaterialization();
+          expect(await facts(ds, 'derived')).to.deep.equal(derived);
+        });
+      }
+    }
+  });
+
   describe('reasoning inside transactions', () => {
     async function requiresReasoning(ds: DataStoreConnection): Promise<string> {
       const row = (await ds.getDataStoreProperties()).find((r) => r.property === 'requires-incremental-reasoning');
