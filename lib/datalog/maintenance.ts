@@ -165,6 +165,7 @@ export class Maintenance {
    */
   async run(pending: PendingChanges, removed: readonly CompiledRule[]): Promise<MaintenanceStats> {
     const tx = this.tx;
+    const deletedDerived = new Map<number, number[]>(); // level → keys of deleted explicit facts also derived
     if (pending.full) {
       // explicit deletions first, then every derived status goes; all rules are then "added"
       for (const [tableId, rows] of pending.deleted) {
@@ -180,9 +181,17 @@ export class Maintenance {
         }
       }
       for (const [tableId, rows] of pending.deleted) {
+        const table = tx.table(tableId);
         for (const r of rows) {
-          this.setMark(tableId, r, EMINUS | D_ABSENT);
-          this.push(this.minus, tableId, r);
+          this.setMark(tableId, r, EMINUS);
+          // with FBF, a deleted fact that rules also derive is checked at its level first
+          const level = (table.statusOf(r) & DERIVED) !== 0 && !this.options.useDRed ? this.levelOfRow(tableId, r) : 0;
+          if (level === 0) this.overdeleteNow(tableId, r);
+          else {
+            let list = deletedDerived.get(level);
+            if (!list) deletedDerived.set(level, (list = []));
+            list.push(key(tableId, r));
+          }
         }
       }
     }
@@ -216,6 +225,12 @@ export class Maintenance {
       this.currentLevel = levels[0]!;
       this.readsLower = rules.some((r) => this.atomNodes(r.body).some((n) => this.program.levelOfNode(n) < this.currentLevel));
       const levelSet = new Set(levels);
+      // a deleted explicit fact that rules derive from settled facts stays (only its explicit
+      // status goes), and nothing that depends on it is overdeleted
+      for (const k of levels.flatMap((l) => deletedDerived.get(l) ?? [])) {
+        if (this.provable(keyTable(k), keyRow(k), this.settled)) this.setMark(keyTable(k), keyRow(k), PROVED);
+        else this.overdeleteNow(keyTable(k), keyRow(k));
+      }
       await this.overdelete(rules.filter((r) => !added.has(r.key)), levels.flatMap((l) => removedCandidates.get(l) ?? []));
       await this.rederive(rules, levelSet);
       await this.insert(rules, added);
@@ -393,6 +408,12 @@ export class Maintenance {
 
   // ---- phases ----
 
+  /** Marks a fact absent and lists it, so that what depends on it is overdeleted. */
+  private overdeleteNow(tableId: number, row: number): void {
+    this.setMark(tableId, row, D_ABSENT);
+    this.push(this.minus, tableId, row);
+  }
+
   /** A fact lost a derivation: overdelete it unless it is explicit (then it only loses its derived status). */
   private candidate(tableId: number, row: number, force: boolean): void {
     const m = this.mark(tableId, row);
@@ -416,8 +437,7 @@ export class Maintenance {
       l.push(key(tableId, row));
       return;
     }
-    this.setMark(tableId, row, D_ABSENT);
-    this.push(this.minus, tableId, row);
+    this.overdeleteNow(tableId, row);
   }
 
   /** Whether some rule of the fact's level derives it from rows accepted by `filter`. */
