@@ -152,9 +152,9 @@ export class Maintenance {
     this.settled = (t, r) => {
       const m = this.mark(t, r);
       if ((m & D_ABSENT) !== 0) return false;
+      if ((this.tx.table(t).statusOf(r) & EXPLICIT) !== 0 && (m & EMINUS) === 0) return true;
       // finding a row's level costs a lookup: only done when the rules read lower levels at all
-      if (this.readsLower && this.levelOfRow(t, r) < this.currentLevel) return true;
-      return (this.tx.table(t).statusOf(r) & EXPLICIT) !== 0 && (m & EMINUS) === 0;
+      return this.readsLower && this.levelOfRow(t, r) < this.currentLevel;
     };
   }
 

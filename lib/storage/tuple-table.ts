@@ -84,7 +84,7 @@ function hashTuple(data: Uint32Array, base: number, arity: number): number {
 }
 
 /** Chains longer than this may be walked through a pair index instead (see `pairFor`). */
-export const PAIR_MIN_CHAIN = 64;
+export const PAIR_MIN_CHAIN = 16;
 /** How many rows of a chain `pairFor` reads to decide whether a pair index is worth building. */
 const PAIR_SAMPLE = 64;
 /** A pair index is built once lookups walked this many times the table's rows in vain (building costs about 4–5 walked rows per row). */
