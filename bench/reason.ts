@@ -2,7 +2,7 @@
  * Reasoning benchmark: quadlog's Datalog materialisation vs the N3.js `Reasoner`, and
  * quadlog's incremental maintenance (FBF and DRed) vs recomputation from scratch.
  *
- * Usage: `npm run bench:reason -- [--only lubm1|lubm10|taxonomy|incremental[,…]] [--skip-n3]`
+ * Usage: `npm run bench:reason -- [--only lubm1|lubm10|taxonomy|incremental|chain[,…]] [--skip-n3]`
  * (i.e. `node --expose-gc --import tsx bench/reason.ts …`). `--only` may be repeated or take
  * a comma-separated list; without it every part runs. `--skip-n3` leaves out the N3.js runs.
  *
@@ -25,6 +25,11 @@
  *   `'ADD'`, and recompute with `recomputeMaterialization()`, each timed; the counts (all,
  *   derived, explicit) after the re-addition and after the recomputation must equal those
  *   before the deletion.
+ * - **chain**: the transitive closure of a {@link CHAIN_NODES}-node chain ({@link CHAIN_DATALOG},
+ *   about 1.1M facts): materialisation, deleting the middle edge (which takes away about half
+ *   of the closure), adding it back and a recompute, each timed (quadlog only: the N3
+ *   Reasoner maintains nothing). The counts after the re-addition and the recompute must equal
+ *   those after the materialisation.
  *
  * Every (part, system) measurement runs in its own child process
  * (`… bench/reason.ts --task <spec>`, which prints one JSON line), so that one system's heap
@@ -46,6 +51,10 @@ import { Reasoner, type Store } from 'n3';
 import type { DataStoreConnection } from '../lib/index.js';
 import { checkImport, chosen, counts, num, runChild, sameCounts, table, timed, withStore, type Counts, type Timing, reportChecks } from './lib/harness.js';
 import {
+  CHAIN_DATALOG,
+  CHAIN_NODES,
+  chainEdge,
+  chainNTriples,
   LUBM_FILES,
   LUBM_ONTOLOGY,
   RDFS_DATALOG,
@@ -65,7 +74,7 @@ export { RDFS_DATALOG, RDFS_N3 } from './lib/reason-fixtures.js';
 export type { Counts, Timing } from './lib/harness.js';
 
 /** The parts `--only` selects. */
-export const PARTS = ['lubm1', 'lubm10', 'taxonomy', 'incremental'] as const;
+export const PARTS = ['lubm1', 'lubm10', 'taxonomy', 'incremental', 'chain'] as const;
 
 /** One of {@link PARTS}. */
 export type Part = (typeof PARTS)[number];
@@ -157,8 +166,32 @@ export interface IncrementalResult {
   readonly cycles: readonly IncrementalCycle[];
 }
 
+/** Result of the chain part, printed by a child as JSON. */
+export interface ChainResult {
+  /** Discriminator. */
+  readonly kind: 'chain';
+  /** Nodes of the chain. */
+  readonly nodes: number;
+  /** The rule import, materialising the closure. */
+  readonly materialise: Timing;
+  /** Counts after the materialisation. */
+  readonly initial: Counts;
+  /** Deleting the middle edge. */
+  readonly remove: Timing;
+  /** Counts after the deletion. */
+  readonly afterRemove: Counts;
+  /** Adding the edge back. */
+  readonly add: Timing;
+  /** Counts after the re-addition. */
+  readonly afterAdd: Counts;
+  /** `recomputeMaterialization()` right after. */
+  readonly recompute: Timing;
+  /** Counts after the recomputation. */
+  readonly afterRecompute: Counts;
+}
+
 /** What a child prints. */
-export type TaskResult = MaterialisationResult | IncrementalResult;
+export type TaskResult = MaterialisationResult | IncrementalResult | ChainResult;
 
 // ---------------------------------------------------------------- measurement helpers
 
@@ -255,15 +288,34 @@ async function incremental(dataset: LubmName, mode: MaintenanceMode): Promise<In
   });
 }
 
-/** Runs one task spec (`materialise:<dataset>:<system>` or `incremental:<lubm>:<FBF|DRed>`). */
+async function chain(nodes: number): Promise<ChainResult> {
+  return withStore({}, async (ds) => {
+    checkImport('chain import', await ds.importData('ADD', chainNTriples(nodes), { mediaType: NT }));
+    const materialise = await timed('materialise', async () => checkImport('rule import', await ds.importData('ADD', CHAIN_DATALOG, { mediaType: DATALOG_TYPE })));
+    const initial = await counts(ds);
+    const middle = `${chainEdge(nodes / 2)}\n`;
+    const remove = await timed('delete', () => ds.importData('DELETE', middle, { mediaType: NT }));
+    checkImport('DELETE', remove.value);
+    const afterRemove = await counts(ds);
+    const add = await timed('add', () => ds.importData('ADD', middle, { mediaType: NT }));
+    checkImport('ADD', add.value);
+    const afterAdd = await counts(ds);
+    const recompute = await timed('recompute', () => ds.recomputeMaterialization());
+    const afterRecompute = await counts(ds);
+    return { kind: 'chain', nodes, materialise: materialise.timing, initial, remove: remove.timing, afterRemove, add: add.timing, afterAdd, recompute: recompute.timing, afterRecompute };
+  });
+}
+
+/** Runs one task spec (`materialise:<dataset>:<system>`, `incremental:<lubm>:<FBF|DRed>` or `chain:<nodes>`). */
 async function runTask(spec: string): Promise<TaskResult> {
   const [kind, dataset, which] = spec.split(':');
+  if (kind === 'chain' && Number.isInteger(Number(dataset)) && Number(dataset) >= 4) return chain(Number(dataset));
   if (kind === 'materialise' && (dataset === 'lubm1' || dataset === 'lubm10' || dataset === 'dt10000' || dataset === 'dt100000')) {
     if (which === 'quadlog') return materialiseQuadlog(dataset);
     if (which === 'n3') return materialiseN3(dataset);
   }
   if (kind === 'incremental' && (dataset === 'lubm1' || dataset === 'lubm10') && (which === 'FBF' || which === 'DRed')) return incremental(dataset, which);
-  throw new Error(`unknown task '${spec}' (expected materialise:<lubm1|lubm10|dt10000|dt100000>:<quadlog|n3> or incremental:<lubm1|lubm10>:<FBF|DRed>)`);
+  throw new Error(`unknown task '${spec}' (expected materialise:<lubm1|lubm10|dt10000|dt100000>:<quadlog|n3>, incremental:<lubm1|lubm10>:<FBF|DRed> or chain:<nodes>)`);
 }
 
 // ---------------------------------------------------------------- parent mode
@@ -309,6 +361,7 @@ function parseOptions(argv: readonly string[]): Options {
 }
 
 function describeTask(r: TaskResult): string {
+  if (r.kind === 'chain') return `chain of ${num(r.nodes)} nodes: materialise ${secs(r.materialise)} s, delete middle edge ${secs(r.remove)} s, add back ${secs(r.add)} s, recompute ${secs(r.recompute)} s`;
   if (r.kind === 'materialise')
     return `${DATASET_LABEL[r.dataset]} ${r.system}: load ${secs(r.load)} s, reason ${secs(r.reason)} s (cpu ${r.reason.cpuSeconds.toFixed(3)} s), ${num(newTriples(r))} new, ${num(rate(r))} new/s, load1 ${r.reason.load1.toFixed(2)}`;
   return `incremental ${r.dataset} ${r.mode}: ${r.cycles.map((c) => `${c.percent}%: del ${secs(c.remove)} s, add ${secs(c.add)} s, recompute ${secs(c.recompute)} s`).join('; ')}, load1 ${r.cycles.at(-1)?.recompute.load1.toFixed(2) ?? '?'}`;
@@ -333,6 +386,7 @@ async function main(): Promise<void> {
   if (options.parts.includes('taxonomy')) materialised.push('dt10000', 'dt100000');
   for (const d of materialised) for (const s of systems) specs.push(`materialise:${d}:${s}`);
   if (options.parts.includes('incremental')) for (const d of ['lubm1', 'lubm10'] as const) for (const m of ['FBF', 'DRed'] as const) specs.push(`incremental:${d}:${m}`);
+  if (options.parts.includes('chain')) specs.push(`chain:${CHAIN_NODES}`);
 
   const results: TaskResult[] = [];
   for (const spec of specs) {
@@ -346,6 +400,7 @@ async function main(): Promise<void> {
   const goals: string[] = [];
   const mats = results.filter((r): r is MaterialisationResult => r.kind === 'materialise');
   const incs = results.filter((r): r is IncrementalResult => r.kind === 'incremental');
+  const chains = results.filter((r): r is ChainResult => r.kind === 'chain');
 
   if (mats.length > 0) {
     console.log('materialisation (reason = rule import incl. commit for quadlog, Reasoner.reason for N3.js; new = triples after − before):');
@@ -431,6 +486,27 @@ async function main(): Promise<void> {
     }
     console.log(table(['store', 'operation', 'seconds', 'cpu s', 'ratio', 'all/derived after', 'restored', 'load1'], rows, ['operation']));
     console.log('  restored = all, derived and explicit counts equal those right after the initial materialisation');
+  }
+
+  for (const c of chains) {
+    console.log(`\nchain closure (${num(c.nodes)} nodes; ratio = time / the recompute):`);
+    const ratio = (t: Timing): string => (t.seconds / c.recompute.seconds).toFixed(3);
+    console.log(
+      table(
+        ['operation', 'seconds', 'cpu s', 'ratio', 'all/derived after', 'load1'],
+        [
+          ['materialise', secs(c.materialise), c.materialise.cpuSeconds.toFixed(3), ratio(c.materialise), `${num(c.initial.all)}/${num(c.initial.derived)}`, c.materialise.load1.toFixed(2)],
+          ['delete the middle edge', secs(c.remove), c.remove.cpuSeconds.toFixed(3), ratio(c.remove), `${num(c.afterRemove.all)}/${num(c.afterRemove.derived)}`, c.remove.load1.toFixed(2)],
+          ['add it back', secs(c.add), c.add.cpuSeconds.toFixed(3), ratio(c.add), `${num(c.afterAdd.all)}/${num(c.afterAdd.derived)}`, c.add.load1.toFixed(2)],
+          ['recompute', secs(c.recompute), c.recompute.cpuSeconds.toFixed(3), '1.000', `${num(c.afterRecompute.all)}/${num(c.afterRecompute.derived)}`, c.recompute.load1.toFixed(2)],
+        ],
+        ['operation'],
+      ),
+    );
+    if (!sameCounts(c.afterAdd, c.initial)) problems.push(`chain: after re-adding the edge, counts ${JSON.stringify(c.afterAdd)} ≠ ${JSON.stringify(c.initial)}`);
+    if (!sameCounts(c.afterRecompute, c.initial)) problems.push(`chain: after the recompute, counts ${JSON.stringify(c.afterRecompute)} ≠ ${JSON.stringify(c.initial)}`);
+    const half = (c.nodes / 2) * (c.nodes / 2);
+    if (c.initial.all - c.afterRemove.all !== half) problems.push(`chain: deleting the middle edge removed ${c.initial.all - c.afterRemove.all} facts, expected ${half}`);
   }
 
   reportChecks(goals, problems, 'all counts agree');

@@ -146,3 +146,19 @@ export function sample<T>(items: readonly T[], k: number, random: () => number):
   }
   return out;
 }
+
+/** Nodes of the chain of the `chain` part of the reasoning benchmark. */
+export const CHAIN_NODES = 1500;
+
+/** The transitive closure of `:par` as two Datalog rules (the linear form). */
+export const CHAIN_DATALOG = '@prefix : <http://ex/> .\n[?x, :anc, ?y] :- [?x, :par, ?y] .\n[?x, :anc, ?z] :- [?x, :anc, ?y], [?y, :par, ?z] .\n';
+
+/** The `:par` edge from node `i` to node `i + 1`, as an N-Triples line. */
+export function chainEdge(i: number): string {
+  return `<http://ex/n${i}> <http://ex/par> <http://ex/n${i + 1}> .`;
+}
+
+/** The edges of a chain of `nodes` nodes, as N-Triples. */
+export function chainNTriples(nodes: number): string {
+  return `${Array.from({ length: nodes - 1 }, (_, i) => chainEdge(i)).join('\n')}\n`;
+}
