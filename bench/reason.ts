@@ -24,7 +24,9 @@
  *   `importData('DELETE', text, { mediaType: 'application/n-triples' })`, add them back with
  *   `'ADD'`, and recompute with `recomputeMaterialization()`, each timed; the counts (all,
  *   derived, explicit) after the re-addition and after the recomputation must equal those
- *   before the deletion.
+ *   before the deletion. The same 1 % sample is also deleted from a store that holds the
+ *   same triples and no rules ("without rules"): parsing, term lookups and removal only, the
+ *   part of a deletion that no reasoning can save.
  * - **chain**: the transitive closure of a {@link CHAIN_NODES}-node chain ({@link CHAIN_DATALOG},
  *   about 1.1M facts): materialisation, deleting the middle edge (which takes away about half
  *   of the closure), adding it back and a recompute, each timed (quadlog only: the N3
@@ -190,8 +192,20 @@ export interface ChainResult {
   readonly afterRecompute: Counts;
 }
 
+/** The 1 % deletion of the incremental part from a store without rules, printed by a child as JSON. */
+export interface PlainDeleteResult {
+  /** Discriminator. */
+  readonly kind: 'plain-delete';
+  /** The data set. */
+  readonly dataset: LubmName;
+  /** Number of triples deleted. */
+  readonly sampled: number;
+  /** `importData('DELETE', …)` of the sample. */
+  readonly remove: Timing;
+}
+
 /** What a child prints. */
-export type TaskResult = MaterialisationResult | IncrementalResult | ChainResult;
+export type TaskResult = MaterialisationResult | IncrementalResult | ChainResult | PlainDeleteResult;
 
 // ---------------------------------------------------------------- measurement helpers
 
@@ -254,20 +268,37 @@ async function materialiseN3(dataset: DatasetName): Promise<MaterialisationResul
   };
 }
 
+/**
+ * The samples of the incremental part (one per {@link INCREMENTAL_PERCENTS}) from the explicit
+ * triples of `ds`, sorted first so that they depend only on the data and the seed.
+ */
+async function samplesOf(ds: DataStoreConnection, explicitCount: number): Promise<string[][]> {
+  const explicit = (await ds.exportDataToString(NT, { 'fact-domain': 'explicit' })).split('\n').filter((l) => l.trim() !== '');
+  explicit.sort();
+  if (explicit.length !== explicitCount) throw new Error(`explicit export has ${explicit.length} lines but countFacts(explicit) = ${explicitCount}`);
+  const random = seededRandom(SAMPLE_SEED);
+  // in the order the random numbers are drawn; the export itself (over a million strings on
+  // LUBM(10)) is let go when this returns, so that collecting it is not part of the timed steps
+  return INCREMENTAL_PERCENTS.map((percent) => sample(explicit, Math.round((explicit.length * percent) / 100), random));
+}
+
+async function plainDelete(dataset: LubmName): Promise<PlainDeleteResult> {
+  return withStore({}, async (ds) => {
+    await loadLubmQuadlog(ds, dataset);
+    const picked = (await samplesOf(ds, await ds.countFacts({ factDomain: 'explicit' })))[0]!;
+    const remove = await timed('delete', () => ds.importData('DELETE', `${picked.join('\n')}\n`, { mediaType: NT }));
+    checkImport('DELETE', remove.value);
+    if (remove.value.changedFacts !== picked.length) throw new Error(`DELETE changed ${remove.value.changedFacts} facts, expected ${picked.length}`);
+    return { kind: 'plain-delete', dataset, sampled: picked.length, remove: remove.timing };
+  });
+}
+
 async function incremental(dataset: LubmName, mode: MaintenanceMode): Promise<IncrementalResult> {
   return withStore(mode === 'DRed' ? { 'use-DRed': 'true' } : {}, async (ds) => {
     const load = await timed('load', () => loadLubmQuadlog(ds, dataset));
     const materialise = await timed('materialise', async () => checkImport('rule import', await ds.importData('ADD', RDFS_DATALOG, { mediaType: DATALOG_TYPE })));
     const initial = await counts(ds);
-    // The explicit triples, sorted so that the sample depends only on the data and the seed.
-    const explicit = (await ds.exportDataToString(NT, { 'fact-domain': 'explicit' })).split('\n').filter((l) => l.trim() !== '');
-    explicit.sort();
-    if (explicit.length !== initial.explicit) throw new Error(`explicit export has ${explicit.length} lines but countFacts(explicit) = ${initial.explicit}`);
-    const random = seededRandom(SAMPLE_SEED);
-    // the samples, in the order the random numbers are drawn; the export itself (over a million
-    // strings on LUBM(10)) is let go, so that collecting it is not part of the timed steps
-    const samples = INCREMENTAL_PERCENTS.map((percent) => sample(explicit, Math.round((explicit.length * percent) / 100), random));
-    explicit.length = 0;
+    const samples = await samplesOf(ds, initial.explicit);
     const cycles: IncrementalCycle[] = [];
     for (const [n, percent] of INCREMENTAL_PERCENTS.entries()) {
       const picked = samples[n]!;
@@ -310,12 +341,13 @@ async function chain(nodes: number): Promise<ChainResult> {
 async function runTask(spec: string): Promise<TaskResult> {
   const [kind, dataset, which] = spec.split(':');
   if (kind === 'chain' && Number.isInteger(Number(dataset)) && Number(dataset) >= 4) return chain(Number(dataset));
+  if (kind === 'plain-delete' && (dataset === 'lubm1' || dataset === 'lubm10')) return plainDelete(dataset);
   if (kind === 'materialise' && (dataset === 'lubm1' || dataset === 'lubm10' || dataset === 'dt10000' || dataset === 'dt100000')) {
     if (which === 'quadlog') return materialiseQuadlog(dataset);
     if (which === 'n3') return materialiseN3(dataset);
   }
   if (kind === 'incremental' && (dataset === 'lubm1' || dataset === 'lubm10') && (which === 'FBF' || which === 'DRed')) return incremental(dataset, which);
-  throw new Error(`unknown task '${spec}' (expected materialise:<lubm1|lubm10|dt10000|dt100000>:<quadlog|n3>, incremental:<lubm1|lubm10>:<FBF|DRed> or chain:<nodes>)`);
+  throw new Error(`unknown task '${spec}' (expected materialise:<lubm1|lubm10|dt10000|dt100000>:<quadlog|n3>, incremental:<lubm1|lubm10>:<FBF|DRed>, plain-delete:<lubm1|lubm10> or chain:<nodes>)`);
 }
 
 // ---------------------------------------------------------------- parent mode
@@ -361,6 +393,7 @@ function parseOptions(argv: readonly string[]): Options {
 }
 
 function describeTask(r: TaskResult): string {
+  if (r.kind === 'plain-delete') return `delete 1% of ${r.dataset} without rules: ${num(r.sampled)} triples, ${secs(r.remove)} s`;
   if (r.kind === 'chain') return `chain of ${num(r.nodes)} nodes: materialise ${secs(r.materialise)} s, delete middle edge ${secs(r.remove)} s, add back ${secs(r.add)} s, recompute ${secs(r.recompute)} s`;
   if (r.kind === 'materialise')
     return `${DATASET_LABEL[r.dataset]} ${r.system}: load ${secs(r.load)} s, reason ${secs(r.reason)} s (cpu ${r.reason.cpuSeconds.toFixed(3)} s), ${num(newTriples(r))} new, ${num(rate(r))} new/s, load1 ${r.reason.load1.toFixed(2)}`;
@@ -385,7 +418,12 @@ async function main(): Promise<void> {
   if (options.parts.includes('lubm10')) materialised.push('lubm10');
   if (options.parts.includes('taxonomy')) materialised.push('dt10000', 'dt100000');
   for (const d of materialised) for (const s of systems) specs.push(`materialise:${d}:${s}`);
-  if (options.parts.includes('incremental')) for (const d of ['lubm1', 'lubm10'] as const) for (const m of ['FBF', 'DRed'] as const) specs.push(`incremental:${d}:${m}`);
+  if (options.parts.includes('incremental')) {
+    for (const d of ['lubm1', 'lubm10'] as const) {
+      for (const m of ['FBF', 'DRed'] as const) specs.push(`incremental:${d}:${m}`);
+      specs.push(`plain-delete:${d}`);
+    }
+  }
   if (options.parts.includes('chain')) specs.push(`chain:${CHAIN_NODES}`);
 
   const results: TaskResult[] = [];
@@ -401,6 +439,7 @@ async function main(): Promise<void> {
   const mats = results.filter((r): r is MaterialisationResult => r.kind === 'materialise');
   const incs = results.filter((r): r is IncrementalResult => r.kind === 'incremental');
   const chains = results.filter((r): r is ChainResult => r.kind === 'chain');
+  const plain = results.filter((r): r is PlainDeleteResult => r.kind === 'plain-delete');
 
   if (mats.length > 0) {
     console.log('materialisation (reason = rule import incl. commit for quadlog, Reasoner.reason for N3.js; new = triples after − before):');
@@ -476,6 +515,10 @@ async function main(): Promise<void> {
         rows.push([label, `delete ${c.percent}% (${num(c.sampled)})`, secs(c.remove), c.remove.cpuSeconds.toFixed(3), ratio(c.remove), `${num(c.afterRemove.all)}/${num(c.afterRemove.derived)}`, '', c.remove.load1.toFixed(2)]);
         rows.push([label, `add back ${c.percent}%`, secs(c.add), c.add.cpuSeconds.toFixed(3), ratio(c.add), `${num(c.afterAdd.all)}/${num(c.afterAdd.derived)}`, restored ? 'yes' : 'NO', c.add.load1.toFixed(2)]);
         rows.push([label, 'recompute', secs(c.recompute), c.recompute.cpuSeconds.toFixed(3), '1.000', `${num(c.afterRecompute.all)}/${num(c.afterRecompute.derived)}`, recomputed ? 'yes' : 'NO', c.recompute.load1.toFixed(2)]);
+        const without = plain.find((p) => p.dataset === r.dataset);
+        if (c.percent === 1 && without !== undefined) {
+          rows.push([label, `delete 1% without rules (${num(without.sampled)})`, secs(without.remove), without.remove.cpuSeconds.toFixed(3), ratio(without.remove), '', '', without.remove.load1.toFixed(2)]);
+        }
         if (c.percent === 1) {
           const fraction = c.remove.seconds / c.recompute.seconds;
           goals.push(
@@ -486,6 +529,7 @@ async function main(): Promise<void> {
     }
     console.log(table(['store', 'operation', 'seconds', 'cpu s', 'ratio', 'all/derived after', 'restored', 'load1'], rows, ['operation']));
     console.log('  restored = all, derived and explicit counts equal those right after the initial materialisation');
+    console.log('  without rules = the same 1% sample deleted from a store holding the same triples and no rules (parsing, term lookups, removal), against the same recompute');
   }
 
   for (const c of chains) {
