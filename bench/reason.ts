@@ -131,16 +131,20 @@ export interface MaterialisationResult {
 }
 
 /** One delete / re-add / recompute cycle of the incremental part. */
-export interface IncrementalCycle {
+export interface IncrementalCycle extends DeleteAddRecompute {
   /** Percentage of the explicit triples sampled. */
   readonly percent: number;
   /** Number of triples sampled (and deleted, and re-added). */
   readonly sampled: number;
-  /** `importData('DELETE', …)` of the sample. */
+}
+
+/** A deletion, the re-addition of what it deleted, and a recompute, each timed and counted after. */
+export interface DeleteAddRecompute {
+  /** `importData('DELETE', …)`. */
   readonly remove: Timing;
   /** Counts after the deletion. */
   readonly afterRemove: Counts;
-  /** `importData('ADD', …)` of the sample. */
+  /** `importData('ADD', …)` of the same triples. */
   readonly add: Timing;
   /** Counts after the re-addition. */
   readonly afterAdd: Counts;
@@ -168,8 +172,8 @@ export interface IncrementalResult {
   readonly cycles: readonly IncrementalCycle[];
 }
 
-/** Result of the chain part, printed by a child as JSON. */
-export interface ChainResult {
+/** Result of the chain part (the deletion is of the middle edge), printed by a child as JSON. */
+export interface ChainResult extends DeleteAddRecompute {
   /** Discriminator. */
   readonly kind: 'chain';
   /** Nodes of the chain. */
@@ -178,18 +182,6 @@ export interface ChainResult {
   readonly materialise: Timing;
   /** Counts after the materialisation. */
   readonly initial: Counts;
-  /** Deleting the middle edge. */
-  readonly remove: Timing;
-  /** Counts after the deletion. */
-  readonly afterRemove: Counts;
-  /** Adding the edge back. */
-  readonly add: Timing;
-  /** Counts after the re-addition. */
-  readonly afterAdd: Counts;
-  /** `recomputeMaterialization()` right after. */
-  readonly recompute: Timing;
-  /** Counts after the recomputation. */
-  readonly afterRecompute: Counts;
 }
 
 /** The 1 % deletion of the incremental part from a store without rules, printed by a child as JSON. */
@@ -293,6 +285,22 @@ async function plainDelete(dataset: LubmName): Promise<PlainDeleteResult> {
   });
 }
 
+/** Deletes the N-Triples `lines` (which must all be explicit), adds them back and recomputes, timing and counting each step. */
+async function deleteAddRecompute(ds: DataStoreConnection, lines: readonly string[]): Promise<DeleteAddRecompute> {
+  const text = `${lines.join('\n')}\n`;
+  const remove = await timed('delete', () => ds.importData('DELETE', text, { mediaType: NT }));
+  checkImport('DELETE', remove.value);
+  if (remove.value.changedFacts !== lines.length) throw new Error(`DELETE changed ${remove.value.changedFacts} facts, expected ${lines.length}`);
+  const afterRemove = await counts(ds);
+  const add = await timed('add', () => ds.importData('ADD', text, { mediaType: NT }));
+  checkImport('ADD', add.value);
+  if (add.value.changedFacts !== lines.length) throw new Error(`ADD changed ${add.value.changedFacts} facts, expected ${lines.length}`);
+  const afterAdd = await counts(ds);
+  const recompute = await timed('recompute', () => ds.recomputeMaterialization());
+  const afterRecompute = await counts(ds);
+  return { remove: remove.timing, afterRemove, add: add.timing, afterAdd, recompute: recompute.timing, afterRecompute };
+}
+
 async function incremental(dataset: LubmName, mode: MaintenanceMode): Promise<IncrementalResult> {
   return withStore(mode === 'DRed' ? { 'use-DRed': 'true' } : {}, async (ds) => {
     const load = await timed('load', () => loadLubmQuadlog(ds, dataset));
@@ -302,18 +310,7 @@ async function incremental(dataset: LubmName, mode: MaintenanceMode): Promise<In
     const cycles: IncrementalCycle[] = [];
     for (const [n, percent] of INCREMENTAL_PERCENTS.entries()) {
       const picked = samples[n]!;
-      const text = `${picked.join('\n')}\n`;
-      const remove = await timed(`delete-${percent}`, () => ds.importData('DELETE', text, { mediaType: NT }));
-      checkImport('DELETE', remove.value);
-      if (remove.value.changedFacts !== picked.length) throw new Error(`DELETE changed ${remove.value.changedFacts} facts, expected ${picked.length}`);
-      const afterRemove = await counts(ds);
-      const add = await timed(`add-${percent}`, () => ds.importData('ADD', text, { mediaType: NT }));
-      checkImport('ADD', add.value);
-      if (add.value.changedFacts !== picked.length) throw new Error(`ADD changed ${add.value.changedFacts} facts, expected ${picked.length}`);
-      const afterAdd = await counts(ds);
-      const recompute = await timed(`recompute-${percent}`, () => ds.recomputeMaterialization());
-      const afterRecompute = await counts(ds);
-      cycles.push({ percent, sampled: picked.length, remove: remove.timing, afterRemove, add: add.timing, afterAdd, recompute: recompute.timing, afterRecompute });
+      cycles.push({ percent, sampled: picked.length, ...(await deleteAddRecompute(ds, picked)) });
     }
     return { kind: 'incremental', dataset, mode, load: load.timing, materialise: materialise.timing, initial, cycles };
   });
@@ -324,16 +321,7 @@ async function chain(nodes: number): Promise<ChainResult> {
     checkImport('chain import', await ds.importData('ADD', chainNTriples(nodes), { mediaType: NT }));
     const materialise = await timed('materialise', async () => checkImport('rule import', await ds.importData('ADD', CHAIN_DATALOG, { mediaType: DATALOG_TYPE })));
     const initial = await counts(ds);
-    const middle = `${chainEdge(nodes / 2)}\n`;
-    const remove = await timed('delete', () => ds.importData('DELETE', middle, { mediaType: NT }));
-    checkImport('DELETE', remove.value);
-    const afterRemove = await counts(ds);
-    const add = await timed('add', () => ds.importData('ADD', middle, { mediaType: NT }));
-    checkImport('ADD', add.value);
-    const afterAdd = await counts(ds);
-    const recompute = await timed('recompute', () => ds.recomputeMaterialization());
-    const afterRecompute = await counts(ds);
-    return { kind: 'chain', nodes, materialise: materialise.timing, initial, remove: remove.timing, afterRemove, add: add.timing, afterAdd, recompute: recompute.timing, afterRecompute };
+    return { kind: 'chain', nodes, materialise: materialise.timing, initial, ...(await deleteAddRecompute(ds, [chainEdge(nodes / 2)])) };
   });
 }
 
