@@ -7,7 +7,7 @@ import { BadRequestError } from '../model/errors.js';
 import { canonicalMediaType, DATALOG, RDF_FORMATS } from '../formats/media-types.js';
 import { createRdfWriter } from '../formats/rdf-serialize.js';
 import { DEFAULT_TRIPLES_ID, QUADS_ID, type StoreState } from '../storage/fact-store.js';
-import { factDomainMask, type FactDomain } from '../storage/tuple-table.js';
+import { factDomainMask } from '../storage/tuple-table.js';
 import type { TermDictionary } from '../model/dictionary.js';
 import type { Rule } from '../datalog/ast.js';
 import { writeDatalog } from '../formats/datalog-writer.js';
