@@ -39,6 +39,12 @@ const PROVED = 32;
 /** The marks that change a fact's status when the run ends. */
 const STATUS_MARKS = GAIN | D_ABSENT | D_UNDERIVED | EMINUS;
 
+/**
+ * Mark bytes by table id, kept by the caller from one run to the next (all zero between runs),
+ * so that a small update does not allocate and zero an array the size of a large table.
+ */
+export type MarkArrays = Array<Uint8Array | undefined>;
+
 /** Options of a maintenance run. */
 export interface MaintenanceOptions {
   /** Use DRed instead of FBF for deletions. */
@@ -112,7 +118,10 @@ interface Feed {
 
 /** One maintenance run over a write transaction. */
 export class Maintenance {
-  private marks: Array<Uint8Array | undefined> = []; // by table id
+  /** By table id: the mark bytes of the rows (all zero outside a run; see {@link MarkArrays}). */
+  private readonly marks: MarkArrays;
+  /** By table id: every row that got a mark, so that the marks can be cleared after the run. */
+  private readonly dirty: Array<number[] | undefined> = [];
   /** By table id: the rows that got a mark of STATUS_MARKS (each once). */
   private readonly touched: Array<number[] | undefined> = [];
   private readonly plus = new Map<string, NodeList>();
@@ -145,7 +154,9 @@ export class Maintenance {
     private readonly program: CompiledProgram,
     private readonly options: MaintenanceOptions,
     private readonly interrupter: Interrupter,
+    marks: MarkArrays = [],
   ) {
+    this.marks = marks;
     this.evaluator = new RuleEvaluator(tx, new TermValues(dictionary));
     this.iOld = (t, r) => (this.mark(t, r) & A) === 0;
     this.iCur = (t, r) => (this.mark(t, r) & D_ABSENT) === 0;
@@ -164,6 +175,23 @@ export class Maintenance {
    * is dropped and the materialisation is recomputed from the explicit facts.
    */
   async run(pending: PendingChanges, removed: readonly CompiledRule[]): Promise<MaintenanceStats> {
+    try {
+      return await this.maintain(pending, removed);
+    } finally {
+      this.clearMarks();
+    }
+  }
+
+  /** Zeroes the marks of every row marked in this run (the arrays outlive it). */
+  private clearMarks(): void {
+    for (let tableId = 0; tableId < this.dirty.length; tableId++) {
+      const rows = this.dirty[tableId];
+      const m = this.marks[tableId];
+      if (rows && m) for (const row of rows) m[row] = 0;
+    }
+  }
+
+  private async maintain(pending: PendingChanges, removed: readonly CompiledRule[]): Promise<MaintenanceStats> {
     const tx = this.tx;
     const deletedDerived = new Map<number, number[]>(); // level → keys of deleted explicit facts also derived
     if (pending.full) {
@@ -271,6 +299,7 @@ export class Maintenance {
     }
     const old = m[row]!;
     m[row] = old | bits;
+    if (old === 0) (this.dirty[tableId] ??= []).push(row);
     if ((bits & (D_ABSENT | D_UNDERIVED)) !== 0) this.anyLoss = true;
     // the rows whose status may change, so that applying the marks visits only them
     if ((old & STATUS_MARKS) === 0 && (bits & STATUS_MARKS) !== 0) (this.touched[tableId] ??= []).push(row);

@@ -6,7 +6,7 @@
 import type { OrderedMap } from 'immutable';
 import type { Interrupter } from '../model/control.js';
 import type { Rule } from '../datalog/ast.js';
-import { Maintenance, type MaintenanceStats } from '../datalog/maintenance.js';
+import { Maintenance, type MarkArrays, type MaintenanceStats } from '../datalog/maintenance.js';
 import { PendingChanges } from '../datalog/pending.js';
 import { compileProgram, type CompiledProgram } from '../datalog/program.js';
 import { writeDatalog } from '../formats/datalog-writer.js';
@@ -36,6 +36,8 @@ export class StoreReasoner {
   private pending: PendingChanges | null = null;
   private committed: { rules: Rules; program: CompiledProgram } | null = null;
   private draft: { rules: Rules; program: CompiledProgram } | null = null;
+  /** The mark arrays of maintenance runs, reused by every run of this store. */
+  private readonly marks: MarkArrays = [];
 
   /** Creates the reasoner of a store. */
   constructor(
@@ -160,7 +162,7 @@ export class StoreReasoner {
     const removed = pending.rulesRemoved.size > 0
       ? compileProgram([...pending.rulesRemoved].map(([key, rule]) => ({ key, rule })), tx.catalogue, this.facts.dictionary).rules
       : [];
-    const run = new Maintenance(tx, this.facts.dictionary, program, this.options(), interrupter);
+    const run = new Maintenance(tx, this.facts.dictionary, program, this.options(), interrupter, this.marks);
     const stats = await run.run(pending, removed);
     this.pending = tx.catalogue.rules.size > 0 ? new PendingChanges() : null;
     return stats;

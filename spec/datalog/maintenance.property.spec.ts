@@ -238,7 +238,7 @@ describe('datalog/maintenance: incremental equals from scratch', function () {
         fc.asyncProperty(fc.array(factArb, { minLength: 8, maxLength: 20 }), fc.array(ruleArb, { minLength: 1, maxLength: 4 }), fc.array(stepArb, { minLength: 2, maxLength: 8 }), (facts, rules, steps) =>
           check(env, parameters, [{ kind: 'add-facts', facts }, ...rules.map((rule): Step => ({ kind: 'add-rule', rule })), ...steps]),
         ),
-        { numRuns: 130, examples: REGRESSIONS },
+        { numRuns: 250, examples: REGRESSIONS },
       );
     });
   }
