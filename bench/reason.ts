@@ -2,7 +2,7 @@
  * Reasoning benchmark: quadlog's Datalog materialisation vs the N3.js `Reasoner`, and
  * quadlog's incremental maintenance (FBF and DRed) vs recomputation from scratch.
  *
- * Usage: `npm run bench:reason -- [--only lubm1|lubm10|taxonomy|incremental|chain[,…]] [--skip-n3]`
+ * Usage: `npm run bench:reason -- [--only lubm1|lubm10|taxonomy|incremental|chain|small[,…]] [--skip-n3]`
  * (i.e. `node --expose-gc --import tsx bench/reason.ts …`). `--only` may be repeated or take
  * a comma-separated list; without it every part runs. `--skip-n3` leaves out the N3.js runs.
  *
@@ -27,6 +27,9 @@
  *   before the deletion. The same 1 % sample is also deleted from a store that holds the
  *   same triples and no rules ("without rules"): parsing, term lookups and removal only, the
  *   part of a deletion that no reasoning can save.
+ * - **small**: LUBM(10) materialised as above, then {@link SMALL_UPDATES} transactions that each
+ *   add one new `takesCourse` triple, and as many that each delete one; the mean time of
+ *   each kind (the latency of small updates to a large store with rules).
  * - **chain**: the transitive closure of a {@link CHAIN_NODES}-node chain ({@link CHAIN_DATALOG},
  *   about 1.1M facts): materialisation, deleting the middle edge (which takes away about half
  *   of the closure), adding it back and a recompute, each timed (quadlog only: the N3
@@ -76,7 +79,10 @@ export { RDFS_DATALOG, RDFS_N3 } from './lib/reason-fixtures.js';
 export type { Counts, Timing } from './lib/harness.js';
 
 /** The parts `--only` selects. */
-export const PARTS = ['lubm1', 'lubm10', 'taxonomy', 'incremental', 'chain'] as const;
+export const PARTS = ['lubm1', 'lubm10', 'taxonomy', 'incremental', 'chain', 'small'] as const;
+
+/** Transactions of each kind in the `small` part. */
+export const SMALL_UPDATES = 200;
 
 /** One of {@link PARTS}. */
 export type Part = (typeof PARTS)[number];
@@ -196,8 +202,20 @@ export interface PlainDeleteResult {
   readonly remove: Timing;
 }
 
+/** Result of the small part, printed by a child as JSON. */
+export interface SmallUpdatesResult {
+  /** Discriminator. */
+  readonly kind: 'small';
+  /** Facts in the store. */
+  readonly facts: number;
+  /** Mean milliseconds of a transaction adding one triple. */
+  readonly addMs: number;
+  /** Mean milliseconds of a transaction deleting one triple. */
+  readonly deleteMs: number;
+}
+
 /** What a child prints. */
-export type TaskResult = MaterialisationResult | IncrementalResult | ChainResult | PlainDeleteResult;
+export type TaskResult = SmallUpdatesResult | MaterialisationResult | IncrementalResult | ChainResult | PlainDeleteResult;
 
 // ---------------------------------------------------------------- measurement helpers
 
@@ -325,17 +343,39 @@ async function chain(nodes: number): Promise<ChainResult> {
   });
 }
 
+async function smallUpdates(): Promise<SmallUpdatesResult> {
+  return withStore({}, async (ds) => {
+    await loadLubmQuadlog(ds, 'lubm10');
+    checkImport('rule import', await ds.importData('ADD', RDFS_DATALOG, { mediaType: DATALOG_TYPE }));
+    const facts = await ds.countFacts();
+    const line = (i: number): string => `<http://example.org/student${i}> <http://swat.cse.lehigh.edu/onto/univ-bench.owl#takesCourse> <http://example.org/course${i}> .\n`;
+    const mean = async (update: 'ADD' | 'DELETE'): Promise<number> => {
+      const start = performance.now();
+      for (let i = 0; i < SMALL_UPDATES; i++) {
+        const r = await ds.importData(update, line(i), { mediaType: NT });
+        if (r.changedFacts !== 1) throw new Error(`${update} changed ${r.changedFacts} facts, expected 1`);
+      }
+      return (performance.now() - start) / SMALL_UPDATES;
+    };
+    const addMs = await mean('ADD');
+    const deleteMs = await mean('DELETE');
+    if ((await ds.countFacts()) !== facts) throw new Error('the small updates did not restore the store');
+    return { kind: 'small', facts, addMs, deleteMs };
+  });
+}
+
 /** Runs one task spec (`materialise:<dataset>:<system>`, `incremental:<lubm>:<FBF|DRed>` or `chain:<nodes>`). */
 async function runTask(spec: string): Promise<TaskResult> {
   const [kind, dataset, which] = spec.split(':');
   if (kind === 'chain' && Number.isInteger(Number(dataset)) && Number(dataset) >= 4) return chain(Number(dataset));
   if (kind === 'plain-delete' && (dataset === 'lubm1' || dataset === 'lubm10')) return plainDelete(dataset);
+  if (kind === 'small') return smallUpdates();
   if (kind === 'materialise' && (dataset === 'lubm1' || dataset === 'lubm10' || dataset === 'dt10000' || dataset === 'dt100000')) {
     if (which === 'quadlog') return materialiseQuadlog(dataset);
     if (which === 'n3') return materialiseN3(dataset);
   }
   if (kind === 'incremental' && (dataset === 'lubm1' || dataset === 'lubm10') && (which === 'FBF' || which === 'DRed')) return incremental(dataset, which);
-  throw new Error(`unknown task '${spec}' (expected materialise:<lubm1|lubm10|dt10000|dt100000>:<quadlog|n3>, incremental:<lubm1|lubm10>:<FBF|DRed>, plain-delete:<lubm1|lubm10> or chain:<nodes>)`);
+  throw new Error(`unknown task '${spec}' (expected materialise:<lubm1|lubm10|dt10000|dt100000>:<quadlog|n3>, incremental:<lubm1|lubm10>:<FBF|DRed>, plain-delete:<lubm1|lubm10>, chain:<nodes> or small)`);
 }
 
 // ---------------------------------------------------------------- parent mode
@@ -381,6 +421,7 @@ function parseOptions(argv: readonly string[]): Options {
 }
 
 function describeTask(r: TaskResult): string {
+  if (r.kind === 'small') return `small updates on LUBM(10) (${num(r.facts)} facts): add one triple ${r.addMs.toFixed(2)} ms, delete one ${r.deleteMs.toFixed(2)} ms`;
   if (r.kind === 'plain-delete') return `delete 1% of ${r.dataset} without rules: ${num(r.sampled)} triples, ${secs(r.remove)} s`;
   if (r.kind === 'chain') return `chain of ${num(r.nodes)} nodes: materialise ${secs(r.materialise)} s, delete middle edge ${secs(r.remove)} s, add back ${secs(r.add)} s, recompute ${secs(r.recompute)} s`;
   if (r.kind === 'materialise')
@@ -413,6 +454,7 @@ async function main(): Promise<void> {
     }
   }
   if (options.parts.includes('chain')) specs.push(`chain:${CHAIN_NODES}`);
+  if (options.parts.includes('small')) specs.push('small');
 
   const results: TaskResult[] = [];
   for (const spec of specs) {
