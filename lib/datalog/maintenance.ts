@@ -66,6 +66,13 @@ const key = (tableId: number, row: number): number => tableId * 0x100000000 + ro
 const keyTable = (k: number): number => Math.floor(k / 0x100000000);
 const keyRow = (k: number): number => k % 0x100000000;
 
+/** Appends the key of (table id, row) to the list of `level` in `lists`. */
+function listByLevel(lists: Map<number, number[]>, level: number, tableId: number, row: number): void {
+  let list = lists.get(level);
+  if (!list) lists.set(level, (list = []));
+  list.push(key(tableId, row));
+}
+
 /** The rows of one predicate node's facts (all in one table) in the order they were listed. */
 interface NodeList {
   readonly tableId: number;
@@ -212,14 +219,11 @@ export class Maintenance {
         const table = tx.table(tableId);
         for (const r of rows) {
           this.setMark(tableId, r, EMINUS);
-          // with FBF, a deleted fact that rules also derive is checked at its level first
+          // with FBF, a deleted fact that rules also derive is checked at its level first (no
+          // rule derives facts of level 0 any more)
           const level = (table.statusOf(r) & DERIVED) !== 0 && !this.options.useDRed ? this.levelOfRow(tableId, r) : 0;
           if (level === 0) this.overdeleteNow(tableId, r);
-          else {
-            let list = deletedDerived.get(level);
-            if (!list) deletedDerived.set(level, (list = []));
-            list.push(key(tableId, r));
-          }
+          else listByLevel(deletedDerived, level, tableId, r);
         }
       }
     }
@@ -230,11 +234,7 @@ export class Maintenance {
     for (const rule of removed) {
       this.eachHead(rule, -1, null, ({ tableId }, tuple) => {
         const row = tx.table(tableId).find(tuple, tx.view(tableId));
-        if (row < 0) return;
-        const level = this.levelOfRow(tableId, row);
-        let list = removedCandidates.get(level);
-        if (!list) removedCandidates.set(level, (list = []));
-        list.push(key(tableId, row));
+        if (row >= 0) listByLevel(removedCandidates, this.levelOfRow(tableId, row), tableId, row);
       });
     }
     // level 0 holds facts no rule derives any more
@@ -460,10 +460,7 @@ export class Maintenance {
     }
     if (staysExplicit) {
       this.setMark(tableId, row, D_UNDERIVED);
-      const level = this.levelOfRow(tableId, row);
-      let l = this.underived.get(level);
-      if (!l) this.underived.set(level, (l = []));
-      l.push(key(tableId, row));
+      listByLevel(this.underived, this.levelOfRow(tableId, row), tableId, row);
       return;
     }
     this.overdeleteNow(tableId, row);

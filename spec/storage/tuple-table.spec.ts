@@ -178,6 +178,12 @@ class Harness {
   }
 }
 
+/** The status of a tuple in a view (0 when absent). */
+function statusIn(table: TupleTable, tuple: Tuple, view: TableView): number {
+  const row = table.find(tuple, view);
+  return row < 0 ? 0 : table.statusOf(row);
+}
+
 /** Sorted keys and statuses of the rows `scan` reports. */
 function scanResult(table: TupleTable, pattern: Tuple, view: TableView): string[] {
   const out: string[] = [];
@@ -338,10 +344,7 @@ describe('TupleTable', () => {
     h.begin();
     h.add([1, 2, 3], DERIVED);
     h.commit();
-    const statuses = h.versions.map((v) => {
-      const row = h.table.find([1, 2, 3], v);
-      return row < 0 ? 0 : h.table.statusOf(row);
-    });
+    const statuses = h.versions.map((v) => statusIn(h.table, [1, 2, 3], v));
     expect(statuses).to.deep.equal([0, EXPLICIT, BOTH, DERIVED, 0, DERIVED]);
     h.checkAll('status history');
   });
@@ -359,10 +362,7 @@ describe('TupleTable', () => {
     h.setStatus([1, 2, 3], BOTH); // no change
     expect(() => h.table.setStatus(stale, DERIVED, h.version + 1)).to.throw(RangeError, /not a current row/);
     h.commit();
-    const statuses = h.versions.map((v) => [[1, 2, 3], [4, 5, 6]].map((t) => {
-      const row = h.table.find(t, v);
-      return row < 0 ? 0 : h.table.statusOf(row);
-    }));
+    const statuses = h.versions.map((v) => [[1, 2, 3], [4, 5, 6]].map((t) => statusIn(h.table, t, v)));
     expect(statuses).to.deep.equal([[0, 0], [EXPLICIT, DERIVED], [BOTH, 0]]);
     h.checkAll('setStatus');
   });
