@@ -88,15 +88,18 @@ export function sameCounts(a: Counts, b: Counts): boolean {
   return a.all === b.all && a.derived === b.derived && a.explicit === b.explicit;
 }
 
-/** Starts a server and a fresh store, runs `fn` on a connection to it, and shuts the server down. */
-export async function withStore<T>(parameters: Readonly<Record<string, string>>, fn: (ds: DataStoreConnection) => Promise<T>): Promise<T> {
+/**
+ * Starts a server and a fresh store (named `bench`), runs `fn` on a connection to it (and the
+ * server, for benchmarks that look inside the store), and shuts the server down.
+ */
+export async function withStore<T>(parameters: Readonly<Record<string, string>>, fn: (ds: DataStoreConnection, server: Server) => Promise<T>): Promise<T> {
   const server = await Server.create({ roleName: 'admin', password: 'pw' });
   try {
     const sc = await ConnectionFactory.newServerConnection('local', 'admin', 'pw');
     sc.createDataStore('bench', undefined, parameters);
     const ds = sc.newDataStoreConnection('bench');
     try {
-      return await fn(ds);
+      return await fn(ds, server);
     } finally {
       ds.close();
       sc.close();
