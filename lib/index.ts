@@ -10,6 +10,7 @@ export { VERSION } from './server/version.js';
 export { ConnectionFactory } from './api/connection-factory.js';
 export { ConnectionBase } from './api/connection-base.js';
 export { ServerConnection } from './api/server-connection.js';
+export { type AccessType, ACCESS_TYPES, GUEST_ROLE, type PasswordSpecificationType, type Privilege, type RoleDescription } from './server/roles.js';
 export { Cursor, AnswerBindings, type CursorPage } from './api/cursor.js';
 export {
   DataStoreConnection,

@@ -5,6 +5,8 @@
  */
 import { Interrupter } from '../model/control.js';
 import { InvalidConnectionError, ResourceInUseError } from '../model/errors.js';
+import type { ResourcePath } from '../server/resource-specifiers.js';
+import type { AccessType } from '../server/roles.js';
 import type { Server } from '../server/server.js';
 
 /** Base of {@link ServerConnection} and {@link DataStoreConnection}. */
@@ -20,11 +22,23 @@ export abstract class ConnectionBase {
     protected readonly server: Server,
     /** The role the connection acts as. */
     readonly roleName: string,
+    /** @internal Which role of that name (a role deleted and created again is another). */
+    protected readonly incarnation: number,
   ) {}
 
   /** Whether {@link ConnectionBase.close} was called. */
   get isClosed(): boolean {
     return this.closed;
+  }
+
+  /** Whether the connection can serve calls: not closed, and its role (and store) still exist. */
+  get isUsable(): boolean {
+    try {
+      this.checkUsable();
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** Asks the call running on this connection to stop at its next yield (InterruptedError). */
@@ -35,7 +49,7 @@ export abstract class ConnectionBase {
   /** Checks a password of the connection's role; a wrong one fails with AuthenticationError. */
   async checkPassword(password: string): Promise<void> {
     this.checkUsable();
-    await this.server.roles.verify(this.roleName, password);
+    await this.server.roles.authenticate(this.roleName, password);
   }
 
   /** Closes the connection. Later calls fail; closing twice is harmless. */
@@ -44,9 +58,15 @@ export abstract class ConnectionBase {
     this.interrupter.interrupt();
   }
 
-  /** @internal Throws when the connection cannot serve a call. */
+  /** @internal Throws when the connection cannot serve a call (closed, or its role deleted). */
   protected checkUsable(): void {
     if (this.closed) throw new InvalidConnectionError('the connection is closed');
+    if (!this.server.roles.isCurrent(this.roleName, this.incarnation)) throw new InvalidConnectionError(`role '${this.roleName}' was deleted: this connection can no longer be used (close it)`);
+  }
+
+  /** @internal Checks that the connection's role holds a privilege (AccessDeniedError otherwise). */
+  protected require(resource: ResourcePath, access: AccessType): void {
+    this.server.roles.require(this.roleName, resource, access);
   }
 
   /** @internal Runs one call, failing at once when another call is in flight. */

@@ -1,12 +1,20 @@
 /**
  * A connection to one data store: transactions, import and export, prefixes, base IRI,
  * tuple tables, properties and component information.
+ *
+ * Every call needs read access to the store (`|datastores|<ds>`) and checks the other
+ * privileges it needs before it changes anything: write on the store for its prefixes,
+ * base IRI, statistics and maintenance; on `|rules`, `|axioms`, `|commitprocedure`,
+ * `|tupletables[|t]` and `|datasources[|s]` for those; on a tuple table (and a named graph)
+ * for its facts. Named graphs the role may not read are invisible to its queries and exports.
  * @module
  */
-import { InvalidConnectionError, TransactionError, BadRequestError, DuplicateResourceError, UnknownResourceError } from '../model/errors.js';
+import { AccessDeniedError, InvalidConnectionError, TransactionError, BadRequestError, DuplicateResourceError, UnknownResourceError } from '../model/errors.js';
 import { ImportReport, type NotificationRow } from '../formats/notifications.js';
+import { canonicalMediaType, DATALOG } from '../formats/media-types.js';
 import type { Snapshot, StoreState, WriteTransaction } from '../storage/fact-store.js';
-import { DEFAULT_TRIPLES_ID, QUADS_ID } from '../storage/fact-store.js';
+import { DEFAULT_TRIPLES, DEFAULT_TRIPLES_ID, QUADS, QUADS_ID } from '../storage/fact-store.js';
+import { iriKey } from '../model/terms.js';
 import type { DataStore, PropertyRow, TupleTableRow } from '../server/data-store.js';
 import type { ComponentInfoRow } from '../server/component-info.js';
 import type { DataSourceColumnRow, DataSourceRow, DataSourceSample, DataSourceTableRow } from '../server/data-sources.js';
@@ -15,11 +23,15 @@ import { factDomainMask } from '../storage/tuple-table.js';
 import { type ImportOptions, type ImportSource, importInto, UPDATE_TYPES, type UpdateType } from '../server/import.js';
 import type { Server } from '../server/server.js';
 import { ConnectionBase } from './connection-base.js';
+import { storeAccess } from '../server/fact-access.js';
+import type { FactAccess } from '../storage/fact-access.js';
+import type { Catalogue } from '../storage/catalogue.js';
+import { escapeSegment, parseResourceSpecifier, type ResourcePath, storeResources } from '../server/resource-specifiers.js';
 import { importAxioms } from '../server/axioms.js';
 import { AnswerBindings, type AnswerRow, Cursor, rowsInto } from './cursor.js';
 import type { QueryTerm } from '../sparql/query-terms.js';
 import { parseUpdate } from '../sparql/update.js';
-import { type AnswerSink, evaluateQuery as evaluateSparql, explainQuery as explainSparql, runQuery, type QueryAnswer, type QueryOptions } from '../sparql/query.js';
+import { type AnswerSink, type EvaluationOptions, evaluateQuery as evaluateSparql, explainQuery as explainSparql, runQuery, type QueryAnswer, type QueryOptions } from '../sparql/query.js';
 import { answerWriterSink } from '../sparql/answer-output.js';
 import { AnswerChannel } from './answer-channel.js';
 import { Interrupter } from '../model/control.js';
@@ -125,8 +137,9 @@ export class DataStoreConnection extends ConnectionBase {
     /** @internal */
     private readonly store: DataStore,
     roleName: string,
+    incarnation: number,
   ) {
-    super(server, roleName);
+    super(server, roleName, incarnation);
   }
 
   /** The name of the data store. */
@@ -154,7 +167,7 @@ export class DataStoreConnection extends ConnectionBase {
   /** A second connection to the same store with the same role. */
   duplicate(): DataStoreConnection {
     this.checkUsable();
-    return new DataStoreConnection(this.server, this.store, this.roleName);
+    return new DataStoreConnection(this.server, this.store, this.roleName, this.incarnation);
   }
 
   /** Closes the connection, rolling back its open transaction. */
@@ -188,7 +201,11 @@ export class DataStoreConnection extends ConnectionBase {
       if (!t) throw new TransactionError('no transaction is open on this connection');
       this.transaction = undefined;
       if (t.type === 'read-only') this.store.facts.release(t.snapshot);
-      else await this.store.commit(t.tx, this.interrupter);
+      else {
+        // the commit procedure and reasoning act for the store, not for the role
+        t.tx.access = undefined;
+        await this.store.commit(t.tx, this.interrupter);
+      }
     });
   }
 
@@ -207,10 +224,37 @@ export class DataStoreConnection extends ConnectionBase {
     else this.store.rollback(t.tx);
   }
 
-  /** @internal */
+  /** @internal Also checks that the store exists and that the role may read it. */
   protected override checkUsable(): void {
     super.checkUsable();
     if (this.store.isDeleted) throw new InvalidConnectionError(`data store '${this.store.name}' was deleted: this connection can no longer be used (close it)`);
+    this.require(storeResources.store(this.store.name), 'read');
+  }
+
+  /** The role's access to the store's facts for this call (undefined: unrestricted). */
+  private access(catalogue: Catalogue): FactAccess | undefined {
+    return storeAccess(this.server.roles, this.roleName, this.store.name, catalogue, this.store.facts.dictionary);
+  }
+
+  /** Checks a privilege on the store itself (`[]`) or one of its children (`['rules']`, `['tupletables', t]`). */
+  private requireOn(child: readonly string[], access: 'read' | 'write'): void {
+    this.require([...storeResources.store(this.store.name), ...child] as ResourcePath, access);
+  }
+
+  /** Runs `fn` once the role holds a privilege on the store or one of its children. */
+  private checked<T>(child: readonly string[], access: 'read' | 'write', fn: () => T): T {
+    this.requireOn(child, access);
+    return fn();
+  }
+
+  /** Checks write access to everything `clear` may change: facts of every table and graph, rules, and (optionally) axioms. */
+  private requireWriteAll(catalogue: Catalogue, axioms: boolean): void {
+    this.requireOn([], 'write');
+    this.requireOn(['rules'], 'write');
+    if (axioms) this.requireOn(['axioms'], 'write');
+    for (const name of catalogue.tupleTables.keys()) this.requireOn(['tupletables', name], 'write');
+    const graphs = parseResourceSpecifier(`|datastores|${escapeSegment(this.store.name)}|namedgraphs|*`);
+    if (!this.server.roles.allowsAll(this.roleName, graphs, 'write')) throw new AccessDeniedError(`role '${this.roleName}' has no write access to every named graph ('${graphs.text}')`);
   }
 
   /** Runs `fn` on the state of the open transaction, or of an implicit read-only one. */
@@ -240,6 +284,7 @@ export class DataStoreConnection extends ConnectionBase {
     if (this.transaction) {
       if (this.transaction.type !== 'read-write') throw new TransactionError('the open transaction is read-only: this operation needs a read-write transaction');
       const tx = this.transaction.tx;
+      tx.access = this.access(tx.catalogue);
       const sp = store.savepoint(tx);
       try {
         const result = await fn(tx);
@@ -251,6 +296,7 @@ export class DataStoreConnection extends ConnectionBase {
       }
     }
     const tx = await store.beginWrite(IMPLICIT_LOCK_TIMEOUT_MS);
+    tx.access = this.access(tx.catalogue);
     let result: T;
     try {
       result = await fn(tx);
@@ -259,7 +305,10 @@ export class DataStoreConnection extends ConnectionBase {
       throw e;
     }
     if (failed(result)) store.rollback(tx);
-    else await store.commit(tx, this.interrupter);
+    else {
+      tx.access = undefined;
+      await store.commit(tx, this.interrupter);
+    }
     return result;
   }
 
@@ -306,7 +355,12 @@ export class DataStoreConnection extends ConnectionBase {
 
   /** Writes the store's facts to `output` in an RDF media type (parameter fact-domain). */
   async exportData(output: ExportOutput, mediaType: string, parameters: ExportParameters = {}): Promise<void> {
-    await this.guard('exportData', () => this.read((state) => exportFacts(state, this.store.facts.dictionary, output, mediaType, parameters, this.interrupter)));
+    await this.guard('exportData', () =>
+      this.read((state) => {
+        if (canonicalMediaType(mediaType) === DATALOG) this.requireOn(['rules'], 'read');
+        return exportFacts(state, this.store.facts.dictionary, output, mediaType, parameters, this.interrupter, this.access(state.catalogue));
+      }),
+    );
   }
 
   /** Exports to a string (convenient for small stores). */
@@ -322,7 +376,7 @@ export class DataStoreConnection extends ConnectionBase {
    * defaults. Syntax errors fail with QueryCompilationError.
    */
   async evaluateQuery(query: string, options: QueryOptions = {}): Promise<QueryAnswer> {
-    return this.guard('evaluateQuery', () => this.read((state) => evaluateSparql(state, this.store.facts.dictionary, query, options, this.interrupter)));
+    return this.guard('evaluateQuery', () => this.read((state) => evaluateSparql(state, this.store.facts.dictionary, query, this.withAccess(state, options), this.interrupter)));
   }
 
   /**
@@ -346,7 +400,7 @@ export class DataStoreConnection extends ConnectionBase {
           waiting = undefined;
           return wait;
         };
-        await runQuery(state, this.store.facts.dictionary, query, options, this.interrupter, sink, undefined, pause);
+        await runQuery(state, this.store.facts.dictionary, query, this.withAccess(state, options), this.interrupter, sink, undefined, pause);
         if (waiting) await waiting;
         return sink.count();
       }),
@@ -359,7 +413,7 @@ export class DataStoreConnection extends ConnectionBase {
    * reach each pattern); the text ends with the number of answers and the time taken.
    */
   async explainQuery(query: string, options: QueryOptions = {}): Promise<string> {
-    return this.guard('explainQuery', () => this.read((state) => explainSparql(state, this.store.facts.dictionary, query, options, this.interrupter)));
+    return this.guard('explainQuery', () => this.read((state) => explainSparql(state, this.store.facts.dictionary, query, this.withAccess(state, options), this.interrupter)));
   }
 
   /**
@@ -375,13 +429,22 @@ export class DataStoreConnection extends ConnectionBase {
     );
   }
 
+  /** The options of an evaluation by this connection's role. */
+  private withAccess(state: StoreState, options: QueryOptions): EvaluationOptions {
+    const access = this.access(state.catalogue);
+    return access === undefined ? options : { ...options, access };
+  }
+
   /**
    * Rebuilds the compiled rules and checks the commit procedure against the current catalogue
    * and statistics (RDFox's recompile / recompile-rules). Join plans are also chosen afresh
    * from the current counts at every reasoning run.
    */
   async recompile(): Promise<void> {
-    await this.guard('recompile', () => this.write((tx) => this.store.recompile(tx)));
+    await this.guard('recompile', () => {
+      this.requireOn([], 'write');
+      return this.write((tx) => this.store.recompile(tx));
+    });
   }
 
   /**
@@ -402,7 +465,7 @@ export class DataStoreConnection extends ConnectionBase {
       quads: () => notSelect('a CONSTRUCT or DESCRIBE'),
     };
     const running = this.guard('evaluateQueryIterator', () =>
-      this.read((state) => runQuery(state, this.store.facts.dictionary, query, options, this.interrupter, sink, undefined, channel.pause)),
+      this.read((state) => runQuery(state, this.store.facts.dictionary, query, this.withAccess(state, options), this.interrupter, sink, undefined, channel.pause)),
     );
     running.then(
       () => channel.end(),
@@ -444,13 +507,13 @@ export class DataStoreConnection extends ConnectionBase {
           const run = async (): Promise<void> => {
             // a read/write transaction changes under the cursor: its answers are taken at once
             if (this.transaction?.type === 'read-write') {
-              await this.guard('openCursor', () => this.read((state) => runQuery(state, dictionary, query, options, this.interrupter, sink)));
+              await this.guard('openCursor', () => this.read((state) => runQuery(state, dictionary, query, this.withAccess(state, options), this.interrupter, sink)));
               return;
             }
             const own = this.transaction?.type === 'read-only' ? undefined : this.store.facts.read();
             const state = own ?? (this.transaction as { snapshot: Snapshot }).snapshot;
             try {
-              await runQuery(state, dictionary, query, options, new Interrupter(), sink, undefined, channel.pause);
+              await runQuery(state, dictionary, query, this.withAccess(state, options), new Interrupter(), sink, undefined, channel.pause);
             } finally {
               if (own) this.store.facts.release(own);
             }
@@ -486,6 +549,7 @@ export class DataStoreConnection extends ConnectionBase {
   async createStatistics(name: string, parameters: Readonly<Record<string, string>> = {}): Promise<void> {
     await this.guard('createStatistics', () =>
       this.write((tx) => {
+        this.requireOn([], 'write');
         if (name !== 'column-counts') throw new BadRequestError(`unknown statistics '${name}' (known: column-counts)`);
         if (Object.keys(parameters).length > 0) throw new BadRequestError(`statistics '${name}' takes no parameters`);
         if (tx.catalogue.statistics.has(name)) throw new DuplicateResourceError(`statistics '${name}' already exist`);
@@ -498,6 +562,7 @@ export class DataStoreConnection extends ConnectionBase {
   async deleteStatistics(name: string): Promise<void> {
     await this.guard('deleteStatistics', () =>
       this.write((tx) => {
+        this.requireOn([], 'write');
         if (!tx.catalogue.statistics.has(name)) throw new UnknownResourceError(`statistics '${name}' do not exist`);
         tx.catalogue = tx.catalogue.set('statistics', tx.catalogue.statistics.delete(name));
       }),
@@ -508,6 +573,7 @@ export class DataStoreConnection extends ConnectionBase {
   async updateStatistics(name?: string): Promise<void> {
     await this.guard('updateStatistics', () =>
       this.read((state) => {
+        this.requireOn([], 'write');
         if (name !== undefined && !state.catalogue.statistics.has(name)) throw new UnknownResourceError(`statistics '${name}' do not exist`);
       }),
     );
@@ -524,6 +590,12 @@ export class DataStoreConnection extends ConnectionBase {
    */
   async importAxiomsFromTriples(sourceGraph?: string, translateAssertions = false, destinationGraph?: string, updateType: 'ADD' | 'DELETE' = 'ADD'): Promise<ImportResult> {
     return this.guard('importAxiomsFromTriples', async () => {
+      this.requireOn(['axioms'], 'write');
+      if (sourceGraph === undefined) this.requireOn(['tupletables', DEFAULT_TRIPLES], 'read');
+      else {
+        this.requireOn(['tupletables', QUADS], 'read');
+        this.requireOn(['namedgraphs', iriKey(sourceGraph)], 'read');
+      }
       const report = new ImportReport();
       await this.write(
         (tx) => importAxioms(this.store, tx, { sourceGraph, destinationGraph, assertions: translateAssertions, deleting: updateType === 'DELETE' }, report),
@@ -535,14 +607,14 @@ export class DataStoreConnection extends ConnectionBase {
 
   /** The axioms of the store: destination graph ('' = default graph) and axiom text. */
   async listAxioms(): Promise<Array<{ graph: string; axiom: string }>> {
-    return this.guard('listAxioms', () => this.read((state) => [...state.catalogue.axioms.values()].map((a) => ({ graph: a.destination, axiom: a.key }))));
+    return this.guard('listAxioms', () => this.read((state) => this.checked(['axioms'], 'read', () => [...state.catalogue.axioms.values()].map((a) => ({ graph: a.destination, axiom: a.key })))));
   }
 
   // ---- commit procedure ----
 
   /** The commit procedure (a SPARQL update run inside every write transaction before commit), if any. */
   async getCommitProcedure(): Promise<string | undefined> {
-    return this.guard('getCommitProcedure', () => this.read((state) => state.catalogue.commitProcedure || undefined));
+    return this.guard('getCommitProcedure', () => this.read((state) => this.checked(['commitprocedure'], 'read', () => state.catalogue.commitProcedure || undefined)));
   }
 
   /**
@@ -553,6 +625,7 @@ export class DataStoreConnection extends ConnectionBase {
   async setCommitProcedure(update: string): Promise<boolean> {
     return this.guard('setCommitProcedure', () =>
       this.write((tx) => {
+        this.requireOn(['commitprocedure'], 'write');
         parseUpdate(update, tx.catalogue.prefixes, tx.catalogue.baseIRI);
         if (tx.catalogue.commitProcedure === update) return false;
         tx.catalogue = tx.catalogue.set('commitProcedure', update);
@@ -565,6 +638,7 @@ export class DataStoreConnection extends ConnectionBase {
   async deleteCommitProcedure(): Promise<boolean> {
     return this.guard('deleteCommitProcedure', () =>
       this.write((tx) => {
+        this.requireOn(['commitprocedure'], 'write');
         if (tx.catalogue.commitProcedure === '') return false;
         tx.catalogue = tx.catalogue.set('commitProcedure', '');
         return true;
@@ -578,11 +652,15 @@ export class DataStoreConnection extends ConnectionBase {
       this.read((state) => {
         const mask = factDomainMask(options.factDomain, 'all');
         const ids = options.tupleTable !== undefined ? [this.store.tableInfo(state, options.tupleTable).id] : [DEFAULT_TRIPLES_ID, QUADS_ID];
+        const access = this.access(state.catalogue);
+        for (const id of ids) access?.checkRead(id);
+        const readable = access?.readableGraph;
         let n = 0;
         for (const id of ids) {
           const table = state.table(id);
           const view = state.view(id);
-          for (let row = 0; row < view.limit; row++) if (table.visible(row, view) && (table.statusOf(row) & mask) !== 0) n++;
+          const hidden = id === QUADS_ID && readable ? (row: number): boolean => !readable(table.get(row, 3)) : undefined;
+          for (let row = 0; row < view.limit; row++) if (table.visible(row, view) && (table.statusOf(row) & mask) !== 0 && !hidden?.(row)) n++;
         }
         return n;
       }),
@@ -591,13 +669,19 @@ export class DataStoreConnection extends ConnectionBase {
 
   /** Deletes every fact (and, once they exist, every rule and axiom). */
   async clear(): Promise<void> {
-    await this.guard('clear', () => this.write((tx) => this.store.clear(tx)));
+    await this.guard('clear', () =>
+      this.write((tx) => {
+        this.requireWriteAll(tx.catalogue, true);
+        this.store.clear(tx);
+      }),
+    );
   }
 
   /** Drops every rule and makes every fact (explicit or derived) explicit. */
   async clearRulesExplicateFacts(): Promise<void> {
     await this.guard('clearRulesExplicateFacts', () =>
       this.write(async (tx) => {
+        this.requireWriteAll(tx.catalogue, false);
         await this.store.reasoner.reason(tx, this.interrupter);
         this.store.clearRulesExplicateFacts(tx);
       }),
@@ -608,6 +692,7 @@ export class DataStoreConnection extends ConnectionBase {
   async recomputeMaterialization(): Promise<void> {
     await this.guard('recomputeMaterialization', () =>
       this.write(async (tx) => {
+        this.requireOn([], 'write');
         this.store.reasoner.requestRecompute();
         await this.store.reasoner.reason(tx, this.interrupter);
       }),
@@ -617,6 +702,7 @@ export class DataStoreConnection extends ConnectionBase {
   /** Brings the materialisation up to date inside the open read/write transaction. */
   async updateMaterialization(): Promise<void> {
     await this.guard('updateMaterialization', async () => {
+      this.requireOn([], 'write');
       if (this.transaction?.type !== 'read-write') throw new TransactionError('update-materialization needs an open read-write transaction');
       await this.reasonInTransaction(this.transaction.tx);
     });
@@ -625,6 +711,7 @@ export class DataStoreConnection extends ConnectionBase {
   /** Reclaims the space of deleted facts that no reader can still see. */
   async compact(): Promise<void> {
     await this.guard('compact', async () => {
+      this.requireOn([], 'write');
       this.noTransaction('compact');
       await this.store.facts.compact(IMPLICIT_LOCK_TIMEOUT_MS);
     });
@@ -648,7 +735,7 @@ export class DataStoreConnection extends ConnectionBase {
 
   /** Sets the base IRI; returns whether it changed. */
   async setBaseIRI(iri: string): Promise<boolean> {
-    return this.guard('setBaseIRI', () => this.write((tx) => this.store.setBaseIRI(tx, iri)));
+    return this.guard('setBaseIRI', () => this.write((tx) => this.checked([], 'write', () => this.store.setBaseIRI(tx, iri))));
   }
 
   /** Sets a mutable data store property (base-iri); returns whether it changed. */
@@ -667,34 +754,35 @@ export class DataStoreConnection extends ConnectionBase {
 
   /** Replaces all prefixes. */
   async setPrefixes(prefixes: ReadonlyMap<string, string> | Readonly<Record<string, string>>): Promise<void> {
-    await this.guard('setPrefixes', () => this.write((tx) => this.store.setPrefixes(tx, prefixes)));
+    await this.guard('setPrefixes', () => this.write((tx) => this.checked([], 'write', () => this.store.setPrefixes(tx, prefixes))));
   }
 
   /** Sets one prefix (`ex:` → IRI); returns whether anything changed. */
   async setPrefix(name: string, iri: string): Promise<boolean> {
-    return this.guard('setPrefix', () => this.write((tx) => this.store.setPrefix(tx, name, iri)));
+    return this.guard('setPrefix', () => this.write((tx) => this.checked([], 'write', () => this.store.setPrefix(tx, name, iri))));
   }
 
   /** Removes one prefix; returns whether it existed. */
   async unsetPrefix(name: string): Promise<boolean> {
-    return this.guard('unsetPrefix', () => this.write((tx) => this.store.unsetPrefix(tx, name)));
+    return this.guard('unsetPrefix', () => this.write((tx) => this.checked([], 'write', () => this.store.unsetPrefix(tx, name))));
   }
 
   // ---- tuple tables ----
 
   /** The tuple tables (Name, Type, ID, MinArity, MaxArity). */
   async listTupleTables(): Promise<TupleTableRow[]> {
-    return this.guard('listTupleTables', () => this.read((state) => this.store.listTupleTables(state)));
+    return this.guard('listTupleTables', () => this.read((state) => this.checked(['tupletables'], 'read', () => this.store.listTupleTables(state))));
   }
 
   /** Property/Value rows describing a tuple table. */
   async describeTupleTable(name: string): Promise<Array<{ property: string; value: string }>> {
-    return this.guard('describeTupleTable', () => this.read((state) => this.store.describeTupleTable(state, name)));
+    return this.guard('describeTupleTable', () => this.read((state) => this.checked(['tupletables', name], 'read', () => this.store.describeTupleTable(state, name))));
   }
 
   /** Creates an in-memory tuple table (parameters: `arity`, or `min-arity` = `max-arity`; `type=memory`). Not transactional. */
   async createTupleTable(name: string, parameters: Readonly<Record<string, string>>): Promise<void> {
     await this.guard('createTupleTable', async () => {
+      this.requireOn(['tupletables'], 'write');
       this.noTransaction('creating a tuple table');
       await this.store.createTupleTable(name, parameters, IMPLICIT_LOCK_TIMEOUT_MS);
     });
@@ -703,6 +791,8 @@ export class DataStoreConnection extends ConnectionBase {
   /** Deletes a user tuple table and its facts. Not transactional. */
   async deleteTupleTable(name: string): Promise<void> {
     await this.guard('deleteTupleTable', async () => {
+      this.requireOn(['tupletables'], 'write');
+      this.requireOn(['tupletables', name], 'write');
       this.noTransaction('deleting a tuple table');
       await this.store.deleteTupleTable(name, IMPLICIT_LOCK_TIMEOUT_MS);
     });
@@ -712,7 +802,7 @@ export class DataStoreConnection extends ConnectionBase {
 
   /** The registered data sources (Name, Type, Parameters, NumberOfTables). */
   async listDataSources(): Promise<DataSourceRow[]> {
-    return this.guard('listDataSources', () => this.store.dataSources.list());
+    return this.guard('listDataSources', () => this.checked(['datasources'], 'read', () => this.store.dataSources.list()));
   }
 
   /**
@@ -721,6 +811,7 @@ export class DataStoreConnection extends ConnectionBase {
    */
   async registerDataSource(name: string, type: string, parameters: Readonly<Record<string, string>> = {}): Promise<void> {
     await this.guard('registerDataSource', async () => {
+      this.requireOn(['datasources'], 'write');
       this.noTransaction('registering a data source');
       await this.store.dataSources.register(name, type, parameters);
     });
@@ -729,6 +820,8 @@ export class DataStoreConnection extends ConnectionBase {
   /** Deregisters a data source on which no tuple table is mounted. Not transactional. */
   async deregisterDataSource(name: string): Promise<void> {
     await this.guard('deregisterDataSource', () => {
+      this.requireOn(['datasources'], 'write');
+      this.requireOn(['datasources', name], 'write');
       this.noTransaction('deregistering a data source');
       this.store.dataSources.deregister(name);
     });
@@ -736,22 +829,22 @@ export class DataStoreConnection extends ConnectionBase {
 
   /** Property/Value rows describing a data source. */
   async describeDataSource(name: string): Promise<Array<{ property: string; value: string }>> {
-    return this.guard('describeDataSource', () => this.store.dataSources.describe(name));
+    return this.guard('describeDataSource', () => this.checked(['datasources', name], 'read', () => this.store.dataSources.describe(name)));
   }
 
   /** The tables of a data source (Name, NumberOfColumns, Columns). */
   async listDataSourceTables(source: string): Promise<DataSourceTableRow[]> {
-    return this.guard('listDataSourceTables', () => this.store.dataSources.tables(source));
+    return this.guard('listDataSourceTables', () => this.checked(['datasources', source], 'read', () => this.store.dataSources.tables(source)));
   }
 
   /** The columns of a data source table (Column, Name, Datatype). */
   async describeDataSourceTable(source: string, table: string): Promise<DataSourceColumnRow[]> {
-    return this.guard('describeDataSourceTable', () => this.store.dataSources.columns(source, table));
+    return this.guard('describeDataSourceTable', () => this.checked(['datasources', source], 'read', () => this.store.dataSources.columns(source, table)));
   }
 
   /** Up to `limit` rows of a data source table, read directly from the source (no transaction). */
   async getDataSourceTableData(source: string, table: string, limit: number): Promise<DataSourceSample> {
-    return this.guard('getDataSourceTableData', () => this.store.dataSources.sample(source, table, limit));
+    return this.guard('getDataSourceTableData', () => this.checked(['datasources', source], 'read', () => this.store.dataSources.sample(source, table, limit)));
   }
 
   // ---- diagnostics ----

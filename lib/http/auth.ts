@@ -2,11 +2,11 @@
  * Authentication of HTTP requests.
  *
  * - `Authorization: Basic <base64 role:password>` authenticates a role; the API is stateless,
- *   so every request carries it. Checking a password is deliberately slow (scrypt), so a
- *   successful check is remembered for {@link BASIC_CACHE_MS} under the SHA-256 of the header
- *   (never the header itself); failed checks are never remembered.
- * - No Authorization header: the request acts as the role `guest` with the guest password;
- *   when that role no longer exists (or its password changed), the request is refused (401).
+ *   so every request carries it. The server's role database remembers successful checks
+ *   for as long as the role keeps that password, so a changed password or a deleted role
+ *   takes effect on the next request. Concurrent requests with one header share one check.
+ * - No Authorization header: the request acts as the role `guest` if the server has one
+ *   (server parameter `create-guest-role`); otherwise it is refused (401).
  * - `Authorization: Service <token>` authenticates a request on a connection (named by
  *   `connection=<id>` or by the path) with the token returned when it was created.
  *
@@ -18,13 +18,8 @@ import { createHash } from 'node:crypto';
 import { AccessDeniedError, AuthenticationError, ConnectionFactory, type ServerConnection } from '../index.js';
 import type { ConnectionRegistry, RegisteredConnection } from './connections.js';
 
-/** The role used for requests without an Authorization header. */
+/** The role used for requests without an Authorization header (when the server has it). */
 export const GUEST_ROLE = 'guest';
-
-/** How long a successful Basic (or guest) verification is remembered, in milliseconds. */
-export const BASIC_CACHE_MS = 60_000;
-
-const CACHE_LIMIT = 10_000;
 
 /** How a request was authenticated. */
 export type AuthenticationScheme = 'basic' | 'guest' | 'service';
@@ -42,14 +37,8 @@ export interface Principal {
   readonly root: ServerConnection;
 }
 
-interface CacheEntry {
-  readonly principal: Principal;
-  readonly expires: number;
-}
-
 /** Authenticates the requests of one endpoint. */
 export class Authenticator {
-  private readonly cache = new Map<string, CacheEntry>();
   /** Verifications in progress, so that concurrent requests with one header hash once. */
   private readonly pending = new Map<string, Promise<Principal>>();
 
@@ -57,7 +46,6 @@ export class Authenticator {
   constructor(
     private readonly serverURL: string,
     private readonly connections: ConnectionRegistry,
-    private readonly cacheMs: number = BASIC_CACHE_MS,
   ) {}
 
   /**
@@ -69,7 +57,7 @@ export class Authenticator {
   async authenticate(authorization: string | undefined, named: RegisteredConnection | undefined): Promise<Principal> {
     const header = authorization?.trim() ?? '';
     if (header === '') {
-      const principal = await this.verified('\0guest', GUEST_ROLE, GUEST_ROLE, 'guest');
+      const principal: Principal = { roleName: GUEST_ROLE, scheme: 'guest', root: ConnectionFactory.newGuestConnection(this.serverURL) };
       if (named && named.roleName !== GUEST_ROLE) {
         throw new AuthenticationError(`connection '${named.id}' belongs to another role: authenticate with that role's credentials (Basic) or the connection's token (Service)`);
       }
@@ -83,7 +71,7 @@ export class Authenticator {
       const colon = decoded.indexOf(':');
       if (credentials === '' || colon < 0) throw new AuthenticationError('malformed Basic credentials: expected base64 of role-name:password');
       const roleName = decoded.slice(0, colon);
-      const principal = await this.verified(createHash('sha256').update(header).digest('hex'), roleName, decoded.slice(colon + 1), 'basic');
+      const principal = await this.verified(createHash('sha256').update(header).digest('hex'), roleName, decoded.slice(colon + 1));
       if (named && named.roleName !== principal.roleName) {
         throw new AccessDeniedError(`connection '${named.id}' belongs to another role than '${principal.roleName}'`);
       }
@@ -92,48 +80,21 @@ export class Authenticator {
     if (scheme === 'service') {
       if (!named) throw new AuthenticationError('the Service authentication scheme is for requests on a connection: name the connection with connection=<id>');
       if (credentials === '' || !this.connections.checkToken(named.id, credentials)) throw new AuthenticationError(`invalid authentication token for connection '${named.id}'`);
+      if (!named.root.isUsable) throw new AuthenticationError(`connection '${named.id}' can no longer be used: its role was deleted`);
       return { roleName: named.roleName, scheme: 'service', root: named.root };
     }
     throw new AuthenticationError(`unsupported authorization scheme '${header.slice(0, space < 0 ? header.length : space)}' (use Basic or Service)`);
   }
 
-  /** Forgets every remembered verification. */
-  clear(): void {
-    this.cache.clear();
-  }
-
-  private async verified(key: string, roleName: string, password: string, scheme: AuthenticationScheme): Promise<Principal> {
-    const hit = this.cache.get(key);
-    if (hit && hit.expires > Date.now()) return hit.principal;
-    if (hit) this.cache.delete(key);
+  private async verified(key: string, roleName: string, password: string): Promise<Principal> {
     const running = this.pending.get(key);
     if (running) return running;
-    const verification = this.verify(key, roleName, password, scheme);
+    const verification = ConnectionFactory.newServerConnection(this.serverURL, roleName, password).then((root): Principal => ({ roleName, scheme: 'basic', root }));
     this.pending.set(key, verification);
     try {
       return await verification;
     } finally {
       this.pending.delete(key);
     }
-  }
-
-  private async verify(key: string, roleName: string, password: string, scheme: AuthenticationScheme): Promise<Principal> {
-    let root: ServerConnection;
-    try {
-      root = await ConnectionFactory.newServerConnection(this.serverURL, roleName, password);
-    } catch (e) {
-      if (scheme === 'guest' && e instanceof AuthenticationError) {
-        throw new AuthenticationError('anonymous access is disabled (the guest role does not exist or its password was changed): send Basic credentials');
-      }
-      throw e;
-    }
-    const now = Date.now();
-    const principal: Principal = { roleName, scheme, root };
-    if (this.cache.size >= CACHE_LIMIT) {
-      for (const [k, v] of this.cache) if (v.expires <= now) this.cache.delete(k);
-      if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!);
-    }
-    this.cache.set(key, { principal, expires: now + this.cacheMs });
-    return principal;
   }
 }

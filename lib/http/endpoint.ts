@@ -103,7 +103,6 @@ export async function startEndpoint(server: Server, options: EndpointOptions = {
         });
         context.requests.cancelAll();
         connections.closeAll();
-        context.authenticator.clear();
         http.closeIdleConnections();
       });
       return closing;

@@ -10,7 +10,8 @@
  * not work, and a listing that always contained itself would only be noise. They still get an
  * ID in the response header.
  *
- * Visibility: a role sees (and may cancel) its own requests; the server's first role sees all.
+ * Visibility: a role sees (and may cancel) its own requests; read on `|requests` lets it see
+ * every request, write on `|requests` cancel every request.
  * Cancelling is best effort: it interrupts every connection the request is running a call on
  * (the call stops at its next check and its transaction is rolled back), and a request that
  * has not reached a connection yet fails as soon as it tries.
@@ -90,14 +91,14 @@ export class RequestRegistry {
     return () => void this.running.delete(request);
   }
 
-  /** The running requests `roleName` may see (all of them for `privilegedRole`), oldest first. */
-  visible(roleName: string, privilegedRole: string): RunningRequest[] {
-    return [...this.running].filter((r) => roleName === privilegedRole || r.roleName === roleName);
+  /** The running requests `roleName` may see (all of them when `seesAll`), oldest first. */
+  visible(roleName: string, seesAll: boolean): RunningRequest[] {
+    return [...this.running].filter((r) => seesAll || r.roleName === roleName);
   }
 
   /** The visible physical requests with an ID. */
-  withId(requestId: string, roleName: string, privilegedRole: string): RunningRequest[] {
-    return this.visible(roleName, privilegedRole).filter((r) => r.requestId === requestId);
+  withId(requestId: string, roleName: string, seesAll: boolean): RunningRequest[] {
+    return this.visible(roleName, seesAll).filter((r) => r.requestId === requestId);
   }
 
   /** Cancels every running request (endpoint shutdown). */
@@ -115,7 +116,7 @@ function timeTerm(date: Date): RDF.Literal {
 /** Serves `/requests`: GET the running requests. */
 export const handleRequests: Handler = async (exchange: Exchange): Promise<void> => {
   const ex = httpExchange(exchange);
-  const running = ex.context.requests.visible(ex.roleName, ex.context.server.firstRole);
+  const running = ex.context.requests.visible(ex.roleName, ex.principal.root.hasAccess(['requests'], 'read'));
   await exchange.sendTable(
     ['RequestID', 'StartTime', 'RoleName', 'Method', 'Target'],
     running.map((r) => [stringTerm(r.requestId), timeTerm(r.startTime), stringTerm(r.roleName), stringTerm(r.method), stringTerm(r.target)]),
@@ -124,7 +125,8 @@ export const handleRequests: Handler = async (exchange: Exchange): Promise<void>
 
 function requestsWithId(exchange: Exchange, id: string): RunningRequest[] {
   const ex = httpExchange(exchange);
-  const found = ex.context.requests.withId(id, ex.roleName, ex.context.server.firstRole);
+  const access = exchange.method === 'DELETE' ? 'write' : 'read';
+  const found = ex.context.requests.withId(id, ex.roleName, ex.principal.root.hasAccess(['requests'], access));
   if (found.length === 0) throw new UnknownResourceError(`no running request has ID '${id}'`);
   return found;
 }

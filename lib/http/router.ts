@@ -23,6 +23,7 @@ import { handleCursor, handleCursors } from './resources/cursors.js';
 import { handleDataStore, handleDataStores } from './resources/datastores.js';
 import { notImplemented } from './resources/not-implemented.js';
 import { handlePrefixes } from './resources/prefixes.js';
+import { handleMembers, handleMemberships, handlePassword, handlePrivileges, handleRole, handleRoles } from './resources/roles.js';
 
 import { handleHealth, handleServer } from './resources/server.js';
 import { handleSparql } from './resources/sparql.js';
@@ -80,14 +81,14 @@ export const ROUTES: readonly Route[] = [
   { path: '/datastores/:ds/tupletables', methods: ['GET'], handler: handleTupleTables },
   { path: '/datastores/:ds/tupletables/:table', methods: ['GET', 'POST', 'DELETE'], handler: handleTupleTable },
   { path: '/health', methods: ['GET'], handler: handleHealth, authenticate: false, register: false },
-  { path: '/password', methods: ['PUT'], handler: notImplemented('changing a password (/password)') },
+  { path: '/password', methods: ['PUT'], handler: handlePassword },
   { path: '/requests', methods: ['GET'], handler: handleRequests, variants: ['B'], register: false },
   { path: '/requests/:request', methods: ['GET', 'DELETE'], handler: handleRequest, variants: ['B'], register: false },
-  { path: '/roles', methods: ['GET'], handler: notImplemented('role management (/roles)') },
-  { path: '/roles/:role', methods: ['POST', 'DELETE'], handler: notImplemented('role management (/roles/<name>)') },
-  { path: '/roles/:role/privileges', methods: ['GET', 'PATCH'], handler: notImplemented('privileges (/roles/<name>/privileges)') },
-  { path: '/roles/:role/memberships', methods: ['GET', 'PATCH'], handler: notImplemented('role memberships (/roles/<name>/memberships)') },
-  { path: '/roles/:role/members', methods: ['GET'], handler: notImplemented('role members (/roles/<name>/members)') },
+  { path: '/roles', methods: ['GET'], handler: handleRoles },
+  { path: '/roles/:role', methods: ['GET', 'POST', 'DELETE'], handler: handleRole },
+  { path: '/roles/:role/privileges', methods: ['GET', 'PATCH'], handler: handlePrivileges },
+  { path: '/roles/:role/memberships', methods: ['GET', 'PATCH'], handler: handleMemberships },
+  { path: '/roles/:role/members', methods: ['GET'], handler: handleMembers },
   { path: '/shells', methods: ['GET', 'POST'], handler: notImplemented('shells (/shells)') },
   { path: '/shells/:shell', methods: ['GET', 'PATCH', 'DELETE'], handler: notImplemented('shells (/shells/<name>)') },
 ];

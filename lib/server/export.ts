@@ -2,6 +2,7 @@
  * Exporting a data store's facts in an RDF format, streamed to an output.
  * @module
  */
+import type { FactAccess } from '../storage/fact-access.js';
 import type { Interrupter } from '../model/control.js';
 import { BadRequestError } from '../model/errors.js';
 import { canonicalMediaType, DATALOG, RDF_FORMATS } from '../formats/media-types.js';
@@ -32,7 +33,10 @@ export interface ExportParameters {
   readonly 'rule-domain'?: string;
 }
 
-/** Writes the facts of `state` as `mediaType` to `output`. */
+/**
+ * Writes the facts of `state` as `mediaType` to `output`; with `access`, only what the role
+ * may read (facts of named graphs it may not read are left out).
+ */
 export async function exportFacts(
   state: StoreState,
   dictionary: TermDictionary,
@@ -40,6 +44,7 @@ export async function exportFacts(
   mediaType: string,
   parameters: ExportParameters,
   interrupter: Interrupter,
+  access?: FactAccess,
 ): Promise<void> {
   const type = canonicalMediaType(mediaType);
   if (type === DATALOG) {
@@ -60,11 +65,14 @@ export async function exportFacts(
     [QUADS_ID, 4],
   ];
   let pending = 0;
+  for (const [id] of tables) access?.checkRead(id);
+  const readable = access?.readableGraph;
   for (const [id, arity] of tables) {
     const table = state.table(id);
     const view = state.view(id);
     for (let row = 0; row < view.limit; row++) {
       if (!table.visible(row, view) || (table.statusOf(row) & mask) === 0) continue;
+      if (arity === 4 && readable && !readable(table.get(row, 3))) continue;
       writer.statement(table.get(row, 0), table.get(row, 1), table.get(row, 2), arity === 4 ? table.get(row, 3) : -1);
       if (++pending >= 4096) {
         pending = 0;

@@ -63,12 +63,14 @@ export class StoreReasoner {
 
   /** Adds an explicit fact (through the pending log when the store has rules). */
   addFact(tx: WriteTransaction, tableId: number, tuple: ArrayLike<number>): boolean {
+    tx.access?.checkWrite(tableId, tuple);
     if (this.tracks(tx)) return this.pendingChanges().addExplicit(tx, tableId, tuple);
     return tx.table(tableId).add(tuple, EXPLICIT, tx.version);
   }
 
   /** Removes an explicit fact (through the pending log when the store has rules). */
   removeFact(tx: WriteTransaction, tableId: number, tuple: ArrayLike<number>): boolean {
+    tx.access?.checkWrite(tableId, tuple);
     if (this.tracks(tx)) return this.pendingChanges().removeExplicit(tx, tableId, tuple);
     return tx.table(tableId).remove(tuple, EXPLICIT, tx.version);
   }
@@ -79,6 +81,7 @@ export class StoreReasoner {
    * catalogue is left as it was.
    */
   addRules(tx: WriteTransaction, rules: readonly Rule[], domain: string): number {
+    if (domain === 'user') tx.access?.checkRules();
     if (this.options().equality !== 'off') {
       const bad = rules.find((r) => r.body.some((l) => l.kind === 'not' || l.kind === 'aggregate'));
       if (bad) {
@@ -118,6 +121,7 @@ export class StoreReasoner {
       gone.push(stored);
     }
     if (gone.length === 0) return 0;
+    if (gone.some((r) => r.domain === 'user')) tx.access?.checkRules();
     this.compile(tx, draft);
     tx.catalogue = tx.catalogue.set('rules', draft);
     const pending = this.pendingChanges();

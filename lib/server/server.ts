@@ -8,16 +8,21 @@ import { Map as IMap } from 'immutable';
 import { BadRequestError, DuplicateResourceError, UnknownResourceError } from '../model/errors.js';
 import { componentRows, type ComponentInfoRow } from './component-info.js';
 import { DataStore, type PropertyRow } from './data-store.js';
-import { GUEST_ROLE, RoleRegistry } from './roles.js';
+import { GUEST_ROLE, RoleDatabase } from './roles.js';
 import { GIT_SHA, VERSION } from './version.js';
+import { type ReadPolicy, readPolicyOf } from './read-policy.js';
 
 /** How to create a server. */
 export interface ServerOptions {
-  /** Name of the first role, which holds every privilege. */
+  /** Name of the first role, which holds every privilege (`full` on `>`). */
   readonly roleName: string;
   /** Its password. */
   readonly password: string;
-  /** Server parameters, listed as `parameters.<name>` properties. */
+  /**
+   * Server parameters, listed as `parameters.<name>` properties. `create-guest-role=true`
+   * creates the role `guest` (no password, no privileges) that requests without credentials
+   * act as; without it such requests are refused.
+   */
   readonly parameters?: Readonly<Record<string, string>>;
   /** The URL connections name this server by (default `local`). */
   readonly url?: string;
@@ -27,35 +32,41 @@ const registry = new Map<string, Server>();
 
 /** A quadlog server holding named data stores. */
 export class Server {
-  /** @internal The roles of the server. */
-  readonly roles = new RoleRegistry();
-  /** The first role (every privilege). */
-  readonly firstRole: string;
+  /** @internal The roles of the server, their privileges and memberships. */
+  readonly roles = new RoleDatabase();
   private stores = IMap<string, DataStore>();
   private maxMemory = totalmem();
   private numThreads = availableParallelism();
   private readonly parameters: Readonly<Record<string, string>>;
   private closed = false;
+  /**
+   * @internal What imports by IRI may read (text/uri-list bodies, SPARQL LOAD, `{ iris }`
+   * sources): from the server parameters `sandbox-directory` and
+   * `allowed-url-schemes-on-import`, checked when the server is created.
+   */
+  readonly readPolicy: ReadPolicy;
 
   private constructor(
     /** The URL of the server in this process. */
     readonly url: string,
     options: ServerOptions,
   ) {
-    this.firstRole = options.roleName;
     this.parameters = { ...(options.parameters ?? {}) };
+    this.readPolicy = readPolicyOf(this.parameters);
   }
 
-  /** Creates and registers a server with a first role and the guest role. */
+  /** Creates and registers a server with a first role (and the guest role when the parameters ask for it). */
   static async create(options: ServerOptions): Promise<Server> {
     const url = options.url ?? 'local';
     if (registry.has(url)) throw new DuplicateResourceError(`a server is already registered at '${url}'`);
     if (!options.roleName || options.roleName === GUEST_ROLE) throw new BadRequestError(`the first role needs a name other than '${GUEST_ROLE}'`);
+    const guest = options.parameters?.['create-guest-role'] ?? 'false';
+    if (guest !== 'true' && guest !== 'false') throw new BadRequestError(`invalid value '${guest}' for server parameter 'create-guest-role': true or false`);
     const server = new Server(url, options);
     registry.set(url, server);
     try {
-      await server.roles.create(options.roleName, options.password);
-      await server.roles.create(GUEST_ROLE, GUEST_ROLE);
+      await server.roles.createFirst(options.roleName, options.password);
+      if (guest === 'true') server.roles.createUnchecked(GUEST_ROLE);
     } catch (e) {
       registry.delete(url);
       throw e;

@@ -5,6 +5,7 @@
  * @module
  */
 import type { TermDictionary } from '../model/dictionary.js';
+import type { FactAccess } from '../storage/fact-access.js';
 import { DEFAULT_TRIPLES_ID, QUADS_ID, type StoreState } from '../storage/fact-store.js';
 import { ANY, DERIVED, EXPLICIT, type TableView, type TupleTable } from '../storage/tuple-table.js';
 import { ANY_NAMED_GRAPH, DEFAULT_GRAPH, type MatchCallback, type QuadSource, UNBOUND } from './quad-source.js';
@@ -25,14 +26,20 @@ export class StoreQuadSource implements QuadSource {
   private readonly quadView: TableView;
   private readonly named: ReadonlySet<number> | undefined;
   private readonly countsExact: boolean;
+  private readonly readable: ((graph: number) => boolean) | undefined;
 
-  /** Creates the source; `mask` selects fact statuses (explicit, derived). */
+  /**
+   * Creates the source; `mask` selects fact statuses (explicit, derived). With `access`,
+   * reading a table the role may not read fails, and graphs it may not read are invisible.
+   */
   constructor(
     state: StoreState,
     private readonly dictionary: TermDictionary,
     private readonly mask: number,
     private readonly dataset: DatasetGraphs,
+    private readonly access?: FactAccess,
   ) {
+    this.readable = access?.readableGraph;
     this.triples = state.table(DEFAULT_TRIPLES_ID);
     this.quads = state.table(QUADS_ID);
     this.tripleView = state.view(DEFAULT_TRIPLES_ID);
@@ -59,7 +66,9 @@ export class StoreQuadSource implements QuadSource {
 
   matcher(s: number, p: number, o: number, graph: number, onMatch: MatchCallback): (budget: number) => boolean {
     if (graph === DEFAULT_GRAPH) {
-      const from = this.dataset.defaultGraphs;
+      const readable = this.readable;
+      const from = readable && this.dataset.defaultGraphs ? this.dataset.defaultGraphs.filter((g) => readable(g)) : this.dataset.defaultGraphs;
+      this.access?.checkRead(from ? QUADS_ID : DEFAULT_TRIPLES_ID);
       if (!from) return this.scanner3(s, p, o, onMatch);
       if (from.length === 1) return this.scanner4(s, p, o, from[0]!, (a, b, c) => onMatch(a, b, c, DEFAULT_GRAPH));
       // a merge of several graphs: report each triple once
@@ -80,16 +89,20 @@ export class StoreQuadSource implements QuadSource {
         return i >= parts.length || stopped;
       };
     }
+    this.access?.checkRead(QUADS_ID);
     if (graph === ANY_NAMED_GRAPH) {
       const named = this.named;
+      const readable = this.readable;
+      if (readable) return this.scanner4(s, p, o, UNBOUND, (a, b, c, g) => ((named === undefined || named.has(g)) && readable(g) ? onMatch(a, b, c, g) : false));
       return this.scanner4(s, p, o, UNBOUND, (a, b, c, g) => (named === undefined || named.has(g) ? onMatch(a, b, c, g) : false));
     }
-    if (this.named !== undefined && !this.named.has(graph)) return () => true;
+    if ((this.named !== undefined && !this.named.has(graph)) || (this.readable && !this.readable(graph))) return () => true;
     return this.scanner4(s, p, o, graph, onMatch);
   }
 
   exactCount(s: number, p: number, o: number, graph: number): number | undefined {
     if (!this.countsExact || this.mask !== (EXPLICIT | DERIVED) || graph !== DEFAULT_GRAPH || this.dataset.defaultGraphs) return undefined;
+    this.access?.checkRead(DEFAULT_TRIPLES_ID);
     const bound = [s, p, o].filter((x) => x >= 0).length;
     if (bound === 0) return this.triples.liveCount;
     if (bound > 1) return undefined;
@@ -123,10 +136,12 @@ export class StoreQuadSource implements QuadSource {
 
   /** The named graphs of the dataset that hold at least one quad. */
   graphNames(): number[] {
-    if (this.dataset.namedGraphs) return [...this.dataset.namedGraphs];
+    this.access?.checkRead(QUADS_ID);
+    const readable = this.readable ?? ((): boolean => true);
+    if (this.dataset.namedGraphs) return this.dataset.namedGraphs.filter(readable);
     const out = new Set<number>();
     this.scanner4(UNBOUND, UNBOUND, UNBOUND, UNBOUND, (_s, _p, _o, g) => void out.add(g))(Infinity);
-    return [...out];
+    return [...out].filter(readable);
   }
 
   private scanner3(s: number, p: number, o: number, onMatch: MatchCallback): (budget: number) => boolean {

@@ -11,6 +11,7 @@ import { Algebra, translate } from 'sparqlalgebrajs';
 import type { Interrupter } from '../model/control.js';
 import type { TermDictionary } from '../model/dictionary.js';
 import { QueryCompilationError } from '../model/errors.js';
+import type { FactAccess } from '../storage/fact-access.js';
 import type { StoreState } from '../storage/fact-store.js';
 import { factDomainMask } from '../storage/tuple-table.js';
 import { StoreQuadSource, type DatasetGraphs } from './dataset.js';
@@ -31,6 +32,12 @@ export interface QueryOptions {
   readonly namedGraphs?: readonly string[];
   /** Stop with InterruptedError after this many milliseconds of evaluation. */
   readonly timeLimitMs?: number;
+}
+
+/** Options of an evaluation inside the library: the public options plus the role's fact access. */
+export interface EvaluationOptions extends QueryOptions {
+  /** What the role may read (undefined: everything). */
+  readonly access?: FactAccess | undefined;
 }
 
 /** The answer of a query. */
@@ -129,7 +136,7 @@ export async function runQuery(
   state: StoreState,
   dictionary: TermDictionary,
   text: string,
-  options: QueryOptions,
+  options: EvaluationOptions,
   interrupter: Interrupter,
   sink: AnswerSink,
   plan?: string[],
@@ -150,7 +157,7 @@ export async function runQuery(
     algebra = algebra.input;
   }
   if (options.defaultGraphs || options.namedGraphs) dataset = { defaultGraphs: ids(options.defaultGraphs ?? []), namedGraphs: ids(options.namedGraphs ?? []) };
-  const source = new StoreQuadSource(state, dictionary, factDomainMask(options.factDomain, 'all', QueryCompilationError), dataset);
+  const source = new StoreQuadSource(state, dictionary, factDomainMask(options.factDomain, 'all', QueryCompilationError), dataset, options.access);
   const engine = new Engine(source, terms, interrupter, parsed.base ?? baseIRI, () => source.graphNames());
   engine.plan = plan;
   engine.pause = pause;
@@ -188,7 +195,7 @@ export async function runQuery(
  * pattern (found by evaluating the query, since orders depend on the bindings that reach a
  * pattern), with the number of answers and the time taken.
  */
-export async function explainQuery(state: StoreState, dictionary: TermDictionary, text: string, options: QueryOptions, interrupter: Interrupter): Promise<string> {
+export async function explainQuery(state: StoreState, dictionary: TermDictionary, text: string, options: EvaluationOptions, interrupter: Interrupter): Promise<string> {
   const baseIRI = options.baseIRI ?? state.catalogue.baseIRI;
   const algebra = toAlgebra(parseQuery(text, state.catalogue.prefixes, baseIRI), baseIRI, state.catalogue.prefixes, false);
   const plan: string[] = [];
@@ -223,7 +230,7 @@ function describeAlgebra(op: Algebra.Operation, depth: number): string {
 }
 
 /** Evaluates a query on a store state and returns the whole answer. */
-export async function evaluateQuery(state: StoreState, dictionary: TermDictionary, text: string, options: QueryOptions, interrupter: Interrupter): Promise<QueryAnswer> {
+export async function evaluateQuery(state: StoreState, dictionary: TermDictionary, text: string, options: EvaluationOptions, interrupter: Interrupter): Promise<QueryAnswer> {
   let answer: QueryAnswer | undefined;
   let variables: readonly string[] = [];
   let ordered = false;

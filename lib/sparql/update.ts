@@ -141,11 +141,13 @@ function selectGraphs(source: RDF.Term | 'DEFAULT' | 'NAMED' | 'ALL', target: Up
 }
 
 function namedGraphIds(target: UpdateTarget): number[] {
+  target.tx.access?.checkRead(QUADS_ID);
   const t = target.tx.table(QUADS_ID);
   const view = target.tx.view(QUADS_ID);
   const out = new Set<number>();
   for (let row = 0; row < view.limit; row++) if (t.visible(row, view) && (t.statusOf(row) & EXPLICIT) !== 0) out.add(t.get(row, 3));
-  return [...out];
+  const readable = target.tx.access?.readableGraph;
+  return readable ? [...out].filter(readable) : [...out];
 }
 
 function graphHasFacts(g: GraphRef, target: UpdateTarget): boolean {
@@ -155,6 +157,10 @@ function graphHasFacts(g: GraphRef, target: UpdateTarget): boolean {
 function graphTriples(g: GraphRef, target: UpdateTarget): Array<[number, number, number]> {
   const out: Array<[number, number, number]> = [];
   const tableId = g === 'default' ? DEFAULT_TRIPLES_ID : QUADS_ID;
+  const access = target.tx.access;
+  access?.checkRead(tableId);
+  // a graph the role may not read looks empty
+  if (g !== 'default' && access?.readableGraph && !access.readableGraph(g)) return out;
   const t = target.tx.table(tableId);
   const view = target.tx.view(tableId);
   for (let row = 0; row < view.limit; row++) {
@@ -202,7 +208,7 @@ function deleteInsert(op: Algebra.DeleteInsert, target: UpdateTarget, baseIRI: s
     dataset = { defaultGraphs: ids(where.default), namedGraphs: ids(where.named) };
     where = where.input;
   }
-  const source = new StoreQuadSource(target.tx, dictionary, EXPLICIT | DERIVED, dataset);
+  const source = new StoreQuadSource(target.tx, dictionary, EXPLICIT | DERIVED, dataset, target.tx.access);
   const engine = new Engine(source, terms, target.interrupter, baseIRI, () => source.graphNames());
   engine.collectVariables(op);
   const solutions = where ? engine.collect(where, engine.empty()) : [engine.empty()];

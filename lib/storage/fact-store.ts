@@ -9,6 +9,7 @@
  * dictionary) back to where the transaction began.
  * @module
  */
+import type { FactAccess } from './fact-access.js';
 import { OrderedMap } from 'immutable';
 import { TermDictionary } from '../model/dictionary.js';
 import { TransactionError, UnknownResourceError } from '../model/errors.js';
@@ -92,6 +93,8 @@ export class WriteTransaction implements StoreState {
   readonly version: number;
   /** Set by bulk loads: commit then releases the spare capacity of tables and dictionary. */
   bulk = false;
+  /** What the role running the current call may read and write (undefined: everything). */
+  access: FactAccess | undefined = undefined;
   private open = true;
 
   /** @internal */

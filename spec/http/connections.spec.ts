@@ -13,7 +13,8 @@ for (const variant of ['A', 'B'] as const) {
 
     before(async () => {
       store = await env.createStore();
-      await env.server.roles.create('bob', 'bob-secret');
+      await env.connection.createRole('bob', 'bob-secret');
+      env.connection.grantPrivileges('bob', '>datastores', 'read,write');
     });
 
     for (const { kind, base } of KINDS) {

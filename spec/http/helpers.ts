@@ -68,9 +68,9 @@ export const ADMIN_AUTH = basicAuth(ADMIN_ROLE, ADMIN_PASSWORD);
 
 /**
  * Creates a server and an endpoint (port 0, loopback) for the enclosing `describe`.
- * `objectKeepAliveTime` (ms) is passed to the endpoint.
+ * `objectKeepAliveTime` (ms) is passed to the endpoint, `parameters` to the server.
  */
-export function useEndpoint(name: string, options: { readonly variant?: Variant; readonly objectKeepAliveTime?: number } = {}): EndpointEnv {
+export function useEndpoint(name: string, options: { readonly variant?: Variant; readonly objectKeepAliveTime?: number; readonly parameters?: Readonly<Record<string, string>> } = {}): EndpointEnv {
   const serverURL = `test://http-${name}/${randomUUID()}`;
   const variant: Variant = options.variant ?? 'B';
   let server: Server | undefined;
@@ -80,7 +80,7 @@ export function useEndpoint(name: string, options: { readonly variant?: Variant;
   const open: Array<{ close(): void }> = [];
 
   before(async () => {
-    server = await Server.create({ roleName: ADMIN_ROLE, password: ADMIN_PASSWORD, url: serverURL });
+    server = await Server.create({ roleName: ADMIN_ROLE, password: ADMIN_PASSWORD, url: serverURL, parameters: options.parameters ?? {} });
     connection = await ConnectionFactory.newServerConnection(serverURL, ADMIN_ROLE, ADMIN_PASSWORD);
     endpoint = await startEndpoint(server, { port: 0, variant, ...(options.objectKeepAliveTime !== undefined ? { objectKeepAliveTime: options.objectKeepAliveTime } : {}) });
   });

@@ -8,7 +8,8 @@ describe('HTTP request management (variant B)', () => {
   let other: string;
 
   before(async () => {
-    await env.server.roles.create(bob.role, bob.password);
+    await env.connection.createRole(bob.role, bob.password);
+    env.connection.grantPrivileges(bob.role, '>datastores', 'read,write');
     [slow, other] = await Promise.all([makeSlowStore(env, 170), makeSlowStore(env, 170)]);
   });
 

@@ -41,7 +41,7 @@ const PATH_MAP: ReadonlyArray<[string, string[], 'B'?]> = [
   ['/requests', ['GET'], 'B'],
   ['/requests/:request', ['GET', 'DELETE'], 'B'],
   ['/roles', ['GET']],
-  ['/roles/:role', ['POST', 'DELETE']],
+  ['/roles/:role', ['GET', 'POST', 'DELETE']],
   ['/roles/:role/privileges', ['GET', 'PATCH']],
   ['/roles/:role/memberships', ['GET', 'PATCH']],
   ['/roles/:role/members', ['GET']],
@@ -103,13 +103,6 @@ describe('HTTP path map', () => {
         const store = await env.createStore();
         for (const [method, path] of [
           ['POST', '/commands'],
-          ['PUT', '/password'],
-          ['GET', '/roles'],
-          ['POST', '/roles/r'],
-          ['DELETE', '/roles/r'],
-          ['GET', '/roles/r/privileges'],
-          ['PATCH', '/roles/r/memberships'],
-          ['GET', '/roles/r/members'],
           ['GET', '/shells'],
           ['PATCH', '/shells/s'],
           ['GET', `/datastores/${store}/explanation`],

@@ -30,12 +30,11 @@ function connectionPath(connection: RegisteredConnection): string {
 
 async function listConnections(exchange: Exchange, dataStore: string | undefined): Promise<void> {
   const ex = httpExchange(exchange);
-  const { roleName } = ex.principal;
-  const firstRole = ex.context.server.firstRole;
-  if (dataStore !== undefined && !ex.principal.root.listDataStores().includes(dataStore)) {
-    throw new UnknownResourceError(`data store '${dataStore}' does not exist`);
-  }
-  const ids = ex.context.connections.list(dataStore === undefined ? 'server' : 'datastore', dataStore, (c) => roleName === firstRole || c.roleName === roleName);
+  const { roleName, root } = ex.principal;
+  // opening (and closing) a connection checks that the store exists and may be read
+  if (dataStore !== undefined) root.newDataStoreConnection(dataStore).close();
+  // a role sees its own connections, and those of the roles it may read
+  const ids = ex.context.connections.list(dataStore === undefined ? 'server' : 'datastore', dataStore, (c) => c.roleName === roleName || root.hasAccess(['roles', c.roleName], 'read'));
   await exchange.sendTable(['Name'], ids.map((id) => [stringTerm(id)]));
 }
 

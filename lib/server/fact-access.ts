@@ -1,0 +1,62 @@
+/**
+ * The {@link FactAccess} of a role to a data store, built from its privileges for one call:
+ * reading a tuple table needs read on `|datastores|<ds>|tupletables|<table>`, writing an
+ * explicit fact needs write on its table and, for a fact of a named graph, write on
+ * `|datastores|<ds>|namedgraphs|<graph>`; named graphs the role may not read are invisible.
+ * Changing rules needs write on `|datastores|<ds>|rules`. Answers are remembered for the
+ * call only, so a change of privileges applies from the next call on.
+ * @module
+ */
+import type { TermDictionary } from '../model/dictionary.js';
+import { AccessDeniedError } from '../model/errors.js';
+import type { Catalogue } from '../storage/catalogue.js';
+import type { FactAccess } from '../storage/fact-access.js';
+import { QUADS_ID } from '../storage/fact-store.js';
+import { escapeSegment, parseResourceSpecifier, type ResourcePath, resourceName, storeResources } from './resource-specifiers.js';
+import type { AccessType, RoleDatabase } from './roles.js';
+
+/**
+ * The access of `role` to the facts of store `ds`, or undefined when the role may read and
+ * write everything in the store (then no check costs anything).
+ */
+export function storeAccess(roles: RoleDatabase, role: string, ds: string, catalogue: Catalogue, dictionary: TermDictionary): FactAccess | undefined {
+  const whole = parseResourceSpecifier(`>datastores|${escapeSegment(ds)}`);
+  if (roles.allowsAll(role, whole, 'read') && roles.allowsAll(role, whole, 'write')) return undefined;
+  const tableNames = new Map<number, string>();
+  for (const info of catalogue.tupleTables.values()) tableNames.set(info.id, info.name);
+  const memo = new Map<string, boolean>();
+  const check = (resource: ResourcePath, access: AccessType): void => {
+    const key = `${access}\0${resource.join('\0')}`;
+    let allowed = memo.get(key);
+    if (allowed === undefined) {
+      allowed = roles.allows(role, resource, access);
+      memo.set(key, allowed);
+    }
+    if (!allowed) throw new AccessDeniedError(`role '${role}' has no ${access} access to '${resourceName(resource)}'`);
+  };
+  const table = (id: number): ResourcePath => storeResources.element(ds, 'tupletables', tableNames.get(id) ?? `#${id}`);
+  const graph = (id: number): ResourcePath => storeResources.namedGraph(ds, dictionary.keyOf(id));
+  const allGraphs = parseResourceSpecifier(`|datastores|${escapeSegment(ds)}|namedgraphs|*`);
+  const writesAllGraphs = roles.allowsAll(role, allGraphs, 'write');
+  let readableGraph: ((g: number) => boolean) | undefined;
+  if (!roles.allowsAll(role, allGraphs, 'read')) {
+    const visible = new Map<number, boolean>();
+    readableGraph = (g) => {
+      let v = visible.get(g);
+      if (v === undefined) {
+        v = roles.allows(role, graph(g), 'read');
+        visible.set(g, v);
+      }
+      return v;
+    };
+  }
+  return {
+    checkRead: (id) => check(table(id), 'read'),
+    checkWrite: (id, tuple) => {
+      check(table(id), 'write');
+      if (id === QUADS_ID && !writesAllGraphs) check(graph(tuple[3]!), 'write');
+    },
+    readableGraph,
+    checkRules: () => check(storeResources.child(ds, 'rules'), 'write'),
+  };
+}
