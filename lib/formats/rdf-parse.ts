@@ -12,6 +12,7 @@ import type * as RDF from '@rdfjs/types';
 import { DataFactory, Parser } from 'n3';
 
 import type { Interrupter } from '../model/control.js';
+import { AccessDeniedError } from '../model/errors.js';
 import { termToKey } from '../model/terms.js';
 import { DATALOG, N_QUADS, N_TRIPLES, TRIG, TURTLE, recognizeMediaType } from './media-types.js';
 import type { ImportReport } from './notifications.js';
@@ -265,6 +266,12 @@ async function parseTurtle(
           const g = quad.graph.termType === 'DefaultGraph' ? -1 : internTerm(quad.graph);
           sink.statement(internTerm(quad.subject), internTerm(quad.predicate), internTerm(quad.object), g);
         } catch (e) {
+          // a refused write ends the import (the caller rolls back); other errors are notifications
+          if (e instanceof AccessDeniedError) {
+            input.destroy();
+            reject(e);
+            return;
+          }
           report.error((e as Error).message);
         }
       },
