@@ -28,7 +28,8 @@ const onStore = (fn: (ds: DataStoreConnection, store: string) => Promise<unknown
     try {
       const result = await fn(ds, store);
       // an import reports errors in its result: the matrix wants it to have worked
-      if (typeof result === 'object' && result !== null && 'errors' in result && (result as { errors: number }).errors > 0) throw new Error((result as { text: string }).text);
+      const report = result as { errors?: number; text?: string } | undefined;
+      if (typeof report === 'object' && report !== null && (report.errors ?? 0) > 0) throw new Error(report.text);
       return result;
     } finally {
       ds.close();

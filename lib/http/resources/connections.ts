@@ -18,7 +18,7 @@
  * request runs on it.
  * @module
  */
-import { BadRequestError, UnknownResourceError } from '../../index.js';
+import { BadRequestError } from '../../index.js';
 import type { RegisteredConnection } from '../connections.js';
 import { booleanTerm, type Exchange, type Handler, httpExchange, resourcePath, stringTerm } from '../exchange.js';
 
