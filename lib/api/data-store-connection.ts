@@ -334,7 +334,10 @@ export class DataStoreConnection extends ConnectionBase {
   /**
    * Imports content: ADD adds the facts, DELETE deletes them, ADDITION_UPDATE_PREFIXES adds
    * them and then sets the store's prefixes to include those the input defines. Errors do
-   * not throw: they are in the result, and when there are any, nothing was changed.
+   * not throw: they are in the result, and when there are any, nothing was changed. The IRIs
+   * of an `{ iris }` source are read as the server parameters `allowed-url-schemes-on-import`
+   * and `sandbox-directory` allow (an IRI they refuse fails with AccessDeniedError, one that
+   * cannot be read with ParsingError); a `{ path }` source is read as named.
    */
   async importData(updateType: UpdateType, source: ImportSource, options: ImportDataOptions = {}): Promise<ImportResult> {
     return this.guard('importData', async () => {
@@ -346,7 +349,7 @@ export class DataStoreConnection extends ConnectionBase {
         options.onNotification?.(row);
       };
       await this.write(
-        (tx) => importInto(this.store, tx, updateType, source, options, report, this.interrupter),
+        (tx) => importInto(this.store, tx, updateType, source, { ...options, readPolicy: this.server.readPolicy }, report, this.interrupter),
         () => report.errors > 0,
       );
       return resultOf(report, prefixes);
@@ -418,13 +421,15 @@ export class DataStoreConnection extends ConnectionBase {
 
   /**
    * Runs a SPARQL 1.1 update as one transaction (or as part of the open read/write one): a
-   * failed update changes nothing. The changes are explicit facts; reasoning follows.
+   * failed update changes nothing. The changes are explicit facts; reasoning follows. LOAD
+   * reads what the server parameters `allowed-url-schemes-on-import` and `sandbox-directory`
+   * allow, like an `{ iris }` import.
    */
   async evaluateUpdate(update: string, options: UpdateOptions = {}): Promise<void> {
     await this.guard('evaluateUpdate', () =>
       this.write(async (tx) => {
         await this.store.reasoner.reason(tx, this.interrupter);
-        await this.store.runUpdate(tx, update, options.baseIRI ?? tx.catalogue.baseIRI, this.interrupter, options);
+        await this.store.runUpdate(tx, update, options.baseIRI ?? tx.catalogue.baseIRI, this.interrupter, options, this.server.readPolicy);
       }),
     );
   }

@@ -1,10 +1,16 @@
 /**
  * Input sources as streams of byte chunks: strings, buffers, Node streams, async iterables,
  * files and http(s)/file IRIs. Gzip'd input (magic bytes 1f 8b) is decompressed on the fly.
+ *
+ * Opening an IRI ({@link openIri}) never decides on its own what may be read: the caller's
+ * {@link IriChecks} refuse schemes and open files, and every redirect is checked again. A
+ * fetch that fails in any way (refused connection, unknown host, time limit, TLS, a status
+ * other than 2xx) answers one and the same error, so that its text tells nothing about the
+ * host or port it tried.
  * @module
  */
 import { createReadStream } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import type { FileHandle } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
 import { Readable } from 'node:stream';
 import { ParsingError } from '../model/errors.js';
@@ -25,6 +31,11 @@ export interface OpenedSource {
   readonly name: string;
   /** Media type declared by the origin (HTTP Content-Type or file extension), if any. */
   readonly declaredType?: string;
+  /**
+   * Releases what the source holds (an open file, an HTTP response) when its chunks are not
+   * read to the end; harmless after they were, and when called again.
+   */
+  readonly close?: () => Promise<void>;
 }
 
 async function* toBytes(source: AsyncIterable<Uint8Array | string>): AsyncGenerator<Uint8Array> {
@@ -48,11 +59,22 @@ export async function* gunzipIfNeeded(chunks: AsyncIterable<Uint8Array>): AsyncG
   }
   if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) {
     const gunzip = createGunzip({ chunkSize: 256 * 1024 });
-    const decompressed = Readable.from(rest()).pipe(gunzip);
+    const compressed = Readable.from(rest());
+    // pipe() does not pass on the errors of its source: a failing source (a request body that
+    // is cut off or too large, a fetch that breaks) ends the decompression with its own error
+    let sourceFailure: { readonly error: unknown } | undefined;
+    compressed.on('error', (e: Error) => {
+      sourceFailure ??= { error: e };
+      gunzip.destroy(e);
+    });
+    compressed.pipe(gunzip);
     try {
-      for await (const chunk of decompressed) yield chunk as Buffer;
+      for await (const chunk of gunzip) yield chunk as Buffer;
     } catch (e) {
+      if (sourceFailure) throw sourceFailure.error;
       throw new ParsingError(`the gzip'd input is corrupt: ${(e as Error).message}`);
+    } finally {
+      compressed.destroy();
     }
   } else yield* rest();
 }
@@ -82,29 +104,145 @@ async function* single(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
   yield bytes;
 }
 
-/** Opens a `file:`, `http:` or `https:` IRI. */
-export async function openIri(iri: string, signal?: AbortSignal): Promise<OpenedSource> {
+/** How long a fetch may take until the headers of its final response arrive (redirects included), in milliseconds. */
+export const FETCH_TIMEOUT_MS = 30_000;
+
+/** The most redirects a fetch follows. */
+export const MAX_REDIRECTS = 5;
+
+/** The statuses of the redirects a fetch follows (to the URL of their Location header). */
+const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+
+/** What {@link openIri} asks its caller: which URLs may be read, and how a file is opened. */
+export interface IriChecks {
+  /**
+   * Refuses a URL that may not be read, by throwing: called for the IRI itself (with
+   * `redirectedFrom` undefined) and for the target of every redirect (with the IRI).
+   */
+  checkUrl(url: URL, iri: string, redirectedFrom?: URL): void;
+  /** Opens the file of a `file:` IRI that checkUrl let through, or throws. */
+  openFile(url: URL, iri: string): Promise<FileHandle>;
+}
+
+/** Options of {@link openIri}. */
+export interface OpenIriOptions {
+  /** Stops a fetch. */
+  readonly signal?: AbortSignal | undefined;
+  /** The time limit of a fetch until its headers (default {@link FETCH_TIMEOUT_MS}). */
+  readonly timeoutMs?: number | undefined;
+}
+
+/** The error of every failed fetch of a permitted IRI: the same text whatever went wrong. */
+export function unretrievable(iri: string): ParsingError {
+  return new ParsingError(`cannot import from '${iri}': the resource could not be retrieved`);
+}
+
+/**
+ * Opens a `file:`, `http:` or `https:` IRI as `checks` allow. http(s) redirects are followed by
+ * hand, at most {@link MAX_REDIRECTS}, each target checked; the connection and headers have
+ * {@link FETCH_TIMEOUT_MS}.
+ * @throws ParsingError when the IRI is not absolute or a fetch fails (see {@link unretrievable}),
+ *   and whatever `checks` throw.
+ */
+export async function openIri(iri: string, checks: IriChecks, options: OpenIriOptions = {}): Promise<OpenedSource> {
   let url: URL;
   try {
     url = new URL(iri);
   } catch {
     throw new ParsingError(`'${iri}' is not an absolute IRI`);
   }
-  if (url.protocol === 'file:') {
-    const path = fileURLToPath(url);
-    return { ...openSource({ path }), name: iri };
-  }
+  checks.checkUrl(url, iri);
+  if (url.protocol === 'file:') return openedFile(await checks.openFile(url, iri), iri);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ParsingError(`cannot import from '${iri}': only file:, http: and https: IRIs are supported`);
-  const init: RequestInit = { headers: { accept: 'application/n-quads, application/trig;q=0.9, text/turtle;q=0.9, application/n-triples;q=0.8, */*;q=0.1' } };
-  if (signal) init.signal = signal;
-  let response: Response;
-  try {
-    response = await fetch(url, init);
-  } catch (e) {
-    throw new ParsingError(`cannot fetch '${iri}': ${(e as Error).message}`);
+  return fetchIri(url, iri, checks, options);
+}
+
+/** The chunks of an open file; the file is closed when they end, fail, or `close` is called. */
+export function openedFile(handle: FileHandle, name: string): OpenedSource {
+  let closed: Promise<void> | undefined;
+  const close = (): Promise<void> => (closed ??= handle.close().catch(() => undefined));
+  async function* chunks(): AsyncGenerator<Uint8Array> {
+    try {
+      for await (const chunk of handle.createReadStream({ start: 0, highWaterMark: 1 << 20, autoClose: false })) yield chunk as Buffer;
+    } catch (e) {
+      throw new ParsingError(`cannot read '${name}': ${(e as NodeJS.ErrnoException).code ?? 'read error'}`);
+    } finally {
+      await close();
+    }
   }
-  if (!response.ok || !response.body) throw new ParsingError(`cannot fetch '${iri}': HTTP status ${response.status}`);
+  return { chunks: gunzipIfNeeded(chunks()), name, close };
+}
+
+async function fetchIri(first: URL, iri: string, checks: IriChecks, options: OpenIriOptions): Promise<OpenedSource> {
+  const controller = new AbortController();
+  const caller = options.signal;
+  const onAbort = (): void => controller.abort(caller?.reason);
+  if (caller?.aborted) onAbort();
+  else caller?.addEventListener('abort', onAbort, { once: true });
+  const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? FETCH_TIMEOUT_MS);
+  const init: RequestInit = {
+    headers: { accept: 'application/n-quads, application/trig;q=0.9, text/turtle;q=0.9, application/n-triples;q=0.8, */*;q=0.1' },
+    redirect: 'manual',
+    signal: controller.signal,
+  };
+  let response: Response | undefined;
+  try {
+    let url = first;
+    for (let redirects = 0; ; redirects++) {
+      try {
+        response = await fetch(url, init);
+      } catch {
+        throw unretrievable(iri);
+      }
+      if (!REDIRECT_STATUSES.has(response.status)) break;
+      const location = response.headers.get('location');
+      await discard(response);
+      response = undefined;
+      if (location === null || redirects >= MAX_REDIRECTS) throw unretrievable(iri);
+      let next: URL;
+      try {
+        next = new URL(location, url);
+      } catch {
+        throw unretrievable(iri);
+      }
+      checks.checkUrl(next, iri, url);
+      if (next.protocol !== 'http:' && next.protocol !== 'https:') throw unretrievable(iri);
+      url = next;
+    }
+    if (!response.ok || !response.body) throw unretrievable(iri);
+  } catch (e) {
+    if (response) await discard(response);
+    caller?.removeEventListener('abort', onAbort);
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
   const declared = response.headers.get('content-type') ?? undefined;
-  const body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>) as AsyncIterable<Buffer>;
-  return declared !== undefined ? { chunks: gunzipIfNeeded(body), name: iri, declaredType: declared } : { chunks: gunzipIfNeeded(body), name: iri };
+  const body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>);
+  const close = (): Promise<void> => {
+    caller?.removeEventListener('abort', onAbort);
+    body.destroy();
+    return Promise.resolve();
+  };
+  // a body cut short fails like any other fetch, without the underlying error's text
+  async function* chunks(): AsyncGenerator<Uint8Array> {
+    try {
+      for await (const chunk of body) yield chunk as Buffer;
+    } catch {
+      throw unretrievable(iri);
+    } finally {
+      await close();
+    }
+  }
+  const opened: OpenedSource = { chunks: gunzipIfNeeded(chunks()), name: iri, close };
+  return declared !== undefined ? { ...opened, declaredType: declared } : opened;
+}
+
+/** Drops the body of a response that is not read. */
+async function discard(response: Response): Promise<void> {
+  try {
+    await response.body?.cancel();
+  } catch {
+    // nothing more to release
+  }
 }

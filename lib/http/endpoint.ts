@@ -24,6 +24,13 @@ export interface EndpointOptions {
    * endpoint parameter object-keep-alive-time; default 60000).
    */
   readonly objectKeepAliveTime?: number;
+  /**
+   * The largest request body the endpoint accepts, in bytes (default 1 GiB): content imported
+   * by PATCH, POST or PUT on `/datastores/<ds>/content`, SPARQL requests and every other body.
+   * A larger body answers 413 (PayloadTooLargeError) and changes nothing. Bodies that are read
+   * whole into memory (forms, queries, updates, IRI lists) keep their own limit of 16 MiB.
+   */
+  readonly maxContentBytes?: number;
 }
 
 /** A running endpoint. */
@@ -48,6 +55,8 @@ export const DEFAULT_PORT = 12110;
 export const DEFAULT_HOST = '127.0.0.1';
 /** The default connection keep-alive time, in milliseconds. */
 export const DEFAULT_OBJECT_KEEP_ALIVE_TIME = 60_000;
+/** The default largest request body, in bytes (1 GiB). */
+export const DEFAULT_MAX_CONTENT_BYTES = 1024 * 1024 * 1024;
 
 /** How long close() waits for running requests before cutting their sockets. */
 const CLOSE_GRACE_MS = 2_000;
@@ -61,9 +70,11 @@ export async function startEndpoint(server: Server, options: EndpointOptions = {
   const host = options.host ?? DEFAULT_HOST;
   const variant = options.variant ?? 'B';
   const keepAlive = options.objectKeepAliveTime ?? DEFAULT_OBJECT_KEEP_ALIVE_TIME;
+  const maxContentBytes = options.maxContentBytes ?? DEFAULT_MAX_CONTENT_BYTES;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new RangeError(`invalid port ${port} (expected an integer from 0 to 65535)`);
   if (variant !== 'A' && variant !== 'B') throw new RangeError(`invalid variant '${String(variant)}' (expected 'A' or 'B')`);
   if (!Number.isFinite(keepAlive) || keepAlive <= 0) throw new RangeError(`invalid objectKeepAliveTime ${keepAlive} (expected a positive number of milliseconds)`);
+  if (!Number.isSafeInteger(maxContentBytes) || maxContentBytes <= 0) throw new RangeError(`invalid maxContentBytes ${maxContentBytes} (expected a positive integer number of bytes)`);
 
   const connections = new ConnectionRegistry(keepAlive);
   const context: EndpointContext = {
@@ -72,6 +83,7 @@ export async function startEndpoint(server: Server, options: EndpointOptions = {
     connections,
     requests: new RequestRegistry(),
     authenticator: new Authenticator(server.url, connections),
+    maxContentBytes,
   };
   const listener = createRequestListener(context);
   const http: HttpServer = createServer((req, res) => void listener(req, res));

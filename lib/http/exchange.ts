@@ -94,6 +94,8 @@ export interface EndpointContext {
   readonly requests: RequestRegistry;
   /** The authenticator. */
   readonly authenticator: Authenticator;
+  /** The largest request body the endpoint accepts, in bytes (streamed or not; larger ones answer 413). */
+  readonly maxContentBytes: number;
 }
 
 /** The largest form or text body the endpoint reads into memory (16 MiB). */
@@ -241,10 +243,14 @@ export class HttpExchange implements Exchange {
     return result;
   }
 
-  /** The request body (empty when a form body was already read into the parameters). */
+  /**
+   * The request body (empty when a form body was already read into the parameters), up to
+   * `limit` bytes and never more than the endpoint's maxContentBytes.
+   * @throws PayloadTooLargeError (413) for a larger body.
+   */
   async readBody(limit: number = MAX_BUFFERED_BODY): Promise<Buffer> {
     if (this.bodyConsumed) return Buffer.alloc(0);
-    return readRequestBody(this.req, limit);
+    return readRequestBody(this.req, Math.min(limit, this.context.maxContentBytes));
   }
 
   /** The request body as UTF-8 text. */

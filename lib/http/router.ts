@@ -13,7 +13,7 @@ import { BadRequestError, UnknownResourceError } from '../index.js';
 import type { Principal } from './auth.js';
 import type { ConnectionKind, RegisteredConnection } from './connections.js';
 import { MethodNotAllowedError, sendError } from './errors.js';
-import { type EndpointContext, type Handler, HttpExchange, readRequestBody, type Variant } from './exchange.js';
+import { type EndpointContext, type Handler, HttpExchange, MAX_BUFFERED_BODY, readRequestBody, type Variant } from './exchange.js';
 import { handleRequest, handleRequests, RequestRegistry, RunningRequest } from './requests.js';
 import { handleCommitProcedure } from './resources/commit-procedure.js';
 import { handleDataSource, handleDataSources, handleDataSourceTable, handleDataSourceTableData, handleDataSourceTables, handleStatistic, handleStatistics, handleTupleTable, handleTupleTables } from './resources/catalog.js';
@@ -184,7 +184,7 @@ async function serve(context: EndpointContext, router: Router, req: IncomingMess
   let bodyConsumed = false;
   const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (BODY_METHODS.has(method) && contentType === FORM_TYPE) {
-    const body = await readRequestBody(req);
+    const body = await readRequestBody(req, Math.min(MAX_BUFFERED_BODY, context.maxContentBytes));
     for (const [key, value] of new URLSearchParams(body.toString('utf8'))) params.append(key, value);
     bodyConsumed = true;
   }

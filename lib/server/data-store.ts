@@ -15,6 +15,7 @@ import { equalityRules, type ReasoningSavepoint, ruleKey, StoreReasoner } from '
 import { executeUpdate, parseUpdate, type UpdateDataset } from '../sparql/update.js';
 import { ImportReport } from '../formats/notifications.js';
 import { importInto } from './import.js';
+import type { ReadPolicy } from './read-policy.js';
 import { PREFIX_NAME_RE } from '../formats/turtle-lexical.js';
 import type { BodyLiteral, Rule } from '../datalog/ast.js';
 
@@ -149,8 +150,12 @@ export class DataStore {
     if (procedure !== '') parseUpdate(procedure, tx.catalogue.prefixes, tx.catalogue.baseIRI);
   }
 
-  /** Runs a SPARQL update in the transaction (its changes are explicit facts); `dataset` is the protocol's USING graphs. */
-  async runUpdate(tx: WriteTransaction, update: string, baseIRI: string, interrupter: Interrupter, dataset?: UpdateDataset): Promise<void> {
+  /**
+   * Runs a SPARQL update in the transaction (its changes are explicit facts); `dataset` is the
+   * protocol's USING graphs; `readPolicy` says what LOAD may read (when absent, the strict
+   * default of imports: `https` only, no file IRI).
+   */
+  async runUpdate(tx: WriteTransaction, update: string, baseIRI: string, interrupter: Interrupter, dataset?: UpdateDataset, readPolicy?: ReadPolicy): Promise<void> {
     const op = parseUpdate(update, tx.catalogue.prefixes, baseIRI, dataset);
     await executeUpdate(
       op,
@@ -162,7 +167,7 @@ export class DataStore {
         removeFact: (tableId, tuple) => this.reasoner.removeFact(tx, tableId, tuple),
         load: async (iri, graph) => {
           const report = new ImportReport();
-          await importInto(this, tx, 'ADD', { iris: [iri] }, { defaultGraph: graph }, report, interrupter);
+          await importInto(this, tx, 'ADD', { iris: [iri] }, { defaultGraph: graph, readPolicy }, report, interrupter);
           if (report.errors > 0) throw new ParsingError(`LOAD <${iri}> failed: ${report.notifications.find((r) => r.type === 'error')?.description ?? 'errors in the content'}`);
         },
       },

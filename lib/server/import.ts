@@ -8,13 +8,14 @@ import type { Interrupter } from '../model/control.js';
 import { BadRequestError, ParsingError, RuleCompilationError } from '../model/errors.js';
 import { iriKey, termToKey } from '../model/terms.js';
 import { DataFactory } from 'n3';
-import { type ContentSource, type OpenedSource, openIri, openSource } from '../formats/byte-source.js';
+import { type ContentSource, type OpenedSource, openSource } from '../formats/byte-source.js';
 import { canonicalMediaType, DATALOG, mediaTypeOfFileName } from '../formats/media-types.js';
 import type { ImportReport } from '../formats/notifications.js';
 import { ABSENT_TERM, parseRdf, readText, sniffContent, type TermIds } from '../formats/rdf-parse.js';
 import { parseDatalog } from '../formats/datalog-parser.js';
 import { DEFAULT_TRIPLES, DEFAULT_TRIPLES_ID, QUADS, QUADS_ID, type WriteTransaction } from '../storage/fact-store.js';
 import type { DataStore } from './data-store.js';
+import { checkIri, openIriUnder, type ReadPolicy, STRICT_READ_POLICY } from './read-policy.js';
 
 /** How an import changes the store. */
 export type UpdateType = 'ADD' | 'DELETE' | 'ADDITION_UPDATE_PREFIXES';
@@ -22,7 +23,11 @@ export type UpdateType = 'ADD' | 'DELETE' | 'ADDITION_UPDATE_PREFIXES';
 /** The update types. */
 export const UPDATE_TYPES: readonly UpdateType[] = ['ADD', 'DELETE', 'ADDITION_UPDATE_PREFIXES'];
 
-/** A list of IRIs (file:, http:, https:) whose contents are imported in parallel. */
+/**
+ * A list of IRIs (file:, http:, https:) whose contents are imported in parallel. Which of them
+ * may be read is up to the server parameters `allowed-url-schemes-on-import` (default
+ * `https`) and `sandbox-directory` (file IRIs must lie inside it; none may be read without it).
+ */
 export interface IriListSource {
   /** The IRIs; at least one. */
   readonly iris: readonly string[];
@@ -39,6 +44,11 @@ export interface ImportOptions {
   readonly defaultGraph?: string | undefined;
   /** Base IRI for relative IRIs; the store's base IRI when absent. */
   readonly baseIRI?: string | undefined;
+  /**
+   * @internal What the IRIs of an IRI list may name (the server's policy, which connections
+   * set, replacing any given); when absent, the strict default: `https` only, no file IRI.
+   */
+  readonly readPolicy?: ReadPolicy | undefined;
 }
 
 function isIriList(source: ImportSource): source is IriListSource {
@@ -104,30 +114,44 @@ export async function importInto(
       }
     },
   };
-  const sources = await openAll(source, mediaType);
+  const sources = await openAll(source, mediaType, options.readPolicy ?? STRICT_READ_POLICY);
   const prefixes = new Map(tx.catalogue.prefixes);
   const baseIRI = options.baseIRI ?? tx.catalogue.baseIRI;
   const definedPrefixes = new Map<string, string>();
-  await Promise.all(
+  const importOne = async (opened: OpenedSource): Promise<void> => {
+    const forced = mediaType ?? (opened.declaredType !== undefined ? canonicalMediaType(opened.declaredType) : undefined) ?? mediaTypeOfFileName(opened.name);
+    const stated = sources.length > 1 || isIriList(source) ? forced : mediaType;
+    const content = await sniffContent(opened.chunks);
+    if ((stated ?? content.recognized) === DATALOG) {
+      const text = await readText(content.chunks, interrupter);
+      importDatalog(store, tx, text, { baseIRI, prefixes, deleting, defaultGraph }, report, apply, definedPrefixes);
+      return;
+    }
+    const outcome = await parseRdf(content, ids, sink, report, {
+      mediaType: stated,
+      baseIRI,
+      prefixes,
+      freshBlankNode: () => store.freshBlankNodeLabel(),
+      interrupter,
+    });
+    for (const [name, iri] of outcome.definedPrefixes) definedPrefixes.set(name, iri);
+  };
+  // when one source fails, the others are closed (files and responses not read to the end are
+  // released, and their parsing stops); the first failure is thrown once every source is done
+  const closeAll = (): Promise<void> => closeSources(sources);
+  let failure: { readonly error: unknown } | undefined;
+  await Promise.allSettled(
     sources.map(async (opened) => {
-      const forced = mediaType ?? (opened.declaredType !== undefined ? canonicalMediaType(opened.declaredType) : undefined) ?? mediaTypeOfFileName(opened.name);
-      const stated = sources.length > 1 || isIriList(source) ? forced : mediaType;
-      const content = await sniffContent(opened.chunks);
-      if ((stated ?? content.recognized) === DATALOG) {
-        const text = await readText(content.chunks, interrupter);
-        importDatalog(store, tx, text, { baseIRI, prefixes, deleting, defaultGraph }, report, apply, definedPrefixes);
-        return;
+      try {
+        await importOne(opened);
+      } catch (e) {
+        failure ??= { error: e };
+        await closeAll();
       }
-      const outcome = await parseRdf(content, ids, sink, report, {
-        mediaType: stated,
-        baseIRI,
-        prefixes,
-        freshBlankNode: () => store.freshBlankNodeLabel(),
-        interrupter,
-      });
-      for (const [name, iri] of outcome.definedPrefixes) definedPrefixes.set(name, iri);
     }),
   );
+  await closeAll();
+  if (failure) throw failure.error;
   if (report.processedFacts >= 100_000) tx.bulk = true;
     if (updateType === 'ADDITION_UPDATE_PREFIXES' && report.errors === 0 && definedPrefixes.size > 0) {
     let draft = tx.catalogue.prefixes;
@@ -136,21 +160,38 @@ export async function importInto(
   }
 }
 
-/** Opens the sources; for IRI lists, checks a forced type against each item's declared type. */
-async function openAll(source: ImportSource, forced: string | undefined): Promise<OpenedSource[]> {
+/**
+ * Opens the sources; the IRIs of a list as `policy` allows, every one checked before any is
+ * opened. For IRI lists, checks a forced type against each item's declared type. When one
+ * fails, those opened are closed and the error of the first failing item is thrown.
+ */
+async function openAll(source: ImportSource, forced: string | undefined, policy: ReadPolicy): Promise<OpenedSource[]> {
   if (!isIriList(source)) return [openSource(source)];
   const iris = source.iris.map((i) => i.trim()).filter((i) => i !== '' && !i.startsWith('#'));
   if (iris.length === 0) throw new BadRequestError('the list of IRIs to import is empty: at least one IRI is required');
-  const opened = await Promise.all(iris.map((iri) => openIri(iri)));
-  if (forced !== undefined) {
-    for (const o of opened) {
-      const declared = (o.declaredType !== undefined ? canonicalMediaType(o.declaredType) : undefined) ?? mediaTypeOfFileName(o.name);
-      if (declared !== undefined && declared !== forced) {
-        throw new ParsingError(`'${o.name}' has content type ${declared}, which does not match the forced type ${forced}: nothing was imported`);
+  for (const iri of iris) checkIri(policy, iri);
+  const settled = await Promise.allSettled(iris.map((iri) => openIriUnder(iri, policy)));
+  const opened = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  try {
+    for (const s of settled) if (s.status === 'rejected') throw s.reason;
+    if (forced !== undefined) {
+      for (const o of opened) {
+        const declared = (o.declaredType !== undefined ? canonicalMediaType(o.declaredType) : undefined) ?? mediaTypeOfFileName(o.name);
+        if (declared !== undefined && declared !== forced) {
+          throw new ParsingError(`'${o.name}' has content type ${declared}, which does not match the forced type ${forced}: nothing was imported`);
+        }
       }
     }
+  } catch (e) {
+    await closeSources(opened);
+    throw e;
   }
   return opened;
+}
+
+/** Releases what opened sources hold (see {@link OpenedSource.close}). */
+async function closeSources(sources: readonly OpenedSource[]): Promise<void> {
+  await Promise.all(sources.flatMap((s) => (s.close ? [s.close()] : [])));
 }
 
 /** Splits a `line N: column N: message` error text into its parts. */

@@ -27,15 +27,28 @@ export interface ServeOptions {
   readonly demo: boolean;
   /** Connection idle lifetime in milliseconds. */
   readonly objectKeepAliveTime?: number;
+  /** The largest request body the endpoint accepts, in bytes (`--max-content-size`). */
+  readonly maxContentBytes?: number;
+  /**
+   * Server parameters the flags set: `sandbox-directory` (`--sandbox-directory`) and
+   * `allowed-url-schemes-on-import` (`--allowed-url-schemes`).
+   */
+  readonly parameters?: Readonly<Record<string, string>>;
 }
 
 /** Usage text of `quadlog serve`. */
 export const SERVE_USAGE = `usage: quadlog serve [--port N] [--host H] [--variant A|B] [--role NAME --password PW]
-                     [--object-keep-alive-time MS] [--no-demo]
+                     [--object-keep-alive-time MS] [--max-content-size BYTES]
+                     [--sandbox-directory DIR] [--allowed-url-schemes LIST] [--no-demo]
 
 The first role comes from --role/--password, else from the environment variables
 QUADLOG_ROLE and QUADLOG_PASSWORD, else it is 'admin' with a generated password,
-printed once.`;
+printed once.
+
+Imports by IRI (text/uri-list bodies, SPARQL LOAD) read only URLs of the schemes of
+--allowed-url-schemes (comma-separated from file, http, https; default https), and file IRIs
+only inside --sandbox-directory (without it, none). Request bodies larger than
+--max-content-size bytes (default 1 GiB) answer 413.`;
 
 /** Parses the arguments of `quadlog serve` (after the command name); throws with a message naming the problem. */
 export function parseServeArguments(args: readonly string[], env: NodeJS.ProcessEnv = process.env): ServeOptions {
@@ -48,6 +61,9 @@ export function parseServeArguments(args: readonly string[], env: NodeJS.Process
       role: { type: 'string' },
       password: { type: 'string' },
       'object-keep-alive-time': { type: 'string' },
+      'max-content-size': { type: 'string' },
+      'sandbox-directory': { type: 'string' },
+      'allowed-url-schemes': { type: 'string' },
       'no-demo': { type: 'boolean' },
     },
     strict: true,
@@ -62,6 +78,14 @@ export function parseServeArguments(args: readonly string[], env: NodeJS.Process
     keepAlive = Number(values['object-keep-alive-time']);
     if (!Number.isInteger(keepAlive) || keepAlive <= 0) throw new Error(`invalid --object-keep-alive-time '${values['object-keep-alive-time']}': a positive number of milliseconds is required`);
   }
+  let maxContentBytes: number | undefined;
+  if (values['max-content-size'] !== undefined) {
+    maxContentBytes = /^\d+$/.test(values['max-content-size']) ? Number(values['max-content-size']) : Number.NaN;
+    if (!Number.isSafeInteger(maxContentBytes) || maxContentBytes <= 0) throw new Error(`invalid --max-content-size '${values['max-content-size']}': a positive number of bytes is required`);
+  }
+  const parameters: Record<string, string> = {};
+  if (values['sandbox-directory'] !== undefined) parameters['sandbox-directory'] = values['sandbox-directory'];
+  if (values['allowed-url-schemes'] !== undefined) parameters['allowed-url-schemes-on-import'] = values['allowed-url-schemes'];
   let role = values.role ?? env.QUADLOG_ROLE;
   let password = values.password ?? (values.role === undefined ? env.QUADLOG_PASSWORD : undefined);
   if ((values.role === undefined) !== (values.password === undefined)) throw new Error('--role and --password go together');
@@ -80,6 +104,8 @@ export function parseServeArguments(args: readonly string[], env: NodeJS.Process
     generatedPassword,
     demo: values['no-demo'] !== true,
     ...(keepAlive !== undefined ? { objectKeepAliveTime: keepAlive } : {}),
+    ...(maxContentBytes !== undefined ? { maxContentBytes } : {}),
+    ...(Object.keys(parameters).length > 0 ? { parameters } : {}),
   };
 }
 
@@ -97,7 +123,7 @@ export interface Serving {
 
 /** Starts a server and its endpoint as `options` say. */
 export async function serve(options: ServeOptions): Promise<Serving> {
-  const server = await Server.create({ roleName: options.role, password: options.password, url: `quadlog-serve-${process.pid}-${Date.now()}` });
+  const server = await Server.create({ roleName: options.role, password: options.password, url: `quadlog-serve-${process.pid}-${Date.now()}`, parameters: options.parameters ?? {} });
   let endpoint: EndpointHandle;
   try {
     if (options.demo) {
@@ -113,6 +139,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       host: options.host,
       variant: options.variant,
       ...(options.objectKeepAliveTime !== undefined ? { objectKeepAliveTime: options.objectKeepAliveTime } : {}),
+      ...(options.maxContentBytes !== undefined ? { maxContentBytes: options.maxContentBytes } : {}),
     });
   } catch (e) {
     server.shutdown();

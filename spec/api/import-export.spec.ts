@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import {
+  AccessDeniedError,
   BadRequestError,
   type DataStoreConnection,
   N_QUADS,
@@ -48,12 +49,17 @@ ex:g2 { ex:s ex:p ex:o }
 `;
 
 describe('import and export', () => {
-  const env = useServer('import-export');
+  // files are imported through file IRIs too: the server's sandbox is their directory (made
+  // before the server, which the useServer hook creates with these parameters)
+  const parameters: Record<string, string> = { 'allowed-url-schemes-on-import': 'file,https' };
   let dir: string;
 
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'quadlog-import-export-'));
+    parameters['sandbox-directory'] = dir;
   });
+
+  const env = useServer('import-export', parameters);
 
   after(() => {
     rmSync(dir, { recursive: true, force: true });
@@ -435,9 +441,9 @@ describe('import and export', () => {
       expect(await ds.countFacts()).to.equal(0);
     });
 
-    it('an IRI with an unsupported scheme is rejected', async () => {
+    it('an IRI with an unsupported scheme is refused, and text that is no IRI is rejected', async () => {
       const ds = await env.newStore();
-      await expectError(ds.importData('ADD', { iris: ['ftp://example.com/data.nt'] }), ParsingError);
+      await expectError(ds.importData('ADD', { iris: ['ftp://example.com/data.nt'] }), AccessDeniedError);
       await expectError(ds.importData('ADD', { iris: ['not an iri'] }), ParsingError);
     });
   });

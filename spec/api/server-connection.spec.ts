@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import {
+  AccessDeniedError,
   AuthenticationError,
   BadRequestError,
   ConnectionFactory,
@@ -31,15 +32,31 @@ describe('ServerConnection', () => {
       expect(sc.isClosed).to.equal(false);
     });
 
-    it('connects as guest with the guest password', async () => {
-      const sc = env.track(await ConnectionFactory.newServerConnection(env.url, 'guest', 'guest'));
-      expect(sc.roleName).to.equal('guest');
-      expect(sc.listDataStores()).to.be.an('array');
+    it('has no guest role unless the server is created with create-guest-role=true', async () => {
+      await expectError(ConnectionFactory.newServerConnection(env.url, 'guest', 'guest'), AuthenticationError);
+      await expectError(() => ConnectionFactory.newGuestConnection(env.url), AuthenticationError);
+      expect(env.connection.listRoles()).to.deep.equal([ADMIN_ROLE]);
+      const url = `test://guest/${env.uniqueName()}`;
+      const server = await Server.create({ roleName: ADMIN_ROLE, password: ADMIN_PASSWORD, url, parameters: { 'create-guest-role': 'true' } });
+      try {
+        const guest = ConnectionFactory.newGuestConnection(url);
+        expect(guest.roleName).to.equal('guest');
+        // the guest has no password (it cannot log in) and no privileges until granted
+        await expectError(ConnectionFactory.newServerConnection(url, 'guest', ''), AuthenticationError);
+        await expectError(() => guest.listDataStores(), AccessDeniedError);
+        const admin = await ConnectionFactory.newServerConnection(url, ADMIN_ROLE, ADMIN_PASSWORD);
+        admin.grantPrivileges('guest', '|datastores', 'read');
+        expect(guest.listDataStores()).to.deep.equal([]);
+        admin.close();
+        guest.close();
+      } finally {
+        server.shutdown();
+      }
+      await expectError(Server.create({ roleName: 'x', password: 'y', url: `${url}-bad`, parameters: { 'create-guest-role': 'yes' } }), BadRequestError);
     });
 
     it('rejects a wrong password with AuthenticationError', async () => {
       await expectError(ConnectionFactory.newServerConnection(env.url, ADMIN_ROLE, 'wrong'), AuthenticationError);
-      await expectError(ConnectionFactory.newServerConnection(env.url, 'guest', 'not-guest'), AuthenticationError);
     });
 
     it('rejects an unknown role with AuthenticationError', async () => {
@@ -237,10 +254,13 @@ describe('ServerConnection', () => {
 
     it('opens data store connections directly, checking credentials', async () => {
       const ds = await env.newStore();
-      const direct = env.track(await ConnectionFactory.newDataStoreConnection(env.url, ds.dataStoreName, 'guest', 'guest'));
-      expect(direct.roleName).to.equal('guest');
+      await env.connection.createRole('direct-reader', 'reader-secret');
+      await expectError(ConnectionFactory.newDataStoreConnection(env.url, ds.dataStoreName, 'direct-reader', 'reader-secret'), AccessDeniedError);
+      env.connection.grantPrivileges('direct-reader', `|datastores|${ds.dataStoreName}`, 'read');
+      const direct = env.track(await ConnectionFactory.newDataStoreConnection(env.url, ds.dataStoreName, 'direct-reader', 'reader-secret'));
+      expect(direct.roleName).to.equal('direct-reader');
       expect(direct.uniqueId).to.equal(ds.uniqueId);
-      await expectError(ConnectionFactory.newDataStoreConnection(env.url, ds.dataStoreName, 'guest', 'wrong'), AuthenticationError);
+      await expectError(ConnectionFactory.newDataStoreConnection(env.url, ds.dataStoreName, 'direct-reader', 'wrong'), AuthenticationError);
     });
 
     it('deleting a store removes it from the list and invalidates its connections', async () => {

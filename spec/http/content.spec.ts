@@ -17,7 +17,16 @@ const TTL = `@prefix ex: <${EX}> .\nex:a ex:p ex:b .\nex:b ex:p ex:c .\n`;
 for (const variant of ['A', 'B'] as const) {
   describe(`http: /datastores/<ds>/content (variant ${variant})`, function () {
     this.timeout(20_000);
-    const env = useEndpoint(`content-${variant}`, { variant });
+    // text/uri-list bodies list files of this directory and local http: URLs: the server's
+    // sandbox is the directory (made before the server, which useEndpoint's hook creates)
+    const parameters: Record<string, string> = { 'allowed-url-schemes-on-import': 'file,http' };
+    let dir: string;
+    before(() => {
+      dir = mkdtempSync(join(tmpdir(), 'quadlog-content-'));
+      parameters['sandbox-directory'] = dir;
+    });
+    after(() => rmSync(dir, { recursive: true, force: true }));
+    const env = useEndpoint(`content-${variant}`, { variant, parameters });
 
     /** A new store with its content path and an in-process connection. */
     async function store(): Promise<{ name: string; path: string; count: () => Promise<number>; nquads: () => Promise<string[]> }> {
@@ -224,14 +233,11 @@ for (const variant of ['A', 'B'] as const) {
     });
 
     describe('text/uri-list bodies', () => {
-      let dir: string;
       before(() => {
-        dir = mkdtempSync(join(tmpdir(), 'quadlog-content-'));
         writeFileSync(join(dir, 'one.ttl'), TTL);
         writeFileSync(join(dir, 'two.nt'), `<${EX}x> <${EX}p> <${EX}y> .\n`);
         writeFileSync(join(dir, 'rules.dlog'), `[?x, <${EX}q>, ?y] :- [?x, <${EX}p>, ?y] .\n`);
       });
-      after(() => rmSync(dir, { recursive: true, force: true }));
       const iri = (name: string): string => pathToFileURL(join(dir, name)).href;
 
       it('imports every listed IRI (file: and http:), skipping blank lines and comments', async () => {

@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { parseServeArguments, serve, type Serving } from '../../lib/shell/serve.js';
@@ -23,6 +26,46 @@ describe('shell: quadlog serve', () => {
     expect(() => parseServeArguments(['--variant', 'C'], {})).to.throw(/--variant 'C'/);
     expect(() => parseServeArguments(['--role', 'r'], {})).to.throw(/--role and --password/);
     expect(() => parseServeArguments(['--bogus'], {})).to.throw(/bogus/);
+  });
+
+  it('takes the safe I/O flags: sandbox directory, allowed URL schemes, content size limit', () => {
+    const o = parseServeArguments(['--sandbox-directory', '/srv/data', '--allowed-url-schemes', 'file,https', '--max-content-size', '1048576'], {});
+    expect(o.parameters).to.deep.equal({ 'sandbox-directory': '/srv/data', 'allowed-url-schemes-on-import': 'file,https' });
+    expect(o.maxContentBytes).to.equal(1048576);
+    const none = parseServeArguments([], {});
+    expect(none.parameters).to.equal(undefined);
+    expect(none.maxContentBytes).to.equal(undefined);
+    for (const bad of ['0', '-5', '1e9', '12k', '']) expect(() => parseServeArguments([`--max-content-size=${bad}`], {})).to.throw(`--max-content-size '${bad}'`);
+  });
+
+  describe('with the safe I/O flags', () => {
+    let dir: string;
+    let serving: Serving;
+    before(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'quadlog-serve-'));
+      serving = await serve(parseServeArguments(['--port', '0', '--no-demo', '--role', 'admin', '--password', 'pw', '--sandbox-directory', dir, '--allowed-url-schemes', 'file', '--max-content-size', '100'], {}));
+    });
+    after(async () => {
+      await serving?.stop();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('sets the server parameters and the endpoint limit', async () => {
+      expect(serving.server.readPolicy.sandboxDirectory).to.equal(dir);
+      expect([...serving.server.readPolicy.allowedSchemes]).to.deep.equal(['file']);
+      const auth = `Basic ${Buffer.from('admin:pw').toString('base64')}`;
+      expect((await fetch(`${serving.endpoint.url}/datastores/s?type=parallel-nn`, { method: 'POST', headers: { authorization: auth } })).status).to.equal(201);
+      const res = await fetch(`${serving.endpoint.url}/datastores/s/content?operation=add-content`, { method: 'PATCH', headers: { authorization: auth, 'content-type': 'text/turtle' }, body: `<http://example.com/a> <http://example.com/p> "${'x'.repeat(200)}" .` });
+      expect(res.status, await res.text()).to.equal(413);
+    });
+
+    it('fails to start with an invalid scheme list', async () => {
+      const error = await serve(parseServeArguments(['--port', '0', '--no-demo', '--allowed-url-schemes', 'ftp'], {})).then(
+        () => expect.fail('serve started'),
+        (e: unknown) => e as Error,
+      );
+      expect(error.message).to.contain("'ftp'");
+    });
   });
 
   describe('with the demo store', () => {

@@ -6,10 +6,15 @@
  * {@link RequestBody} never destroys the request: when the importer stops reading early (or
  * never starts, because the request failed first), whatever the client still sends is read
  * and dropped, so that a client still sending a large body can finish and read the answer.
+ *
+ * A body larger than the endpoint's `maxContentBytes` fails the import that reads it with
+ * {@link PayloadTooLargeError} (413): at once when its Content-Length says so, else as soon as
+ * the bytes received pass the limit (the import's transaction is then rolled back).
  * @module
  */
 import type { IncomingMessage } from 'node:http';
 import { BadRequestError, type ImportSource } from '../../index.js';
+import { PayloadTooLargeError } from '../errors.js';
 import { httpExchange, type Exchange } from '../exchange.js';
 import { FORM_TYPE, URI_LIST_TYPE } from '../negotiation.js';
 
@@ -25,12 +30,26 @@ export class RequestBody implements AsyncIterable<Uint8Array> {
   private ended = false;
   private failure: Error | undefined;
   private discarding = false;
+  private received = 0;
   private wake: (() => void) | undefined;
 
-  /** Starts reading `req`. */
-  constructor(private readonly req: IncomingMessage) {
+  /**
+   * Starts reading `req`. When more than `limit` bytes arrive, reading fails with
+   * PayloadTooLargeError and the rest of the body is dropped.
+   */
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly limit: number = Number.POSITIVE_INFINITY,
+  ) {
     req.on('data', (chunk: Buffer) => {
       if (this.discarding) return;
+      this.received += chunk.length;
+      if (this.received > this.limit) {
+        this.failure ??= tooLarge(this.limit);
+        this.discardRest();
+        this.notify();
+        return;
+      }
       this.queue.push(chunk);
       if (this.queue.length >= QUEUE_LIMIT) req.pause();
       this.notify();
@@ -113,6 +132,11 @@ export function drainRequest(req: IncomingMessage): Promise<void> {
   });
 }
 
+/** The error of a body over the limit. */
+function tooLarge(limit: number): PayloadTooLargeError {
+  return new PayloadTooLargeError(`the request body exceeds the limit of ${limit} bytes (the endpoint's maxContentBytes): nothing was imported`);
+}
+
 /** What a content update imports and how its answer is sent. */
 export interface ContentBody {
   /** The source for `importData`. */
@@ -166,10 +190,14 @@ export function refuseForm(exchange: Exchange): void {
  * list (its items typed by `Imported-Content-Type` when given); any other body is streamed,
  * typed by its Content-Type (absent or empty: detected from the content).
  * @throws BadRequestError for a form body (never content), an empty IRI list, or
- *   Imported-Content-Type without a text/uri-list body.
+ *   Imported-Content-Type without a text/uri-list body; PayloadTooLargeError when
+ *   Content-Length is over the endpoint's maxContentBytes.
  */
 export async function contentBody(exchange: Exchange): Promise<ContentBody> {
   const req = exchange.req;
+  const limit = httpExchange(exchange).context.maxContentBytes;
+  const declared = Number(header(req, 'content-length'));
+  if (header(req, 'content-length') !== '' && Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
   const contentType = header(req, 'content-type');
   const baseType = contentType.split(';')[0]!.trim().toLowerCase();
   const imported = header(req, 'imported-content-type');
@@ -181,6 +209,6 @@ export async function contentBody(exchange: Exchange): Promise<ContentBody> {
     return { source: { iris }, mediaType, stream: undefined };
   }
   if (imported !== '') throw new BadRequestError('the Imported-Content-Type header applies only to text/uri-list bodies');
-  const stream = new RequestBody(req);
+  const stream = new RequestBody(req, limit);
   return { source: stream, mediaType: contentType === '' ? undefined : contentType, stream };
 }
