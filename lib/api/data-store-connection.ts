@@ -349,7 +349,7 @@ export class DataStoreConnection extends ConnectionBase {
         options.onNotification?.(row);
       };
       await this.write(
-        (tx) => importInto(this.store, tx, updateType, source, { ...options, readPolicy: this.server.readPolicy }, report, this.interrupter),
+        (tx) => importInto(this.store, tx, updateType, source, options, report, this.interrupter),
         () => report.errors > 0,
       );
       return resultOf(report, prefixes);
@@ -429,7 +429,7 @@ export class DataStoreConnection extends ConnectionBase {
     await this.guard('evaluateUpdate', () =>
       this.write(async (tx) => {
         await this.store.reasoner.reason(tx, this.interrupter);
-        await this.store.runUpdate(tx, update, options.baseIRI ?? tx.catalogue.baseIRI, this.interrupter, options, this.server.readPolicy);
+        await this.store.runUpdate(tx, update, options.baseIRI ?? tx.catalogue.baseIRI, this.interrupter, options);
       }),
     );
   }

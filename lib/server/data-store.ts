@@ -15,7 +15,7 @@ import { equalityRules, type ReasoningSavepoint, ruleKey, StoreReasoner } from '
 import { executeUpdate, parseUpdate, type UpdateDataset } from '../sparql/update.js';
 import { ImportReport } from '../formats/notifications.js';
 import { importInto } from './import.js';
-import type { ReadPolicy } from './read-policy.js';
+import { type ReadPolicy, STRICT_READ_POLICY } from './read-policy.js';
 import { PREFIX_NAME_RE } from '../formats/turtle-lexical.js';
 import type { BodyLiteral, Rule } from '../datalog/ast.js';
 
@@ -94,6 +94,8 @@ export class DataStore {
     readonly name: string,
     type: string | undefined,
     parameters: Readonly<Record<string, string>>,
+    /** What imports by IRI and SPARQL LOAD may read (the server's sandbox and URL schemes). */
+    readonly readPolicy: ReadPolicy = STRICT_READ_POLICY,
   ) {
     if (!/^[A-Za-z0-9_.~-]+$/.test(name)) throw new BadRequestError(`invalid data store name '${name}': use letters, digits, '_', '-', '.' and '~'`);
     this.type = resolveDataStoreType(type);
@@ -152,10 +154,9 @@ export class DataStore {
 
   /**
    * Runs a SPARQL update in the transaction (its changes are explicit facts); `dataset` is the
-   * protocol's USING graphs; `readPolicy` says what LOAD may read (when absent, the strict
-   * default of imports: `https` only, no file IRI).
+   * protocol's USING graphs. LOAD reads what the store's read policy allows.
    */
-  async runUpdate(tx: WriteTransaction, update: string, baseIRI: string, interrupter: Interrupter, dataset?: UpdateDataset, readPolicy?: ReadPolicy): Promise<void> {
+  async runUpdate(tx: WriteTransaction, update: string, baseIRI: string, interrupter: Interrupter, dataset?: UpdateDataset): Promise<void> {
     const op = parseUpdate(update, tx.catalogue.prefixes, baseIRI, dataset);
     await executeUpdate(
       op,
@@ -167,7 +168,7 @@ export class DataStore {
         removeFact: (tableId, tuple) => this.reasoner.removeFact(tx, tableId, tuple),
         load: async (iri, graph) => {
           const report = new ImportReport();
-          await importInto(this, tx, 'ADD', { iris: [iri] }, { defaultGraph: graph, readPolicy }, report, interrupter);
+          await importInto(this, tx, 'ADD', { iris: [iri] }, { defaultGraph: graph }, report, interrupter);
           if (report.errors > 0) throw new ParsingError(`LOAD <${iri}> failed: ${report.notifications.find((r) => r.type === 'error')?.description ?? 'errors in the content'}`);
         },
       },

@@ -15,7 +15,7 @@ import { ABSENT_TERM, parseRdf, readText, sniffContent, type TermIds } from '../
 import { parseDatalog } from '../formats/datalog-parser.js';
 import { DEFAULT_TRIPLES, DEFAULT_TRIPLES_ID, QUADS, QUADS_ID, type WriteTransaction } from '../storage/fact-store.js';
 import type { DataStore } from './data-store.js';
-import { checkIri, openIriUnder, type ReadPolicy, STRICT_READ_POLICY } from './read-policy.js';
+import { checkIri, openIriUnder, type ReadPolicy } from './read-policy.js';
 
 /** How an import changes the store. */
 export type UpdateType = 'ADD' | 'DELETE' | 'ADDITION_UPDATE_PREFIXES';
@@ -44,11 +44,6 @@ export interface ImportOptions {
   readonly defaultGraph?: string | undefined;
   /** Base IRI for relative IRIs; the store's base IRI when absent. */
   readonly baseIRI?: string | undefined;
-  /**
-   * @internal What the IRIs of an IRI list may name (the server's policy, which connections
-   * set, replacing any given); when absent, the strict default: `https` only, no file IRI.
-   */
-  readonly readPolicy?: ReadPolicy | undefined;
 }
 
 function isIriList(source: ImportSource): source is IriListSource {
@@ -114,7 +109,7 @@ export async function importInto(
       }
     },
   };
-  const sources = await openAll(source, mediaType, options.readPolicy ?? STRICT_READ_POLICY);
+  const sources = await openAll(source, mediaType, store.readPolicy);
   const prefixes = new Map(tx.catalogue.prefixes);
   const baseIRI = options.baseIRI ?? tx.catalogue.baseIRI;
   const definedPrefixes = new Map<string, string>();

@@ -123,7 +123,7 @@ export class Server {
   /** @internal Creates a data store. */
   createDataStore(name: string, type: string | undefined, parameters: Readonly<Record<string, string>>): DataStore {
     if (this.stores.has(name)) throw new DuplicateResourceError(`data store '${name}' already exists`);
-    const store = new DataStore(name, type, parameters);
+    const store = new DataStore(name, type, parameters, this.readPolicy);
     this.stores = this.stores.set(name, store);
     return store;
   }

@@ -135,8 +135,8 @@ describe('api: queries, updates, cursors, commit procedure, statistics', () => {
     const before = await nquadsOf(ds);
     await expectError(ds.importData('ADD', '<http://example.com/x> <http://example.com/y> <http://example.com/z> .'), Error);
     expect(await nquadsOf(ds)).to.deep.equal(before);
-    // and one that fails at once cannot be set: a commit procedure's LOAD reads under the strict
-    // default (https only, no file IRI), whatever the server's parameters
+    // and one that fails at once cannot be set: a commit procedure's LOAD reads under the
+    // server's read policy (here the default: https only, no file IRI)
     await expectError(ds.setCommitProcedure('LOAD <file:///does/not/exist.ttl>'), AccessDeniedError);
     expect(await ds.deleteCommitProcedure()).to.equal(true);
     expect(await ds.deleteCommitProcedure()).to.equal(false);

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
-import { AccessDeniedError, BadRequestError, ParsingError, Server, UnknownResourceError } from '../../lib/index.js';
+import { AccessDeniedError, BadRequestError, ConnectionFactory, ParsingError, Server, UnknownResourceError } from '../../lib/index.js';
 import type { OpenedSource } from '../../lib/formats/byte-source.js';
 import { checkUrl, openIriUnder, type ReadPolicy, readPolicyOf, STRICT_READ_POLICY } from '../../lib/server/read-policy.js';
 import { expectError } from '../helpers/server.js';
@@ -133,6 +133,24 @@ describe('server: read policy of imports by IRI', () => {
       // the sandbox named through a link, the file named through the real path, and the reverse
       expect(await textOf(await openIriUnder(fileIri(join(realpathSync(sandbox), 'a.ttl')), withSandbox(join(root, 'sandbox-link'))))).to.equal(TTL);
       expect(await textOf(await openIriUnder(fileIri(join(root, 'sandbox-link', 'a.ttl')), withSandbox()))).to.equal(TTL);
+    });
+
+    it("lets a store's commit procedure LOAD what the server's policy allows", async () => {
+      const url = `test://read-policy-commit/${randomUUID()}`;
+      const server = await Server.create({ roleName: 'admin', password: 'pw', url, parameters: { 'sandbox-directory': sandbox, 'allowed-url-schemes-on-import': 'file' } });
+      try {
+        const sc = await ConnectionFactory.newServerConnection(url, 'admin', 'pw');
+        sc.createDataStore('s');
+        const ds = sc.newDataStoreConnection('s');
+        await ds.setCommitProcedure(`LOAD <${fileIri(join(sandbox, 'a.ttl'))}>`);
+        await ds.importData('ADD', '<http://example.com/x> <http://example.com/p> <http://example.com/y> .');
+        expect(await ds.countFacts()).to.equal(2);
+        await expectError(ds.setCommitProcedure(`LOAD <${fileIri(join(outside, 'secret.ttl'))}>`), AccessDeniedError);
+        ds.close();
+        sc.close();
+      } finally {
+        server.shutdown();
+      }
     });
 
     it('refuses every file IRI when there is no sandbox directory', async () => {
