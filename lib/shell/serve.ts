@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { ConnectionFactory, Server } from '../index.js';
+import { ConnectionFactory, GUEST_ROLE, Server } from '../index.js';
 import { startEndpoint, type EndpointHandle, type Variant } from '../http/index.js';
 import { createDemoStore, DEMO_STORE } from './demo.js';
 
@@ -25,6 +25,11 @@ export interface ServeOptions {
   readonly generatedPassword: boolean;
   /** Whether to create the demo store. */
   readonly demo: boolean;
+  /**
+   * Who may act without credentials: nobody (`none`), the role `guest` reading the demo store
+   * only (`demo`, the default with the demo), or `guest` reading every store (`all`, `--guest`).
+   */
+  readonly guest: GuestAccess;
   /** Connection idle lifetime in milliseconds. */
   readonly objectKeepAliveTime?: number;
   /** The largest request body the endpoint accepts, in bytes (`--max-content-size`). */
@@ -36,10 +41,14 @@ export interface ServeOptions {
   readonly parameters?: Readonly<Record<string, string>>;
 }
 
+/** What `quadlog serve` lets requests without credentials do. */
+export type GuestAccess = 'none' | 'demo' | 'all';
+
 /** Usage text of `quadlog serve`. */
 export const SERVE_USAGE = `usage: quadlog serve [--port N] [--host H] [--variant A|B] [--role NAME --password PW]
                      [--object-keep-alive-time MS] [--max-content-size BYTES]
                      [--sandbox-directory DIR] [--allowed-url-schemes LIST] [--no-demo]
+                     [--guest | --no-guest]
 
 The first role comes from --role/--password, else from the environment variables
 QUADLOG_ROLE and QUADLOG_PASSWORD, else it is 'admin' with a generated password,
@@ -48,7 +57,11 @@ printed once.
 Imports by IRI (text/uri-list bodies, SPARQL LOAD) read only URLs of the schemes of
 --allowed-url-schemes (comma-separated from file, http, https; default https), and file IRIs
 only inside --sandbox-directory (without it, none). Request bodies larger than
---max-content-size bytes (default 1 GiB) answer 413.`;
+--max-content-size bytes (default 1 GiB) answer 413.
+
+Requests without credentials are refused (401), except that with the demo store they act as
+the role 'guest', which may read the demo store only. --guest lets them read every store
+(never write); --no-guest refuses them even with the demo.`;
 
 /** Parses the arguments of `quadlog serve` (after the command name); throws with a message naming the problem. */
 export function parseServeArguments(args: readonly string[], env: NodeJS.ProcessEnv = process.env): ServeOptions {
@@ -65,6 +78,8 @@ export function parseServeArguments(args: readonly string[], env: NodeJS.Process
       'sandbox-directory': { type: 'string' },
       'allowed-url-schemes': { type: 'string' },
       'no-demo': { type: 'boolean' },
+      guest: { type: 'boolean' },
+      'no-guest': { type: 'boolean' },
     },
     strict: true,
     allowPositionals: false,
@@ -86,6 +101,10 @@ export function parseServeArguments(args: readonly string[], env: NodeJS.Process
   const parameters: Record<string, string> = {};
   if (values['sandbox-directory'] !== undefined) parameters['sandbox-directory'] = values['sandbox-directory'];
   if (values['allowed-url-schemes'] !== undefined) parameters['allowed-url-schemes-on-import'] = values['allowed-url-schemes'];
+  if (values.guest === true && values['no-guest'] === true) throw new Error('--guest and --no-guest contradict each other');
+  const demo = values['no-demo'] !== true;
+  const guest: GuestAccess = values.guest === true ? 'all' : values['no-guest'] === true || !demo ? 'none' : 'demo';
+  if (guest !== 'none') parameters['create-guest-role'] = 'true';
   let role = values.role ?? env.QUADLOG_ROLE;
   let password = values.password ?? (values.role === undefined ? env.QUADLOG_PASSWORD : undefined);
   if ((values.role === undefined) !== (values.password === undefined)) throw new Error('--role and --password go together');
@@ -102,7 +121,8 @@ export function parseServeArguments(args: readonly string[], env: NodeJS.Process
     role,
     password,
     generatedPassword,
-    demo: values['no-demo'] !== true,
+    demo,
+    guest,
     ...(keepAlive !== undefined ? { objectKeepAliveTime: keepAlive } : {}),
     ...(maxContentBytes !== undefined ? { maxContentBytes } : {}),
     ...(Object.keys(parameters).length > 0 ? { parameters } : {}),
@@ -126,13 +146,15 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   const server = await Server.create({ roleName: options.role, password: options.password, url: `quadlog-serve-${process.pid}-${Date.now()}`, parameters: options.parameters ?? {} });
   let endpoint: EndpointHandle;
   try {
-    if (options.demo) {
-      const connection = await ConnectionFactory.newServerConnection(server.url, options.role, options.password);
-      try {
-        await createDemoStore(connection);
-      } finally {
-        connection.close();
+    const connection = await ConnectionFactory.newServerConnection(server.url, options.role, options.password);
+    try {
+      if (options.demo) await createDemoStore(connection);
+      if (options.guest !== 'none') {
+        connection.grantPrivileges(GUEST_ROLE, '|datastores', 'read');
+        connection.grantPrivileges(GUEST_ROLE, options.guest === 'all' ? '>datastores|*' : `>datastores|${DEMO_STORE}`, 'read');
       }
+    } finally {
+      connection.close();
     }
     endpoint = await startEndpoint(server, {
       port: options.port,
@@ -165,6 +187,8 @@ function banner(url: string, options: ServeOptions): string {
   const user = `-u ${shellWord(`${options.role}:${options.password}`)}`;
   const lines = [`quadlog is serving the management interface (variant ${options.variant}) at ${url}`];
   if (options.generatedPassword) lines.push(`first role: ${options.role}, password: ${options.password} (generated; shown only now)`);
+  if (options.guest === 'all') lines.push(`requests without credentials act as the role '${GUEST_ROLE}', which may read every store (--guest)`);
+  if (options.guest === 'demo') lines.push(`requests without credentials act as the role '${GUEST_ROLE}', which may read the demo store only (--no-guest turns this off)`);
   lines.push('', 'try:', `  curl ${user} ${url}/datastores`);
   if (options.demo) {
     const store = `${url}/datastores/${DEMO_STORE}`;
@@ -173,6 +197,7 @@ function banner(url: string, options: ServeOptions): string {
       `  curl ${user} -X PATCH -H 'Content-Type: text/turtle' --data-binary 'ex:carol ex:parentOf ex:erin .' '${store}/content?operation=add-content'`,
       '(run the query again after the PATCH: the rules derive the new ancestors)',
     );
+    if (options.guest !== 'none') lines.push(`  curl -H 'Accept: text/csv' ${store}/prefixes`, `(without credentials: as the role '${GUEST_ROLE}')`);
   } else {
     lines.push(`  curl ${user} -X POST '${url}/datastores/mystore?type=parallel-nw'`, `  curl ${user} -H 'Accept: text/csv' '${url}/datastores/mystore'`);
   }

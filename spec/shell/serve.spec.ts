@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { parseServeArguments, serve, type Serving } from '../../lib/shell/serve.js';
+import { ConnectionFactory } from '../../lib/index.js';
 
 const run = promisify(execFile);
 
@@ -29,10 +30,10 @@ describe('shell: quadlog serve', () => {
   });
 
   it('takes the safe I/O flags: sandbox directory, allowed URL schemes, content size limit', () => {
-    const o = parseServeArguments(['--sandbox-directory', '/srv/data', '--allowed-url-schemes', 'file,https', '--max-content-size', '1048576'], {});
+    const o = parseServeArguments(['--sandbox-directory', '/srv/data', '--allowed-url-schemes', 'file,https', '--max-content-size', '1048576', '--no-demo'], {});
     expect(o.parameters).to.deep.equal({ 'sandbox-directory': '/srv/data', 'allowed-url-schemes-on-import': 'file,https' });
     expect(o.maxContentBytes).to.equal(1048576);
-    const none = parseServeArguments([], {});
+    const none = parseServeArguments(['--no-demo'], {});
     expect(none.parameters).to.equal(undefined);
     expect(none.maxContentBytes).to.equal(undefined);
     for (const bad of ['0', '-5', '1e9', '12k', '']) expect(() => parseServeArguments([`--max-content-size=${bad}`], {})).to.throw(`--max-content-size '${bad}'`);
@@ -80,9 +81,9 @@ describe('shell: quadlog serve', () => {
     it('prints the URL and curl commands that work exactly as printed', async () => {
       expect(serving.banner).to.include(serving.endpoint.url);
       const commands = serving.banner.split('\n').filter((l) => l.startsWith('  curl ')).map((l) => l.trim());
-      expect(commands).to.have.length(3);
+      expect(commands).to.have.length(4);
       const outputs: string[] = [];
-      for (const command of [...commands, commands[1]!]) {
+      for (const command of [...commands.slice(0, 3), commands[1]!, commands[3]!]) {
         const { stdout } = await run('bash', ['-c', `${command} --fail --silent --show-error`]);
         outputs.push(stdout);
       }
@@ -95,6 +96,51 @@ describe('shell: quadlog serve', () => {
       const after = outputs[3]!.trim().split('\r\n');
       expect(after.length - before.length).to.equal(3);
       expect(after).to.include('http://example.com/family#alice,http://example.com/family#erin');
+      // the guest reads the demo store without credentials
+      expect(outputs[4]).to.include('ex:,http://example.com/family#');
+    });
+
+    it('lets requests without credentials read the demo store only, never write', async () => {
+      const url = serving.endpoint.url;
+      expect(serving.banner).to.include("role 'guest', which may read the demo store only");
+      expect((await fetch(`${url}/datastores`)).status).to.equal(200);
+      expect(await (await fetch(`${url}/datastores`)).text()).to.equal('Name\r\ndemo\r\n');
+      const write = await fetch(`${url}/datastores/demo/content?operation=add-content`, { method: 'PATCH', headers: { 'content-type': 'text/turtle' }, body: 'ex:x ex:y ex:z .' });
+      expect(write.status).to.equal(403);
+      expect((await fetch(`${url}/datastores/demo`, { method: 'DELETE' })).status).to.equal(403);
+      expect((await fetch(`${url}/roles`)).status).to.equal(403);
+      const admin = await ConnectionFactory.newServerConnection(serving.server.url, 'admin', "it's secret");
+      admin.createDataStore('private');
+      admin.close();
+      expect(await (await fetch(`${url}/datastores`)).text()).to.equal('Name\r\ndemo\r\n');
+      expect((await fetch(`${url}/datastores/private`)).status).to.equal(403);
+    });
+  });
+
+  it('chooses who may act without credentials: the demo reader by default, --guest, --no-guest', () => {
+    expect(parseServeArguments([], {}).guest).to.equal('demo');
+    expect(parseServeArguments(['--no-demo'], {}).guest).to.equal('none');
+    expect(parseServeArguments(['--no-guest'], {}).guest).to.equal('none');
+    expect(parseServeArguments(['--guest', '--no-demo'], {})).to.deep.include({ guest: 'all', parameters: { 'create-guest-role': 'true' } });
+    expect(() => parseServeArguments(['--guest', '--no-guest'], {})).to.throw(/contradict/);
+  });
+
+  describe('without the demo store', () => {
+    let serving: Serving;
+    before(async () => {
+      serving = await serve(parseServeArguments(['--port', '0', '--no-demo', '--role', 'admin', '--password', 'pw'], {}));
+    });
+    after(async () => {
+      await serving.stop();
+    });
+
+    it('refuses every request without credentials (401)', async () => {
+      for (const [method, path] of [['GET', '/datastores'], ['POST', '/datastores/x?type=parallel-nn'], ['GET', '/roles'], ['GET', '/']]) {
+        const res = await fetch(`${serving.endpoint.url}${path!}`, { method: method! });
+        expect(res.status, `${method!} ${path!}`).to.equal(401);
+        expect(res.headers.get('www-authenticate')).to.equal('Basic realm="quadlog"');
+      }
+      expect(serving.banner).not.to.include('without credentials');
     });
   });
 });
