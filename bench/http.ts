@@ -9,7 +9,10 @@
  * The endpoint runs in a child process (`… bench/http.ts --serve`) holding LUBM(1)
  * (`/work/shared/lubm/lubm1.nt.gz`, 100,543 triples), so that autocannon's own work in the
  * parent does not share the endpoint's event loop. Requests carry Basic credentials (checked
- * once, then cached by the endpoint) and `Accept: application/sparql-results+json`. After the
+ * once, then remembered by the role database) and `Accept: application/sparql-results+json`.
+ * They run twice: as the first role (every privilege: the checks take their fast path) and as
+ * a role that may only read the store (each call checks the store, the tuple table it reads and
+ * the named graphs), so that the cost of access control shows. After the
  * HTTP run, the child answers the query through `DataStoreConnection.evaluateQueryTo` with the
  * same format, one call after another for the same duration (the in-memory API serves one
  * call at a time per connection; a server on one core does too), and reports its rate and
@@ -28,6 +31,8 @@ import { table } from './lib/harness.js';
 const LUBM1 = '/work/shared/lubm/lubm1.nt.gz';
 const STORE = 'bench';
 const ROLE = 'bench';
+/** A role that may read the store and nothing else. */
+const READER = 'reader';
 const PASSWORD = 'bench-secret';
 const ACCEPT = 'application/sparql-results+json';
 /** A small SELECT: the graduate students taking one course (4 answers on LUBM(1)). */
@@ -57,6 +62,9 @@ async function serveChild(): Promise<void> {
   const ds = sc.newDataStoreConnection(STORE);
   const loaded = await ds.importData('ADD', { path: LUBM1 }, { mediaType: 'application/n-triples' });
   if (loaded.errors > 0) throw new Error(loaded.text);
+  await sc.createRole(READER, PASSWORD);
+  sc.grantPrivileges(READER, `|datastores|${STORE}`, 'read');
+  sc.grantPrivileges(READER, `|datastores|${STORE}|tupletables|*`, 'read');
   const endpoint = await startEndpoint(server, { port: 0 });
   let body = '';
   await ds.evaluateQueryTo(QUERY, ACCEPT, (chunk) => void (body += chunk));
@@ -113,30 +121,30 @@ async function main(): Promise<void> {
   try {
     const { url, body } = JSON.parse(await nextLine()) as { url: string; body: string };
     const path = `/datastores/${STORE}/sparql?query=${encodeURIComponent(QUERY)}`;
-    const headers = { authorization: `Basic ${Buffer.from(`${ROLE}:${PASSWORD}`).toString('base64')}`, accept: ACCEPT };
-    const check = await fetch(`${url}${path}`, { headers });
-    const checkBody = await check.text();
-    if (check.status !== 200 || checkBody !== body) throw new Error(`the endpoint's answer differs from the API's (status ${check.status})`);
+    const headersOf = (role: string): Record<string, string> => ({ authorization: `Basic ${Buffer.from(`${role}:${PASSWORD}`).toString('base64')}`, accept: ACCEPT });
+    for (const role of [ROLE, READER]) {
+      const check = await fetch(`${url}${path}`, { headers: headersOf(role) });
+      const checkBody = await check.text();
+      if (check.status !== 200 || checkBody !== body) throw new Error(`the endpoint's answer to ${role} differs from the API's (status ${check.status})`);
+    }
     console.log(`endpoint ${url}; ${connections} clients for ${duration} s; query answer ${body.length} bytes`);
-    const http = await autocannon({ url: `${url}${path}`, headers, connections, duration });
-    const httpMeasured: Measured = {
-      requests: http.requests.total,
-      perSecond: http.requests.average,
-      mean: http.latency.average,
-      p50: http.latency.p50,
-      p99: http.latency.p99,
-      errors: http.errors + http.non2xx,
+    const measure = async (role: string): Promise<Measured> => {
+      const http = await autocannon({ url: `${url}${path}`, headers: headersOf(role), connections, duration });
+      return { requests: http.requests.total, perSecond: http.requests.average, mean: http.latency.average, p50: http.latency.p50, p99: http.latency.p99, errors: http.errors + http.non2xx };
     };
+    const httpMeasured = await measure(ROLE);
+    const readerMeasured = await measure(READER);
     child.stdin.write(`memory ${duration}\n`);
     const memory = JSON.parse(await nextLine()) as Measured;
     child.stdin.end('exit\n');
     await new Promise((resolve) => child.once('exit', resolve));
     const row = (name: string, m: Measured): string[] => [name, String(m.requests), m.perSecond.toFixed(0), m.mean.toFixed(3), m.p50.toFixed(2), m.p99.toFixed(2), String(m.errors)];
-    console.log(`\n${table(['way', 'requests', 'req/s', 'mean ms', 'p50 ms', 'p99 ms', 'errors'], [row(`HTTP /sparql (${connections} clients)`, httpMeasured), row('in-memory evaluateQueryTo', memory)])}`);
+    console.log(`\n${table(['way', 'requests', 'req/s', 'mean ms', 'p50 ms', 'p99 ms', 'errors'], [row(`HTTP /sparql (${connections} clients), first role`, httpMeasured), row(`HTTP /sparql (${connections} clients), read-only role`, readerMeasured), row('in-memory evaluateQueryTo', memory)])}`);
     const overheadUs = (1 / httpMeasured.perSecond - 1 / memory.perSecond) * 1e6;
     console.log(`\nadapter cost per request (from throughput): ${overheadUs.toFixed(0)} µs; HTTP serves ${((100 * httpMeasured.perSecond) / memory.perSecond).toFixed(0)}% of the in-memory rate`);
-    if (httpMeasured.errors > 0) {
-      console.error(`!!! ${httpMeasured.errors} HTTP requests failed`);
+    console.log(`the read-only role's checks: ${((100 * readerMeasured.perSecond) / httpMeasured.perSecond).toFixed(1)}% of the first role's rate`);
+    if (httpMeasured.errors + readerMeasured.errors > 0) {
+      console.error(`!!! ${httpMeasured.errors + readerMeasured.errors} HTTP requests failed`);
       process.exitCode = 1;
     }
   } finally {

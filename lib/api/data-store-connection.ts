@@ -23,10 +23,10 @@ import { factDomainMask } from '../storage/tuple-table.js';
 import { type ImportOptions, type ImportSource, importInto, UPDATE_TYPES, type UpdateType } from '../server/import.js';
 import type { Server } from '../server/server.js';
 import { ConnectionBase } from './connection-base.js';
-import { storeAccess } from '../server/fact-access.js';
+import { specifiersOf, storeAccess } from '../server/fact-access.js';
 import type { FactAccess } from '../storage/fact-access.js';
 import type { Catalogue } from '../storage/catalogue.js';
-import { escapeSegment, parseResourceSpecifier, type ResourcePath, storeResources } from '../server/resource-specifiers.js';
+import { type ResourcePath, storeResources } from '../server/resource-specifiers.js';
 import { importAxioms } from '../server/axioms.js';
 import { AnswerBindings, type AnswerRow, Cursor, rowsInto } from './cursor.js';
 import type { QueryTerm } from '../sparql/query-terms.js';
@@ -130,6 +130,10 @@ export class DataStoreConnection extends ConnectionBase {
   private transaction: TransactionState | undefined;
   /** The channels of cursors whose queries may still be running (stopped when the connection closes). */
   private readonly cursorRuns = new Set<AnswerChannel<AnswerRow>>();
+  /** The role database's generation when read access to the store was last confirmed. */
+  private readCheckedAt = -1;
+  /** The generation when the role was last seen to hold every privilege in the store. */
+  private unrestrictedAt = -1;
 
   /** @internal */
   constructor(
@@ -228,12 +232,20 @@ export class DataStoreConnection extends ConnectionBase {
   protected override checkUsable(): void {
     super.checkUsable();
     if (this.store.isDeleted) throw new InvalidConnectionError(`data store '${this.store.name}' was deleted: this connection can no longer be used (close it)`);
-    this.require(storeResources.store(this.store.name), 'read');
+    const generation = this.server.roles.generation;
+    if (this.readCheckedAt !== generation) {
+      this.require(storeResources.store(this.store.name), 'read');
+      this.readCheckedAt = generation;
+    }
   }
 
   /** The role's access to the store's facts for this call (undefined: unrestricted). */
   private access(catalogue: Catalogue): FactAccess | undefined {
-    return storeAccess(this.server.roles, this.roleName, this.store.name, catalogue, this.store.facts.dictionary);
+    const generation = this.server.roles.generation;
+    if (this.unrestrictedAt === generation) return undefined;
+    const access = storeAccess(this.server.roles, this.roleName, this.store.name, catalogue, this.store.facts.dictionary);
+    if (access === undefined) this.unrestrictedAt = generation;
+    return access;
   }
 
   /** Checks a privilege on the store itself (`[]`) or one of its children (`['rules']`, `['tupletables', t]`). */
@@ -253,7 +265,7 @@ export class DataStoreConnection extends ConnectionBase {
     this.requireOn(['rules'], 'write');
     if (axioms) this.requireOn(['axioms'], 'write');
     for (const name of catalogue.tupleTables.keys()) this.requireOn(['tupletables', name], 'write');
-    const graphs = parseResourceSpecifier(`|datastores|${escapeSegment(this.store.name)}|namedgraphs|*`);
+    const graphs = specifiersOf(this.store.name).allGraphs;
     if (!this.server.roles.allowsAll(this.roleName, graphs, 'write')) throw new AccessDeniedError(`role '${this.roleName}' has no write access to every named graph ('${graphs.text}')`);
   }
 

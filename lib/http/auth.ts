@@ -14,7 +14,6 @@
  * role's valid credentials give 403, a wrong or foreign token 401.
  * @module
  */
-import { createHash } from 'node:crypto';
 import { AccessDeniedError, AuthenticationError, ConnectionFactory, type ServerConnection } from '../index.js';
 import type { ConnectionRegistry, RegisteredConnection } from './connections.js';
 
@@ -71,7 +70,7 @@ export class Authenticator {
       const colon = decoded.indexOf(':');
       if (credentials === '' || colon < 0) throw new AuthenticationError('malformed Basic credentials: expected base64 of role-name:password');
       const roleName = decoded.slice(0, colon);
-      const principal = await this.verified(createHash('sha256').update(header).digest('hex'), roleName, decoded.slice(colon + 1));
+      const principal = await this.verified(header, roleName, decoded.slice(colon + 1));
       if (named && named.roleName !== principal.roleName) {
         throw new AccessDeniedError(`connection '${named.id}' belongs to another role than '${principal.roleName}'`);
       }

@@ -12,18 +12,40 @@ import { AccessDeniedError } from '../model/errors.js';
 import type { Catalogue } from '../storage/catalogue.js';
 import type { FactAccess } from '../storage/fact-access.js';
 import { QUADS_ID } from '../storage/fact-store.js';
-import { escapeSegment, parseResourceSpecifier, type ResourcePath, resourceName, storeResources } from './resource-specifiers.js';
+import { escapeSegment, parseResourceSpecifier, type ResourcePath, type ResourceSpecifier, resourceName, storeResources } from './resource-specifiers.js';
 import type { AccessType, RoleDatabase } from './roles.js';
+
+interface StoreSpecifiers {
+  /** Everything in the store: `>datastores|<ds>`. */
+  readonly whole: ResourceSpecifier;
+  /** Every named graph of the store: `|datastores|<ds>|namedgraphs|*`. */
+  readonly allGraphs: ResourceSpecifier;
+}
+
+const specifiers = new Map<string, StoreSpecifiers>();
+
+/** The specifiers of a store (parsed once per store name). */
+export function specifiersOf(ds: string): StoreSpecifiers {
+  let found = specifiers.get(ds);
+  if (!found) {
+    found = { whole: parseResourceSpecifier(`>datastores|${escapeSegment(ds)}`), allGraphs: parseResourceSpecifier(`|datastores|${escapeSegment(ds)}|namedgraphs|*`) };
+    if (specifiers.size >= 10_000) specifiers.clear();
+    specifiers.set(ds, found);
+  }
+  return found;
+}
 
 /**
  * The access of `role` to the facts of store `ds`, or undefined when the role may read and
  * write everything in the store (then no check costs anything).
  */
 export function storeAccess(roles: RoleDatabase, role: string, ds: string, catalogue: Catalogue, dictionary: TermDictionary): FactAccess | undefined {
-  const whole = parseResourceSpecifier(`>datastores|${escapeSegment(ds)}`);
+  const { whole, allGraphs } = specifiersOf(ds);
   if (roles.allowsAll(role, whole, 'read') && roles.allowsAll(role, whole, 'write')) return undefined;
-  const tableNames = new Map<number, string>();
-  for (const info of catalogue.tupleTables.values()) tableNames.set(info.id, info.name);
+  const tableName = (id: number): string => {
+    for (const info of catalogue.tupleTables.values()) if (info.id === id) return info.name;
+    return `#${id}`;
+  };
   const memo = new Map<string, boolean>();
   const check = (resource: ResourcePath, access: AccessType): void => {
     const key = `${access}\0${resource.join('\0')}`;
@@ -34,9 +56,8 @@ export function storeAccess(roles: RoleDatabase, role: string, ds: string, catal
     }
     if (!allowed) throw new AccessDeniedError(`role '${role}' has no ${access} access to '${resourceName(resource)}'`);
   };
-  const table = (id: number): ResourcePath => storeResources.element(ds, 'tupletables', tableNames.get(id) ?? `#${id}`);
+  const table = (id: number): ResourcePath => storeResources.element(ds, 'tupletables', tableName(id));
   const graph = (id: number): ResourcePath => storeResources.namedGraph(ds, dictionary.keyOf(id));
-  const allGraphs = parseResourceSpecifier(`|datastores|${escapeSegment(ds)}|namedgraphs|*`);
   const writesAllGraphs = roles.allowsAll(role, allGraphs, 'write');
   let readableGraph: ((g: number) => boolean) | undefined;
   if (!roles.allowsAll(role, allGraphs, 'read')) {

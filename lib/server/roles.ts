@@ -16,7 +16,7 @@
  * the credential they checked, so a new password or a deleted role takes effect at once.
  * @module
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { AccessDeniedError, AuthenticationError, BadRequestError, DuplicateResourceError, UnknownResourceError } from '../model/errors.js';
 import { formatPasswordHash, hashPassword, parsePasswordHash, passwordMatches, type PasswordHash } from './password-hash.js';
 import { parseResourceSpecifier, type ResourcePath, resourceName, type ResourceSpecifier, specifierCovers, specifierMatches } from './resource-specifiers.js';
@@ -89,10 +89,12 @@ export class RoleDatabase {
   private changes = 0;
   /** Effective privileges per role, valid for {@link RoleDatabase.generation} `effectiveAt`. */
   private effective = new Map<string, readonly EffectivePrivilege[]>();
+  /** Answers of {@link RoleDatabase.allowsAll} (specifiers are few per store), valid with `effective`. */
+  private coverage = new Map<string, boolean>();
   private effectiveAt = -1;
   /** Successful password checks: keyed HMAC of name and password → the credential checked. */
   private readonly verified = new Map<string, PasswordHash>();
-  private readonly verifiedKey = randomBytes(32);
+  private readonly verifiedKey = randomBytes(32).toString('base64');
   /** A hash checked against when the role is unknown or has no password. */
   private dummy: Promise<PasswordHash> | undefined;
 
@@ -114,7 +116,8 @@ export class RoleDatabase {
    */
   async authenticate(name: string, password: string): Promise<number> {
     const record = this.roles.get(name);
-    const key = createHmac('sha256', this.verifiedKey).update(name).update('\0').update(password).digest('base64');
+    // a keyed hash of name and password, so that the passwords themselves are not kept
+    const key = hash('sha256', `${this.verifiedKey}\0${name}\0${password}`, 'base64');
     if (record?.credential !== undefined && this.verified.get(key) === record.credential) return record.incarnation;
     // an unknown role is hashed too, so that timing does not tell which roles exist
     this.dummy ??= hashPassword('');
@@ -170,10 +173,15 @@ export class RoleDatabase {
    * `|datastores|ds|namedgraphs|*`).
    */
   allowsAll(role: string, spec: ResourceSpecifier, access: AccessType): boolean {
-    for (const p of this.effectiveOf(role)) {
-      if ((p.types.has(access) || p.types.has('full')) && specifierCovers(p.spec, spec)) return true;
+    const privileges = this.effectiveOf(role);
+    const key = `${access}\0${role}\0${spec.text}`;
+    let answer = this.coverage.get(key);
+    if (answer === undefined) {
+      answer = privileges.some((p) => (p.types.has(access) || p.types.has('full')) && specifierCovers(p.spec, spec));
+      if (this.coverage.size >= VERIFIED_LIMIT) this.coverage.clear();
+      this.coverage.set(key, answer);
     }
-    return false;
+    return answer;
   }
 
   /**
@@ -187,6 +195,7 @@ export class RoleDatabase {
   private effectiveOf(role: string): readonly EffectivePrivilege[] {
     if (this.effectiveAt !== this.changes) {
       this.effective = new Map();
+      this.coverage = new Map();
       this.effectiveAt = this.changes;
     }
     let list = this.effective.get(role);
