@@ -259,8 +259,15 @@ export class DataStoreConnection extends ConnectionBase {
     return fn();
   }
 
+  /** Checks write access to the store (`[]`) or one of its children, then runs `fn` as {@link DataStoreConnection.write} does. */
+  private writeTo<T>(child: readonly string[], fn: (tx: WriteTransaction) => Promise<T> | T): Promise<T> {
+    this.requireOn(child, 'write');
+    return this.write(fn);
+  }
+
   /** Checks write access to everything `clear` may change: facts of every table and graph, rules, and (optionally) axioms. */
-  private requireWriteAll(catalogue: Catalogue, axioms: boolean): void {
+  private requireWriteAll(axioms: boolean): void {
+    const catalogue = this.transaction?.type === 'read-write' ? this.transaction.tx.catalogue : this.store.facts.committed.catalogue;
     this.requireOn([], 'write');
     this.requireOn(['rules'], 'write');
     if (axioms) this.requireOn(['axioms'], 'write');
@@ -565,8 +572,7 @@ export class DataStoreConnection extends ConnectionBase {
    */
   async createStatistics(name: string, parameters: Readonly<Record<string, string>> = {}): Promise<void> {
     await this.guard('createStatistics', () =>
-      this.write((tx) => {
-        this.requireOn([], 'write');
+      this.writeTo([], (tx) => {
         if (name !== 'column-counts') throw new BadRequestError(`unknown statistics '${name}' (known: column-counts)`);
         if (Object.keys(parameters).length > 0) throw new BadRequestError(`statistics '${name}' takes no parameters`);
         if (tx.catalogue.statistics.has(name)) throw new DuplicateResourceError(`statistics '${name}' already exist`);
@@ -578,8 +584,7 @@ export class DataStoreConnection extends ConnectionBase {
   /** Deletes a statistics object. */
   async deleteStatistics(name: string): Promise<void> {
     await this.guard('deleteStatistics', () =>
-      this.write((tx) => {
-        this.requireOn([], 'write');
+      this.writeTo([], (tx) => {
         if (!tx.catalogue.statistics.has(name)) throw new UnknownResourceError(`statistics '${name}' do not exist`);
         tx.catalogue = tx.catalogue.set('statistics', tx.catalogue.statistics.delete(name));
       }),
@@ -641,8 +646,7 @@ export class DataStoreConnection extends ConnectionBase {
    */
   async setCommitProcedure(update: string): Promise<boolean> {
     return this.guard('setCommitProcedure', () =>
-      this.write((tx) => {
-        this.requireOn(['commitprocedure'], 'write');
+      this.writeTo(['commitprocedure'], (tx) => {
         parseUpdate(update, tx.catalogue.prefixes, tx.catalogue.baseIRI);
         if (tx.catalogue.commitProcedure === update) return false;
         tx.catalogue = tx.catalogue.set('commitProcedure', update);
@@ -654,8 +658,7 @@ export class DataStoreConnection extends ConnectionBase {
   /** Removes the commit procedure; returns whether there was one. */
   async deleteCommitProcedure(): Promise<boolean> {
     return this.guard('deleteCommitProcedure', () =>
-      this.write((tx) => {
-        this.requireOn(['commitprocedure'], 'write');
+      this.writeTo(['commitprocedure'], (tx) => {
         if (tx.catalogue.commitProcedure === '') return false;
         tx.catalogue = tx.catalogue.set('commitProcedure', '');
         return true;
@@ -686,30 +689,27 @@ export class DataStoreConnection extends ConnectionBase {
 
   /** Deletes every fact (and, once they exist, every rule and axiom). */
   async clear(): Promise<void> {
-    await this.guard('clear', () =>
-      this.write((tx) => {
-        this.requireWriteAll(tx.catalogue, true);
-        this.store.clear(tx);
-      }),
-    );
+    await this.guard('clear', () => {
+      this.requireWriteAll(true);
+      return this.write((tx) => this.store.clear(tx));
+    });
   }
 
   /** Drops every rule and makes every fact (explicit or derived) explicit. */
   async clearRulesExplicateFacts(): Promise<void> {
-    await this.guard('clearRulesExplicateFacts', () =>
-      this.write(async (tx) => {
-        this.requireWriteAll(tx.catalogue, false);
+    await this.guard('clearRulesExplicateFacts', () => {
+      this.requireWriteAll(false);
+      return this.write(async (tx) => {
         await this.store.reasoner.reason(tx, this.interrupter);
         this.store.clearRulesExplicateFacts(tx);
-      }),
-    );
+      });
+    });
   }
 
   /** Recomputes the materialisation from scratch (from the explicit facts and the rules). */
   async recomputeMaterialization(): Promise<void> {
     await this.guard('recomputeMaterialization', () =>
-      this.write(async (tx) => {
-        this.requireOn([], 'write');
+      this.writeTo([], async (tx) => {
         this.store.reasoner.requestRecompute();
         await this.store.reasoner.reason(tx, this.interrupter);
       }),
@@ -752,7 +752,7 @@ export class DataStoreConnection extends ConnectionBase {
 
   /** Sets the base IRI; returns whether it changed. */
   async setBaseIRI(iri: string): Promise<boolean> {
-    return this.guard('setBaseIRI', () => this.write((tx) => this.checked([], 'write', () => this.store.setBaseIRI(tx, iri))));
+    return this.guard('setBaseIRI', () => this.writeTo([], (tx) => this.store.setBaseIRI(tx, iri)));
   }
 
   /** Sets a mutable data store property (base-iri); returns whether it changed. */
@@ -771,17 +771,17 @@ export class DataStoreConnection extends ConnectionBase {
 
   /** Replaces all prefixes. */
   async setPrefixes(prefixes: ReadonlyMap<string, string> | Readonly<Record<string, string>>): Promise<void> {
-    await this.guard('setPrefixes', () => this.write((tx) => this.checked([], 'write', () => this.store.setPrefixes(tx, prefixes))));
+    await this.guard('setPrefixes', () => this.writeTo([], (tx) => this.store.setPrefixes(tx, prefixes)));
   }
 
   /** Sets one prefix (`ex:` → IRI); returns whether anything changed. */
   async setPrefix(name: string, iri: string): Promise<boolean> {
-    return this.guard('setPrefix', () => this.write((tx) => this.checked([], 'write', () => this.store.setPrefix(tx, name, iri))));
+    return this.guard('setPrefix', () => this.writeTo([], (tx) => this.store.setPrefix(tx, name, iri)));
   }
 
   /** Removes one prefix; returns whether it existed. */
   async unsetPrefix(name: string): Promise<boolean> {
-    return this.guard('unsetPrefix', () => this.write((tx) => this.checked([], 'write', () => this.store.unsetPrefix(tx, name))));
+    return this.guard('unsetPrefix', () => this.writeTo([], (tx) => this.store.unsetPrefix(tx, name)));
   }
 
   // ---- tuple tables ----
