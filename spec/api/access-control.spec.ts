@@ -231,6 +231,21 @@ describe('access control of the in-memory API (privilege matrix)', () => {
     });
   });
 
+  it('refuses a call before it waits for the write lock', async () => {
+    const store = await prepare();
+    const holder = env.track(env.connection.newDataStoreConnection(store));
+    await holder.beginTransaction('read-write');
+    try {
+      const { sc } = await roleWith(store, [STORE_READ], false);
+      const ds = env.track(sc.newDataStoreConnection(store));
+      for (const call of [() => ds.setPrefix('z:', 'http://example.com/z#'), () => ds.clear(), () => ds.setCommitProcedure('CLEAR DEFAULT'), () => ds.deleteStatistics('column-counts')]) {
+        expect(await rejectionOf(call)).to.be.instanceOf(AccessDeniedError);
+      }
+    } finally {
+      await holder.rollbackTransaction();
+    }
+  });
+
   for (const op of OPERATIONS) {
     describe(op.name, () => {
       it('is refused to a role without privileges and changes nothing', async () => {
