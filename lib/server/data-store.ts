@@ -69,7 +69,7 @@ export function checkIri(iri: string, what: string): void {
   if (!/^[A-Za-z][A-Za-z0-9+.-]*:[^\u0000-\u0020<>"{}|^`\\]*$/.test(iri)) throw new BadRequestError(`invalid IRI '${iri}' for ${what}: it must be an absolute IRI`);
 }
 
-/** A named data store. */
+/** @internal A named data store. */
 export class DataStore {
   /** Its facts, versions and transactions. */
   readonly facts: FactStore;
