@@ -2,7 +2,7 @@
 import { ConnectionFactory, Server } from '../lib/index.js';
 
 const server = await Server.create({ roleName: 'admin', password: 'admin-secret' });
-const sc = await ConnectionFactory.newServerConnection('local', 'admin', 'admin-secret');
+const sc = await ConnectionFactory.newServerConnection(server.url, 'admin', 'admin-secret');
 sc.createDataStore('family');
 const ds = sc.newDataStoreConnection('family');
 
@@ -31,4 +31,4 @@ console.log(await ds.exportDataToString('application/trig'));
 
 ds.close();
 sc.close();
-server.shutdown();
+await server.shutdown();

@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { Server, ConnectionFactory, type DataStoreConnection } from '../../lib/index.js';
+import { Server, ConnectionFactory, type DataStoreConnection, ImportError, type ImportResult } from '../../lib/index.js';
 
 // ---------------------------------------------------------------- arguments
 
@@ -63,9 +63,17 @@ export async function timed<T>(label: string, fn: () => Promise<T> | T): Promise
 
 // ---------------------------------------------------------------- quadlog stores
 
-/** Fails with the notification text when an import reported errors. */
-export function checkImport(what: string, r: { readonly errors: number; readonly text: string }): void {
-  if (r.errors > 0) throw new Error(`${what}: ${r.errors} errors\n${r.text}`);
+/**
+ * Awaits an import, naming it when it fails: an import with errors rejects with ImportError,
+ * whose result text (every notification row) is added to the message.
+ */
+export async function checkImport(what: string, pending: Promise<ImportResult>): Promise<ImportResult> {
+  try {
+    return await pending;
+  } catch (e) {
+    if (e instanceof ImportError) throw new Error(`${what}: ${e.message}\n${e.result.text}`, { cause: e });
+    throw e;
+  }
 }
 
 /** Fact counts of a quadlog store. */
@@ -95,7 +103,7 @@ export function sameCounts(a: Counts, b: Counts): boolean {
 export async function withStore<T>(parameters: Readonly<Record<string, string>>, fn: (ds: DataStoreConnection, server: Server) => Promise<T>): Promise<T> {
   const server = await Server.create({ roleName: 'admin', password: 'pw' });
   try {
-    const sc = await ConnectionFactory.newServerConnection('local', 'admin', 'pw');
+    const sc = await ConnectionFactory.newServerConnection(server.url, 'admin', 'pw');
     sc.createDataStore('bench', undefined, parameters);
     const ds = sc.newDataStoreConnection('bench');
     try {
@@ -105,7 +113,7 @@ export async function withStore<T>(parameters: Readonly<Record<string, string>>,
       sc.close();
     }
   } finally {
-    server.shutdown();
+    await server.shutdown();
   }
 }
 

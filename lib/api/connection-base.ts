@@ -9,8 +9,11 @@ import type { ResourcePath } from '../server/resource-specifiers.js';
 import type { AccessType } from '../server/roles.js';
 import type { Server } from '../server/server.js';
 
-/** Base of {@link ServerConnection} and {@link DataStoreConnection}. */
-export abstract class ConnectionBase {
+/**
+ * Base of {@link ServerConnection} and {@link DataStoreConnection}. A connection is disposable:
+ * `using connection = …` closes it at the end of the block.
+ */
+export abstract class ConnectionBase implements Disposable, AsyncDisposable {
   /** @internal */
   protected readonly interrupter = new Interrupter();
   private busy: string | undefined;
@@ -56,6 +59,17 @@ export abstract class ConnectionBase {
   close(): void {
     this.closed = true;
     this.interrupter.interrupt();
+  }
+
+  /** Closes the connection, for `using connection = …`: see {@link ConnectionBase.close}. */
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
+  /** Closes the connection, for `await using connection = …`: see {@link ConnectionBase.close}. */
+  [Symbol.asyncDispose](): Promise<void> {
+    this.close();
+    return Promise.resolve();
   }
 
   /** @internal Throws when the connection cannot serve a call (closed, or its role deleted). */

@@ -1,5 +1,6 @@
 /**
- * Opening connections by server URL, role name and password.
+ * Opening connections by server URL, role name and password. The URL is {@link Server.url}:
+ * the `url` the server was created with, or the unique one it got without.
  * @module
  */
 import { GUEST_ROLE } from '../server/roles.js';
@@ -12,8 +13,11 @@ export class ConnectionFactory {
   private constructor() {}
 
   /**
-   * Opens a server connection; wrong credentials (or a role without a password) fail with
-   * AuthenticationError.
+   * Opens a server connection to the server at `serverURL` (its {@link Server.url}); wrong
+   * credentials (or a role without a password) fail with AuthenticationError. A password the
+   * server has already checked or set costs no hash (so opening a connection of the first
+   * role right after {@link Server.create} is cheap); any other check costs one hash at the
+   * cost the role's hash was made with.
    */
   static async newServerConnection(serverURL: string, roleName: string, password: string): Promise<ServerConnection> {
     const server = Server.lookup(serverURL);

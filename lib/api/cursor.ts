@@ -59,8 +59,8 @@ export function rowsInto(channel: AnswerChannel<AnswerRow>, setVariables: (names
   };
 }
 
-/** A cursor over the answers of one query. */
-export class Cursor {
+/** A cursor over the answers of one query; `using cursor = …` closes it at the end of the block. */
+export class Cursor implements Disposable, AsyncDisposable {
   private run: ReturnType<CursorSource['start']> | undefined;
   private position = 0;
   private openedAt = -1;
@@ -94,6 +94,17 @@ export class Cursor {
     this.closed = true;
     this.run?.channel.cancel();
     this.run = undefined;
+  }
+
+  /** Closes the cursor, for `using cursor = …`: see {@link Cursor.close}. */
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
+  /** Closes the cursor, for `await using cursor = …`: see {@link Cursor.close}. */
+  [Symbol.asyncDispose](): Promise<void> {
+    this.close();
+    return Promise.resolve();
   }
 
   private check(mustBeOpen: boolean): void {

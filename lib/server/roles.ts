@@ -13,12 +13,17 @@
  * memberships.
  *
  * Every change bumps {@link RoleDatabase.generation}; remembered password checks are tied to
- * the credential they checked, so a new password or a deleted role takes effect at once.
+ * the credential they checked, so a new password or a deleted role takes effect at once. A
+ * password the database hashes itself (the first role's, a new role's, a changed one) is
+ * remembered as checked, so logging in with it right after costs no second hash.
+ *
+ * New hashes are made at the cost the server chose (its `password-hashing` parameter); hashes
+ * keep their own parameters, so each verifies at the cost it was made with.
  * @module
  */
 import { hash, randomBytes } from 'node:crypto';
 import { AccessDeniedError, AuthenticationError, BadRequestError, DuplicateResourceError, UnknownResourceError } from '../model/errors.js';
-import { formatPasswordHash, hashPassword, parsePasswordHash, passwordMatches, type PasswordHash } from './password-hash.js';
+import { DEFAULT_SCRYPT_COST, formatPasswordHash, hashPassword, parsePasswordHash, passwordMatches, type PasswordHash, type ScryptCost } from './password-hash.js';
 import { parseResourceSpecifier, type ResourcePath, resourceName, type ResourceSpecifier, specifierCovers, specifierMatches } from './resource-specifiers.js';
 
 /** The name of the role used for requests without credentials (only when it exists). */
@@ -98,6 +103,9 @@ export class RoleDatabase {
   /** A hash checked against when the role is unknown or has no password. */
   private dummy: Promise<PasswordHash> | undefined;
 
+  /** Creates an empty role database whose new password hashes cost `hashing`. */
+  constructor(private readonly hashing: ScryptCost = DEFAULT_SCRYPT_COST) {}
+
   /** A number that changes with every change of roles, passwords, privileges or memberships. */
   get generation(): number {
     return this.changes;
@@ -116,17 +124,31 @@ export class RoleDatabase {
    */
   async authenticate(name: string, password: string): Promise<number> {
     const record = this.roles.get(name);
-    // a keyed hash of name and password, so that the passwords themselves are not kept
-    const key = hash('sha256', `${this.verifiedKey}\0${name}\0${password}`, 'base64');
+    const key = this.verifiedKeyOf(name, password);
     if (record?.credential !== undefined && this.verified.get(key) === record.credential) return record.incarnation;
     // an unknown role is hashed too, so that timing does not tell which roles exist
-    this.dummy ??= hashPassword('');
+    this.dummy ??= hashPassword('', this.hashing);
     const credential = record?.credential ?? (await this.dummy);
     const ok = (await passwordMatches(password, credential)) && record?.credential === credential && this.roles.get(name) === record;
     if (!ok || record === undefined) throw new AuthenticationError(`invalid role name or password for role '${name}'`);
+    this.remember(key, credential);
+    return record.incarnation;
+  }
+
+  /** A keyed hash of name and password, so that the passwords themselves are not kept. */
+  private verifiedKeyOf(name: string, password: string): string {
+    return hash('sha256', `${this.verifiedKey}\0${name}\0${password}`, 'base64');
+  }
+
+  /** Remembers that a password (by its keyed hash) matches a credential. */
+  private remember(key: string, credential: PasswordHash): void {
     if (this.verified.size >= VERIFIED_LIMIT) this.verified.delete(this.verified.keys().next().value!);
     this.verified.set(key, credential);
-    return record.incarnation;
+  }
+
+  /** Remembers a role's new password as checked (its hash was just made from it). */
+  private rememberNew(name: string, password: string, credential: PasswordHash): void {
+    this.remember(this.verifiedKeyOf(name, password), credential);
   }
 
   /**
@@ -151,10 +173,11 @@ export class RoleDatabase {
   async changePassword(name: string, oldPassword: string, newPassword: string): Promise<void> {
     await this.authenticate(name, oldPassword);
     if (newPassword === '') throw new BadRequestError('the new password must not be empty');
-    const credential = await hashPassword(newPassword);
+    const credential = await hashPassword(newPassword, this.hashing);
     const record = this.roles.get(name);
     if (!record) throw new AuthenticationError(`invalid role name or password for role '${name}'`);
     record.credential = credential;
+    this.rememberNew(name, newPassword, credential);
     this.changed();
   }
 
@@ -228,7 +251,9 @@ export class RoleDatabase {
   async createFirst(name: string, password: string): Promise<void> {
     checkRoleName(name);
     if (this.roles.size > 0) throw new BadRequestError('the first role can only be created while the server has no roles');
-    this.insert(name, await hashPassword(password)).privileges.set('>', { spec: parseResourceSpecifier('>'), types: new Set(['full']) });
+    const credential = await hashPassword(password, this.hashing);
+    this.insert(name, credential).privileges.set('>', { spec: parseResourceSpecifier('>'), types: new Set(['full']) });
+    this.rememberNew(name, password, credential);
     this.changed();
   }
 
@@ -255,7 +280,7 @@ export class RoleDatabase {
     let credential: PasswordHash | undefined;
     if (type === 'password') {
       if (password === undefined || password === '') throw new BadRequestError(`a password is required to create role '${name}' (or use password-specification-type=none)`);
-      credential = await hashPassword(password);
+      credential = await hashPassword(password, this.hashing);
     } else if (type === 'password-hash') {
       credential = parsePasswordHash(password ?? '');
     } else if (type === 'none') {
@@ -263,6 +288,7 @@ export class RoleDatabase {
     } else throw new BadRequestError(`unknown password-specification-type '${String(type)}' (expected password, password-hash or none)`);
     if (this.roles.has(name)) throw new DuplicateResourceError(`role '${name}' already exists`);
     this.insert(name, credential);
+    if (type === 'password' && password !== undefined && credential !== undefined) this.rememberNew(name, password, credential);
     this.changed();
   }
 

@@ -1,13 +1,16 @@
 /**
- * The server: roles, server properties and the registry of data stores. Servers are
- * registered under a URL (`local` by default) so connections can be opened by URL.
+ * The server: roles, server properties and the registry of data stores. Every server is
+ * registered under a URL so connections can be opened by URL: a unique one of its own unless
+ * it is created with a `url`.
  * @module
  */
+import { randomUUID } from 'node:crypto';
 import { availableParallelism, totalmem } from 'node:os';
 import { Map as IMap } from 'immutable';
 import { BadRequestError, DuplicateResourceError, UnknownResourceError } from '../model/errors.js';
 import { componentRows, type ComponentInfoRow } from './component-info.js';
 import { DataStore, type PropertyRow } from './data-store.js';
+import { parsePasswordHashing, PASSWORD_HASHING_PARAMETER } from './password-hash.js';
 import { GUEST_ROLE, RoleDatabase } from './roles.js';
 import { GIT_SHA, VERSION } from './version.js';
 import { type ReadPolicy, readPolicyOf } from './read-policy.js';
@@ -19,26 +22,49 @@ export interface ServerOptions {
   /** Its password. */
   readonly password: string;
   /**
-   * Server parameters, listed as `parameters.<name>` properties. `create-guest-role=true`
-   * creates the role `guest` (no password, no privileges) that requests without credentials
-   * act as; without it such requests are refused.
+   * Server parameters, listed as `parameters.<name>` properties.
+   *
+   * - `create-guest-role=true` creates the role `guest` (no password, no privileges) that
+   *   requests without credentials act as; without it such requests are refused.
+   * - `password-hashing` sets the cost of the password hashes the server makes (scrypt):
+   *   `default` (N = 2^14, r = 8, p = 1; tens of milliseconds per hash), `fast` (N = 2^4:
+   *   well under a millisecond, **for tests only**: such hashes are cheap to attack) or an
+   *   explicit `scrypt:ln=<log2 N>[,r=<r>][,p=<p>]` (ln 4–20, r 1–32, p 1–16). Every hash
+   *   keeps the parameters it was made with, so it verifies whatever this setting is, and a
+   *   role's exported hash shows its cost.
+   * - `sandbox-directory` and `allowed-url-schemes-on-import` limit what imports by IRI may read.
    */
   readonly parameters?: Readonly<Record<string, string>>;
-  /** The URL connections name this server by (default `local`). */
+  /**
+   * The name the server is registered under, for {@link ConnectionFactory} (and HTTP): e.g.
+   * `local`. Only one server at a time may hold a name. Without it the server gets a unique
+   * URL of its own (see {@link Server.url}), so servers created without one never collide.
+   */
   readonly url?: string;
 }
 
 const registry = new Map<string, Server>();
 
-/** A quadlog server holding named data stores. */
-export class Server {
+/** A listener of {@link Server.onShutdown}. */
+export type ShutdownListener = () => void | Promise<void>;
+
+/**
+ * A quadlog server holding named data stores.
+ *
+ * ```ts
+ * await using server = await Server.create({ roleName: 'admin', password: 'secret' });
+ * const connection = await ConnectionFactory.newServerConnection(server.url, 'admin', 'secret');
+ * ```
+ */
+export class Server implements AsyncDisposable {
   /** @internal The roles of the server, their privileges and memberships. */
-  readonly roles = new RoleDatabase();
+  readonly roles: RoleDatabase;
   private stores = IMap<string, DataStore>();
   private maxMemory = totalmem();
   private numThreads = availableParallelism();
   private readonly parameters: Readonly<Record<string, string>>;
-  private closed = false;
+  private closed: Promise<void> | undefined;
+  private readonly shutdownListeners = new Set<{ readonly listener: ShutdownListener }>();
   /**
    * @internal What imports by IRI may read (text/uri-list bodies, SPARQL LOAD, `{ iris }`
    * sources): from the server parameters `sandbox-directory` and
@@ -47,18 +73,28 @@ export class Server {
   readonly readPolicy: ReadPolicy;
 
   private constructor(
-    /** The URL of the server in this process. */
+    /**
+     * The URL of the server in this process: the `url` it was created with, or a unique one
+     * (`local/<uuid>`). {@link ConnectionFactory} opens connections by it.
+     */
     readonly url: string,
     options: ServerOptions,
   ) {
     this.parameters = { ...(options.parameters ?? {}) };
+    this.roles = new RoleDatabase(parsePasswordHashing(this.parameters[PASSWORD_HASHING_PARAMETER]));
     this.readPolicy = readPolicyOf(this.parameters);
   }
 
-  /** Creates and registers a server with a first role (and the guest role when the parameters ask for it). */
+  /**
+   * Creates and registers a server with a first role (and the guest role when the parameters
+   * ask for it). Without `options.url` the server gets a unique URL ({@link Server.url});
+   * with one, it fails with DuplicateResourceError while another server holds that URL.
+   * The first role's password is remembered as checked, so opening a connection with it
+   * right after costs no second hash.
+   */
   static async create(options: ServerOptions): Promise<Server> {
-    const url = options.url ?? 'local';
-    if (registry.has(url)) throw new DuplicateResourceError(`a server is already registered at '${url}'`);
+    const url = options.url ?? `local/${randomUUID()}`;
+    if (registry.has(url)) throw new DuplicateResourceError(`a server is already registered at '${url}' (shut it down first, or create this one without a url: it then gets a unique one)`);
     if (!options.roleName || options.roleName === GUEST_ROLE) throw new BadRequestError(`the first role needs a name other than '${GUEST_ROLE}'`);
     const guest = options.parameters?.['create-guest-role'] ?? 'false';
     if (guest !== 'true' && guest !== 'false') throw new BadRequestError(`invalid value '${guest}' for server parameter 'create-guest-role': true or false`);
@@ -81,13 +117,56 @@ export class Server {
     return server;
   }
 
-  /** Unregisters the server and deletes its stores. */
-  shutdown(): void {
-    if (this.closed) return;
-    this.closed = true;
+  /** Whether {@link Server.shutdown} was called. */
+  get isShutdown(): boolean {
+    return this.closed !== undefined;
+  }
+
+  /**
+   * Shuts the server down: unregisters it, calls the {@link Server.onShutdown} listeners
+   * (endpoints started on the server close) and deletes its stores, whose connections stop
+   * working. All of this starts at once; the promise settles when async listeners have
+   * finished, and rejects when a listener failed (with its error, or an AggregateError of
+   * several). It may be left unawaited: a failure is then not reported as an unhandled
+   * rejection. Calling it again returns the same promise.
+   */
+  shutdown(): Promise<void> {
+    if (this.closed) return this.closed;
+    let settle!: (errors: readonly unknown[]) => void;
+    this.closed = new Promise<readonly unknown[]>((resolve) => (settle = resolve)).then((errors) => {
+      if (errors.length === 1) throw errors[0];
+      if (errors.length > 1) throw new AggregateError(errors, `${errors.length} shutdown listeners of the server at '${this.url}' failed`);
+    });
+    this.closed.catch(() => undefined);
+    registry.delete(this.url);
+    const listeners = [...this.shutdownListeners];
+    this.shutdownListeners.clear();
+    // each listener starts now; one that throws at once is a rejection like any other
+    const pending = listeners.map(({ listener }) => (async () => listener())());
     for (const store of this.stores.values()) store.markDeleted();
     this.stores = IMap();
-    registry.delete(this.url);
+    void Promise.allSettled(pending).then((outcomes) => settle(outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason as unknown] : []))));
+    return this.closed;
+  }
+
+  /**
+   * Calls `listener` when the server shuts down ({@link Server.shutdown} waits for the promise
+   * it returns). Returns a function that removes the listener (harmless to call twice, or
+   * after the shutdown).
+   * @throws UnknownResourceError when the server has already been shut down.
+   */
+  onShutdown(listener: ShutdownListener): () => void {
+    if (this.closed) throw new UnknownResourceError(`the server at '${this.url}' has been shut down`);
+    const entry = { listener };
+    this.shutdownListeners.add(entry);
+    return () => {
+      this.shutdownListeners.delete(entry);
+    };
+  }
+
+  /** Shuts the server down, for `await using server = await Server.create(…)`: see {@link Server.shutdown}. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.shutdown();
   }
 
   /** @internal Server properties (Property, Value, Mutable). */

@@ -164,7 +164,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       ...(options.maxContentBytes !== undefined ? { maxContentBytes: options.maxContentBytes } : {}),
     });
   } catch (e) {
-    server.shutdown();
+    await server.shutdown();
     throw e;
   }
   return {
@@ -173,7 +173,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     banner: banner(endpoint.url, options),
     async stop(): Promise<void> {
       await endpoint.close();
-      server.shutdown();
+      await server.shutdown();
     },
   };
 }

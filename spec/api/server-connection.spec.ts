@@ -50,7 +50,7 @@ describe('ServerConnection', () => {
         admin.close();
         guest.close();
       } finally {
-        server.shutdown();
+        await server.shutdown();
       }
       await expectError(Server.create({ roleName: 'x', password: 'y', url: `${url}-bad`, parameters: { 'create-guest-role': 'yes' } }), BadRequestError);
     });
@@ -104,6 +104,7 @@ describe('ServerConnection', () => {
         ['max-memory', true],
         ['available-memory', false],
         ['num-threads', true],
+        ['parameters.password-hashing', false],
         ['parameters.license-file', false],
         ['parameters.server-directory', false],
       ]);

@@ -1,6 +1,8 @@
 /**
  * Test helper: a {@link Server} registered at a URL unique to one spec file, created in a
- * `before` hook and shut down in an `after` hook, plus small shared utilities.
+ * `before` hook and shut down in an `after` hook, plus small shared utilities. Test servers
+ * hash passwords with `password-hashing=fast` ({@link TEST_SERVER_PARAMETERS}) unless a spec
+ * asks otherwise.
  *
  * Usage, at the top of a `describe`:
  *
@@ -20,6 +22,11 @@ import { ConnectionFactory, type DataStoreConnection, Server, type ServerConnect
 export const ADMIN_ROLE = 'admin';
 /** Password of the first role of every test server. */
 export const ADMIN_PASSWORD = 'admin-secret';
+/**
+ * Parameters every test server gets unless the spec gives others: cheap password hashes
+ * (never for real passwords; hashes keep their cost, so they verify on any server).
+ */
+export const TEST_SERVER_PARAMETERS: Readonly<Record<string, string>> = Object.freeze({ 'password-hashing': 'fast' });
 
 /** What {@link useServer} gives a spec file. */
 export interface TestServer {
@@ -29,7 +36,7 @@ export interface TestServer {
   readonly url: string;
   /** A server connection of the first role. */
   readonly connection: ServerConnection;
-  /** Parameters the server was created with. */
+  /** Parameters the server was created with ({@link TEST_SERVER_PARAMETERS} and the spec's). */
   readonly parameters: Readonly<Record<string, string>>;
   /**
    * Creates a data store with a unique name (or the given one) and opens a connection to it.
@@ -43,8 +50,9 @@ export interface TestServer {
 }
 
 /** Creates a server for the enclosing `describe` (before/after hooks) and returns accessors. */
-export function useServer(specName: string, parameters: Readonly<Record<string, string>> = {}): TestServer {
+export function useServer(specName: string, specParameters: Readonly<Record<string, string>> = {}): TestServer {
   const url = `test://${specName}/${randomUUID()}`;
+  const parameters = { ...TEST_SERVER_PARAMETERS, ...specParameters };
   let server: Server | undefined;
   let connection: ServerConnection | undefined;
   let counter = 0;
@@ -55,10 +63,10 @@ export function useServer(specName: string, parameters: Readonly<Record<string, 
     connection = await ConnectionFactory.newServerConnection(url, ADMIN_ROLE, ADMIN_PASSWORD);
   });
 
-  after(() => {
+  after(async () => {
     for (const c of open.splice(0)) c.close();
     connection?.close();
-    server?.shutdown();
+    await server?.shutdown();
   });
 
   const env: TestServer = {

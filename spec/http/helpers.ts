@@ -19,7 +19,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { ConnectionFactory, type DataStoreConnection, Server, type ServerConnection } from '../../lib/index.js';
 import { type EndpointHandle, startEndpoint, type Variant } from '../../lib/http/index.js';
-import { ADMIN_PASSWORD, ADMIN_ROLE } from '../helpers/server.js';
+import { ADMIN_PASSWORD, ADMIN_ROLE, TEST_SERVER_PARAMETERS } from '../helpers/server.js';
 
 export { ADMIN_PASSWORD, ADMIN_ROLE };
 
@@ -68,7 +68,8 @@ export const ADMIN_AUTH = basicAuth(ADMIN_ROLE, ADMIN_PASSWORD);
 
 /**
  * Creates a server and an endpoint (port 0, loopback) for the enclosing `describe`.
- * `objectKeepAliveTime` (ms) is passed to the endpoint, `parameters` to the server.
+ * `objectKeepAliveTime` (ms) is passed to the endpoint, `parameters` to the server (after
+ * {@link TEST_SERVER_PARAMETERS}: fast password hashing).
  */
 export function useEndpoint(name: string, options: { readonly variant?: Variant; readonly objectKeepAliveTime?: number; readonly parameters?: Readonly<Record<string, string>> } = {}): EndpointEnv {
   const serverURL = `test://http-${name}/${randomUUID()}`;
@@ -80,7 +81,7 @@ export function useEndpoint(name: string, options: { readonly variant?: Variant;
   const open: Array<{ close(): void }> = [];
 
   before(async () => {
-    server = await Server.create({ roleName: ADMIN_ROLE, password: ADMIN_PASSWORD, url: serverURL, parameters: options.parameters ?? {} });
+    server = await Server.create({ roleName: ADMIN_ROLE, password: ADMIN_PASSWORD, url: serverURL, parameters: { ...TEST_SERVER_PARAMETERS, ...options.parameters } });
     connection = await ConnectionFactory.newServerConnection(serverURL, ADMIN_ROLE, ADMIN_PASSWORD);
     endpoint = await startEndpoint(server, { port: 0, variant, ...(options.objectKeepAliveTime !== undefined ? { objectKeepAliveTime: options.objectKeepAliveTime } : {}) });
   });
@@ -89,7 +90,7 @@ export function useEndpoint(name: string, options: { readonly variant?: Variant;
     await endpoint?.close();
     for (const c of open.splice(0)) c.close();
     connection?.close();
-    server?.shutdown();
+    await server?.shutdown();
   });
 
   const need = <T>(value: T | undefined): T => {

@@ -9,6 +9,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { AccessDeniedError, BadRequestError } from '../../lib/model/errors.js';
+import { FAST_SCRYPT_COST } from '../../lib/server/password-hash.js';
 import { type AccessType, RoleDatabase } from '../../lib/server/roles.js';
 
 const ADMIN = 'admin';
@@ -159,7 +160,7 @@ describe('role database (against a reference model)', () => {
   it('allows exactly what the model allows after every grant, revocation and membership change', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(stepArb, { minLength: 1, maxLength: 30, size: 'max' }), async (steps) => {
-        const db = new RoleDatabase();
+        const db = new RoleDatabase(FAST_SCRYPT_COST);
         await db.createFirst(ADMIN, 'pw');
         const model = new Model();
         // every role exists at the start (steps may delete and create them again)
