@@ -157,11 +157,11 @@ function loadOxigraph(): OxigraphModule {
 
 async function quadlogDriver(file: string): Promise<Driver> {
   const server = await Server.create({ roleName: 'admin', password: 'pw' });
-  const sc = await ConnectionFactory.newServerConnection('local', 'admin', 'pw');
+  const sc = await ConnectionFactory.newServerConnection(server.url, 'admin', 'pw');
   sc.createDataStore('bench');
   const ds = sc.newDataStoreConnection('bench');
-  const r = await ds.importData('ADD', { path: file }, { mediaType: NT });
-  if (r.errors > 0) throw new Error(`quadlog import reported ${r.errors} errors:\n${r.text}`);
+  // an import with errors rejects (ImportError), naming the first
+  await ds.importData('ADD', { path: file }, { mediaType: NT });
   const triples = await ds.countFacts();
   return {
     triples,
@@ -183,7 +183,7 @@ async function quadlogDriver(file: string): Promise<Driver> {
       };
     },
     close() {
-      server.shutdown();
+      void server.shutdown();
     },
   };
 }

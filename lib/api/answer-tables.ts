@@ -5,14 +5,14 @@
  * @module
  */
 import type * as RDF from '@rdfjs/types';
-import { Parser } from 'sparqljs';
-import { Algebra, translate } from 'sparqlalgebrajs';
 import { compileExpression, effectiveBooleanValue, type Value } from '../datalog/expressions/index.js';
+import { Algebra, sparqlParser, translate } from '../datalog/expressions/sparql-libraries.js';
 import { ANSWER_MEDIA_TYPES, AnswerFormatError, createAnswerWriter, supportsBoolean, type AnswerTerm } from '../formats/answers/index.js';
 import { BadRequestError, QueryCompilationError } from '../model/errors.js';
 import { unescapeIriCodepoints } from '../sparql/syntax.js';
 
 export { ANSWER_MEDIA_TYPES, answerMediaType, supportsBoolean as supportsBooleanAnswers } from '../formats/answers/index.js';
+export { sparqlOperationType, type SparqlOperationType } from '../sparql/operation-type.js';
 
 /** A streaming writer of one table of terms (or of one boolean) in an answer format. */
 export interface TableWriter {
@@ -76,9 +76,9 @@ export interface SparqlTextOptions {
   readonly baseIRI?: string;
 }
 
-function sparqlParser(options: SparqlTextOptions): InstanceType<typeof Parser> {
+function filterParser(options: SparqlTextOptions): ReturnType<typeof sparqlParser> {
   const prefixes = Object.fromEntries([...(options.prefixes ?? new Map<string, string>())].map(([k, v]) => [k.slice(0, -1), v]));
-  return new Parser({ prefixes, ...(options.baseIRI !== undefined ? { baseIRI: options.baseIRI } : {}) });
+  return sparqlParser({ prefixes, ...(options.baseIRI !== undefined ? { baseIRI: options.baseIRI } : {}) });
 }
 
 /**
@@ -90,7 +90,7 @@ function sparqlParser(options: SparqlTextOptions): InstanceType<typeof Parser> {
 export function compileRowFilter(expression: string, columns: readonly string[], options: SparqlTextOptions = {}): (row: ReadonlyArray<RDF.Term | undefined>) => boolean {
   let algebra;
   try {
-    const parsed = sparqlParser(options).parse(`SELECT * WHERE { FILTER(${unescapeIriCodepoints(expression)}) }`);
+    const parsed = filterParser(options).parse(`SELECT * WHERE { FILTER(${unescapeIriCodepoints(expression)}) }`);
     algebra = translate(parsed, { quads: false });
   } catch (e) {
     throw new QueryCompilationError(`invalid filter expression '${expression}': ${(e as Error).message}`);
@@ -112,42 +112,4 @@ export function compileRowFilter(expression: string, columns: readonly string[],
       return false;
     }
   };
-}
-
-/** The form of a SPARQL text. */
-export type SparqlOperationType = 'SELECT' | 'ASK' | 'CONSTRUCT' | 'DESCRIBE' | 'UPDATE';
-
-const UPDATE_KEYWORDS: ReadonlySet<string> = new Set(['INSERT', 'DELETE', 'LOAD', 'CLEAR', 'DROP', 'CREATE', 'ADD', 'MOVE', 'COPY', 'WITH']);
-
-/**
- * Whether a SPARQL text is a SELECT, ASK, CONSTRUCT or DESCRIBE query or an update, from the
- * keyword after its prologue (BASE and PREFIX declarations, comments), to choose an answer
- * format before evaluating it; the text is not parsed further (evaluation reports its syntax
- * errors). A prologue alone is an empty update. Anything else fails with
- * QueryCompilationError.
- */
-export function sparqlOperationType(text: string): SparqlOperationType {
-  const token = /\s+|#[^\n]*|<[^>]*>|[A-Za-z][\w.-]*:?|:|\S/y;
-  let expect: 'keyword' | 'prefix-name' | 'iri' = 'keyword';
-  for (let m = token.exec(text); m !== null; m = token.exec(text)) {
-    const t = m[0];
-    if (/^\s/.test(t) || t.startsWith('#')) continue;
-    if (expect === 'prefix-name') {
-      if (!t.endsWith(':')) break;
-      expect = 'iri';
-    } else if (expect === 'iri') {
-      if (!t.startsWith('<')) break;
-      expect = 'keyword';
-    } else {
-      const word = t.toUpperCase();
-      if (word === 'PREFIX') expect = 'prefix-name';
-      else if (word === 'BASE') expect = 'iri';
-      else if (word === 'SELECT' || word === 'ASK' || word === 'CONSTRUCT' || word === 'DESCRIBE') return word;
-      else if (UPDATE_KEYWORDS.has(word)) return 'UPDATE';
-      else throw new QueryCompilationError(`invalid SPARQL: expected a query form (SELECT, ASK, CONSTRUCT, DESCRIBE) or an update operation at '${t}'`);
-    }
-  }
-  if (expect === 'keyword' && token.lastIndex === 0) return 'UPDATE';
-  if (expect !== 'keyword') throw new QueryCompilationError('invalid SPARQL: an incomplete PREFIX or BASE declaration');
-  return 'UPDATE';
 }

@@ -9,7 +9,7 @@ import { Writer } from 'n3';
 import { ANSWER_MEDIA_TYPES, answerMediaType, createAnswerWriter, supportsBoolean, type AnswerWriter } from '../formats/answers/index.js';
 import { canonicalMediaType, RDF_FORMATS } from '../formats/media-types.js';
 import { BadRequestError } from '../model/errors.js';
-import type { AnswerSink } from './query.js';
+import type { AnswerSink } from './types.js';
 
 /** An answer sink that writes `mediaType` text to `write`; reports the number of answers. */
 export function answerWriterSink(

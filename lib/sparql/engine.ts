@@ -26,7 +26,7 @@
  */
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
-import { Algebra } from 'sparqlalgebrajs';
+import { Algebra } from '../datalog/expressions/sparql-libraries.js';
 import { InterruptedError, QueryCompilationError } from '../model/errors.js';
 import { compareForOrder, compileExpression, createAggregator, effectiveBooleanValue, type EvaluationContext, type Value } from '../datalog/expressions/index.js';
 import type { Interrupter } from '../model/control.js';

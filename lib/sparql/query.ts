@@ -2,135 +2,33 @@
  * SPARQL queries end to end: parsing (sparqljs, with the store's prefixes and base IRI),
  * translation to algebra (sparqlalgebrajs), the dataset (FROM / FROM NAMED or the store's
  * graphs), evaluation, and the answer as rows, a boolean or quads.
+ *
+ * This module is what the rest of quadlog imports, and it is light: the parser and the algebra
+ * are loaded by the first parse (parse.ts), the evaluator (evaluation.ts, the engine and
+ * property paths) by the first evaluation, inside these async functions (lazy-load.ts).
+ * Importing quadlog loads neither.
  * @module
  */
-import type * as RDF from '@rdfjs/types';
-import { DataFactory } from 'n3';
-import { Parser, type SparqlQuery } from 'sparqljs';
-import { Algebra, translate } from 'sparqlalgebrajs';
 import type { Interrupter } from '../model/control.js';
 import type { TermDictionary } from '../model/dictionary.js';
-import { QueryCompilationError } from '../model/errors.js';
-import type { FactAccess } from '../storage/fact-access.js';
 import type { StoreState } from '../storage/fact-store.js';
-import { factDomainMask } from '../storage/tuple-table.js';
-import { StoreQuadSource, type DatasetGraphs } from './dataset.js';
-import { Engine } from './engine.js';
-import { DEFAULT_GRAPH, UNBOUND } from './quad-source.js';
-import { QueryTerms, type QueryTerm } from './query-terms.js';
-import { checkBlankNodeScopes, keepOptionalFilterScope, parseSparqlText } from './syntax.js';
+import { loadedAsCommonJS, requireSparqlModule } from './lazy-load.js';
+import type { AnswerSink, EvaluationOptions, QueryAnswer } from './types.js';
 
-/** Options of a query evaluation. */
-export interface QueryOptions {
-  /** Base IRI for relative IRIs (default: the store's). */
-  readonly baseIRI?: string;
-  /** `explicit`, `derived` or `all` (default). */
-  readonly factDomain?: string;
-  /** Graphs forming the default graph (overrides FROM; the protocol's default-graph-uri). */
-  readonly defaultGraphs?: readonly string[];
-  /** The named graphs (overrides FROM NAMED; the protocol's named-graph-uri). */
-  readonly namedGraphs?: readonly string[];
-  /** Stop with InterruptedError after this many milliseconds of evaluation. */
-  readonly timeLimitMs?: number;
-}
+export type { AnswerSink, EvaluationOptions, QueryAnswer, QueryOptions } from './types.js';
 
-/** Options of an evaluation inside the library: the public options plus the role's fact access. */
-export interface EvaluationOptions extends QueryOptions {
-  /** What the role may read (undefined: everything). */
-  readonly access?: FactAccess | undefined;
-}
+let evaluator: Promise<typeof import('./evaluation.js')> | undefined;
 
-/** The answer of a query. */
-export type QueryAnswer =
-  | {
-      /** SELECT. */
-      readonly type: 'bindings';
-      /** The projected variables, without `?`. */
-      readonly variables: readonly string[];
-      /** One row per solution; undefined = unbound. */
-      readonly rows: ReadonlyArray<ReadonlyArray<QueryTerm | undefined>>;
-      /** Whether the order of rows is significant (ORDER BY). */
-      readonly ordered: boolean;
-    }
-  | {
-      /** ASK. */
-      readonly type: 'boolean';
-      /** The answer. */
-      readonly value: boolean;
-    }
-  | {
-      /** CONSTRUCT and DESCRIBE. */
-      readonly type: 'quads';
-      /** The triples of the result graph (in the default graph). */
-      readonly quads: readonly RDF.Quad[];
-    };
-
-/** Parses a query with the store's prefixes; syntax errors are QueryCompilationError. */
-export function parseQuery(text: string, prefixes: ReadonlyMap<string, string>, baseIRI: string): SparqlQuery {
-  const parser = new Parser({ prefixes: Object.fromEntries([...prefixes].map(([k, v]) => [k.slice(0, -1), v])), baseIRI });
-  let parsed;
-  try {
-    parsed = parseSparqlText((t) => parser.parse(t), text);
-  } catch (e) {
-    throw new QueryCompilationError(`invalid query: ${(e as Error).message}`);
-  }
-  if (parsed.type !== 'query') throw new QueryCompilationError('expected a query, found an update (use evaluateUpdate)');
-  checkBlankNodeScopes(parsed);
-  return parsed;
-}
-
-/** Parsed queries and their algebra, per prefix set, by base IRI and text (a small cache). */
-const compiledQueries = new WeakMap<object, Map<string, { parsed: SparqlQuery; algebra: Algebra.Operation }>>();
-const COMPILED_QUERIES_KEPT = 256;
-
-/** Parses and translates a query, reusing the result for the same text, prefixes and base. */
-function compileQuery(text: string, prefixes: ReadonlyMap<string, string>, baseIRI: string): { parsed: SparqlQuery; algebra: Algebra.Operation } {
-  let byText = compiledQueries.get(prefixes);
-  if (!byText) compiledQueries.set(prefixes, (byText = new Map<string, { parsed: SparqlQuery; algebra: Algebra.Operation }>()));
-  const key = `${baseIRI}\u0000${text}`;
-  let entry = byText.get(key);
-  if (!entry) {
-    const parsed = parseQuery(text, prefixes, baseIRI);
-    entry = { parsed, algebra: toAlgebra(parsed, baseIRI, prefixes, false) };
-    if (byText.size >= COMPILED_QUERIES_KEPT) byText.delete(byText.keys().next().value!);
-    byText.set(key, entry);
-  }
-  return entry;
-}
-
-/**
- * Translates a parsed query or update to algebra (blank nodes as variables). Updates need
- * `quads` (sparqlalgebrajs then pushes GRAPH names into the patterns); queries are translated
- * without, so that GRAPH operators stay in the algebra and the engine evaluates their content
- * with the named graph as the active graph.
- */
-export function toAlgebra(parsed: Parameters<typeof translate>[0], baseIRI: string, prefixes: ReadonlyMap<string, string>, quads = true): Algebra.Operation {
-  keepOptionalFilterScope(parsed);
-  try {
-    return translate(parsed, { quads, blankToVariable: true, baseIRI, prefixes: Object.fromEntries([...prefixes].map(([k, v]) => [k.slice(0, -1), v])) });
-  } catch (e) {
-    throw new QueryCompilationError(`invalid query: ${(e as Error).message}`);
-  }
-}
-
-/** Receives a query's answer as it is produced. */
-export interface AnswerSink {
-  /** SELECT: the variables, before any row. */
-  variables(names: readonly string[], ordered: boolean): void;
-  /** SELECT: one row (undefined = unbound). */
-  row(values: ReadonlyArray<QueryTerm | undefined>): void;
-  /** ASK: the answer. */
-  boolean(value: boolean): void;
-  /** CONSTRUCT and DESCRIBE: the result graph. */
-  quads(quads: readonly RDF.Quad[]): void;
-  /** SELECT: after the last row. */
-  end(): void;
+/** The evaluator, loaded on first use. */
+function loadEvaluator(): Promise<typeof import('./evaluation.js')> {
+  return (evaluator ??= loadedAsCommonJS ? requireSparqlModule('./evaluation.js') : import('./evaluation.js'));
 }
 
 /**
  * Evaluates a query on a store state, pushing the answer into `sink` as it is produced. The
  * evaluation yields to the event loop between batches of its driving scan (so that it can be
  * interrupted); `pause`, called there too, may return a promise to wait for (backpressure).
+ * `plan`, when given, receives the join order chosen for each basic graph pattern.
  */
 export async function runQuery(
   state: StoreState,
@@ -142,52 +40,7 @@ export async function runQuery(
   plan?: string[],
   pause?: () => Promise<void> | undefined,
 ): Promise<void> {
-  const baseIRI = options.baseIRI ?? state.catalogue.baseIRI;
-  const prefixes = state.catalogue.prefixes;
-  const compiled = compileQuery(text, prefixes, baseIRI);
-  const parsed = compiled.parsed;
-  let algebra = compiled.algebra;
-  const terms = new QueryTerms(dictionary);
-  // the dataset: protocol parameters, else FROM / FROM NAMED, else the store's graphs
-  let dataset: DatasetGraphs = {};
-  const ids = (iris: readonly RDF.NamedNode[] | readonly string[]): number[] =>
-    iris.map((i) => dictionary.lookup(`<${typeof i === 'string' ? i : i.value}>`)).filter((id) => id >= 0);
-  if (algebra.type === Algebra.types.FROM) {
-    dataset = { defaultGraphs: ids(algebra.default), namedGraphs: ids(algebra.named) };
-    algebra = algebra.input;
-  }
-  if (options.defaultGraphs || options.namedGraphs) dataset = { defaultGraphs: ids(options.defaultGraphs ?? []), namedGraphs: ids(options.namedGraphs ?? []) };
-  const source = new StoreQuadSource(state, dictionary, factDomainMask(options.factDomain, 'all', QueryCompilationError), dataset, options.access);
-  const engine = new Engine(source, terms, interrupter, parsed.base ?? baseIRI, () => source.graphNames());
-  engine.plan = plan;
-  engine.pause = pause;
-  if (options.timeLimitMs !== undefined) engine.deadline = performance.now() + options.timeLimitMs;
-  engine.collectVariables(algebra);
-  // LIMIT 0 leaves no Slice in the algebra (sparqlalgebrajs treats 0 as absent)
-  const limitZero = 'limit' in parsed && parsed.limit === 0;
-
-  switch (algebra.type) {
-    case Algebra.types.ASK:
-      sink.boolean(await engine.runAsync(algebra.input, engine.empty(), () => true));
-      return;
-    case Algebra.types.CONSTRUCT:
-      sink.quads(await construct(engine, algebra));
-      return;
-    case Algebra.types.DESCRIBE:
-      sink.quads(await describe(engine, terms, source, algebra));
-      return;
-    default: {
-      const variables = selectVariables(parsed, algebra);
-      const slots = variables.map((v) => engine.slot(v));
-      sink.variables(variables, hasOrderBy(algebra));
-      if (!limitZero) {
-        await engine.runAsync(algebra, engine.empty(), (s) => {
-          sink.row(slots.map((slot) => (s[slot]! === UNBOUND ? undefined : terms.termOf(s[slot]!))));
-        });
-      }
-      sink.end();
-    }
-  }
+  return (await loadEvaluator()).runQuery(state, dictionary, text, options, interrupter, sink, plan, pause);
 }
 
 /**
@@ -196,144 +49,10 @@ export async function runQuery(
  * pattern), with the number of answers and the time taken.
  */
 export async function explainQuery(state: StoreState, dictionary: TermDictionary, text: string, options: EvaluationOptions, interrupter: Interrupter): Promise<string> {
-  const baseIRI = options.baseIRI ?? state.catalogue.baseIRI;
-  const algebra = toAlgebra(parseQuery(text, state.catalogue.prefixes, baseIRI), baseIRI, state.catalogue.prefixes, false);
-  const plan: string[] = [];
-  let answers = 0;
-  const start = performance.now();
-  await runQuery(state, dictionary, text, options, interrupter, {
-    variables: () => undefined,
-    row: () => void answers++,
-    boolean: (v) => void (answers = v ? 1 : 0),
-    quads: (q) => void (answers = q.length),
-    end: () => undefined,
-  }, plan);
-  const ms = performance.now() - start;
-  return `algebra:\n${describeAlgebra(algebra, 1)}\n${plan.join('\n')}\nanswers: ${answers}, evaluated in ${ms.toFixed(1)} ms\n`;
-}
-
-/** An indented outline of an algebra tree. */
-function describeAlgebra(op: Algebra.Operation, depth: number): string {
-  const pad = '  '.repeat(depth);
-  const term = (t: RDF.Term): string => (t.termType === 'Variable' ? `?${t.value}` : t.termType === 'Literal' ? JSON.stringify(t.value) : t.termType === 'DefaultGraph' ? '' : `<${t.value}>`);
-  const extra =
-    op.type === Algebra.types.PROJECT ? ` ${op.variables.map(term).join(' ')}` :
-    op.type === Algebra.types.SLICE ? ` offset ${op.start}${op.length !== undefined ? ` limit ${op.length}` : ''}` :
-    op.type === Algebra.types.EXTEND ? ` ?${op.variable.value}` :
-    op.type === Algebra.types.GRAPH ? ` ${term(op.name)}` : '';
-  const lines = [`${pad}${op.type}${extra}`];
-  if (op.type === Algebra.types.BGP) for (const p of op.patterns) lines.push(`${pad}  ${term(p.subject)} ${term(p.predicate)} ${term(p.object)}`);
-  const input = (op as { input?: Algebra.Operation | Algebra.Operation[] }).input;
-  if (Array.isArray(input)) for (const c of input) lines.push(describeAlgebra(c, depth + 1));
-  else if (input && typeof input === 'object' && 'type' in input) lines.push(describeAlgebra(input, depth + 1));
-  return lines.join('\n');
+  return (await loadEvaluator()).explainQuery(state, dictionary, text, options, interrupter);
 }
 
 /** Evaluates a query on a store state and returns the whole answer. */
 export async function evaluateQuery(state: StoreState, dictionary: TermDictionary, text: string, options: EvaluationOptions, interrupter: Interrupter): Promise<QueryAnswer> {
-  let answer: QueryAnswer | undefined;
-  let variables: readonly string[] = [];
-  let ordered = false;
-  const rows: Array<ReadonlyArray<QueryTerm | undefined>> = [];
-  await runQuery(state, dictionary, text, options, interrupter, {
-    variables: (names, isOrdered) => {
-      variables = names;
-      ordered = isOrdered;
-    },
-    row: (values) => void rows.push(values),
-    boolean: (value) => void (answer = { type: 'boolean', value }),
-    quads: (quads) => void (answer = { type: 'quads', quads }),
-    end: () => undefined,
-  });
-  return answer ?? { type: 'bindings', variables, rows, ordered };
-}
-
-function selectVariables(parsed: SparqlQuery, algebra: Algebra.Operation): string[] {
-  let op: Algebra.Operation = algebra;
-  while (op.type !== Algebra.types.PROJECT && 'input' in op && !Array.isArray(op.input)) op = op.input as Algebra.Operation;
-  if (op.type === Algebra.types.PROJECT) return op.variables.map((v) => v.value);
-  void parsed;
-  return [];
-}
-
-function hasOrderBy(op: Algebra.Operation): boolean {
-  for (let cur: Algebra.Operation | undefined = op; cur; ) {
-    if (cur.type === Algebra.types.ORDER_BY) return true;
-    if (cur.type === Algebra.types.PROJECT || cur.type === Algebra.types.DISTINCT || cur.type === Algebra.types.REDUCED || cur.type === Algebra.types.SLICE || cur.type === Algebra.types.EXTEND) {
-      cur = cur.input;
-    } else return false;
-  }
-  return false;
-}
-
-/** The graph of a CONSTRUCT: template instances, fresh blank nodes per solution, invalid triples skipped. */
-async function construct(engine: Engine, op: Algebra.Construct): Promise<RDF.Quad[]> {
-  const terms = engine.terms;
-  const out = new Map<string, RDF.Quad>();
-  let solutionIndex = 0;
-  await engine.runAsync(op.input, engine.empty(), (s) => {
-    solutionIndex++;
-    const bnodes = new Map<string, RDF.BlankNode>();
-    const value = (t: RDF.Term): RDF.Term | undefined => {
-      if (t.termType === 'Variable') {
-        const slot = engine.slots.get(t.value);
-        const id = slot === undefined ? -1 : s[slot]!;
-        return id === -1 ? undefined : terms.termOf(id);
-      }
-      if (t.termType === 'BlankNode') {
-        let b = bnodes.get(t.value);
-        if (!b) bnodes.set(t.value, (b = DataFactory.blankNode(`c${solutionIndex}_${t.value}`)));
-        return b;
-      }
-      return t;
-    };
-    for (const q of op.template) {
-      const subject = value(q.subject);
-      const predicate = value(q.predicate);
-      const object = value(q.object);
-      if (!subject || !predicate || !object) continue;
-      if (subject.termType === 'Literal' || predicate.termType !== 'NamedNode') continue;
-      const quad = DataFactory.quad(toN3(subject) as RDF.NamedNode, toN3(predicate) as RDF.NamedNode, toN3(object), DataFactory.defaultGraph());
-      out.set(`${subject.termType}|${subject.value}|${predicate.value}|${termId(object)}`, quad);
-    }
-  });
-  return [...out.values()];
-}
-
-/** The n3 term equal to an RDF/JS term (template terms come from another factory). */
-function toN3(t: RDF.Term): QueryTerm {
-  if (t.termType === 'NamedNode') return DataFactory.namedNode(t.value);
-  if (t.termType === 'BlankNode') return DataFactory.blankNode(t.value);
-  const l = t as RDF.Literal;
-  return l.language ? DataFactory.literal(l.value, l.language) : DataFactory.literal(l.value, DataFactory.namedNode(l.datatype.value));
-}
-
-function termId(t: RDF.Term): string {
-  return t.termType === 'Literal' ? `"${t.value}"@${t.language}^^${t.datatype.value}` : `${t.termType}:${t.value}`;
-}
-
-/** DESCRIBE: the concise bounded description of each resource. */
-async function describe(engine: Engine, terms: QueryTerms, source: StoreQuadSource, op: Algebra.Describe): Promise<RDF.Quad[]> {
-  const resources = new Set<number>();
-  const fixed = op.terms.filter((t) => t.termType === 'NamedNode').map((t) => terms.idOf(t));
-  fixed.forEach((id) => resources.add(id));
-  const vars = op.terms.filter((t) => t.termType === 'Variable').map((t) => engine.slot(t.value));
-  if (vars.length > 0) {
-    await engine.runAsync(op.input, engine.empty(), (s) => {
-      for (const v of vars) if (s[v]! !== -1) resources.add(s[v]!);
-    });
-  }
-  const out = new Map<string, RDF.Quad>();
-  const visited = new Set<number>();
-  const visit = (node: number): void => {
-    if (visited.has(node) || node < 0) return;
-    visited.add(node);
-    source.match(node, UNBOUND, UNBOUND, DEFAULT_GRAPH, (s, p, o) => {
-      const quad = DataFactory.quad(terms.termOf(s) as RDF.NamedNode, terms.termOf(p) as RDF.NamedNode, terms.termOf(o), DataFactory.defaultGraph());
-      out.set(`${s},${p},${o}`, quad);
-      if (terms.termOf(o).termType === 'BlankNode') visit(o);
-    });
-  };
-  resources.forEach(visit);
-  return [...out.values()];
+  return (await loadEvaluator()).evaluateQuery(state, dictionary, text, options, interrupter);
 }

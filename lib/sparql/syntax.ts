@@ -2,9 +2,12 @@
  * What sparqljs leaves to its users: rules of the SPARQL grammar it does not check, escapes
  * it does not read, and one early simplification of sparqlalgebrajs that changes the meaning
  * of a query. All work on the query text or the sparqljs syntax tree, before translation.
+ * Errors of the parser are reported against the text as written (see errors.ts), whatever
+ * the text handed to sparqljs was rewritten to.
  * @module
  */
 import { QueryCompilationError } from '../model/errors.js';
+import { lineStarts, sparqlSyntaxError, type SparqlTextKind, unknownPrefixError } from './errors.js';
 
 /** A node of the sparqljs syntax tree, seen structurally. */
 type SyntaxNode = { readonly [key: string]: unknown };
@@ -34,9 +37,12 @@ const NOT_IN_IRI = /[<>"{}|^`\\\u0000-\u0020]/;
  * is kept, so that the query is still rejected.
  */
 export function unescapeIriCodepoints(text: string): string {
-  if (!text.includes('\\')) return text;
-  let out = '';
-  let copied = 0;
+  return applyEdits(text, iriCodepointEdits(text));
+}
+
+function iriCodepointEdits(text: string): Edit[] {
+  const edits: Edit[] = [];
+  if (!text.includes('\\')) return edits;
   forEachSignificant(text, (i, kind) => {
     if (kind !== 'iri') return;
     IRIREF.lastIndex = i;
@@ -46,10 +52,9 @@ export function unescapeIriCodepoints(text: string): string {
       const ch = String.fromCodePoint(parseInt(short ?? long!, 16));
       return NOT_IN_IRI.test(ch) ? escape : ch;
     });
-    out += text.slice(copied, i) + unescaped;
-    copied = i + token.length;
+    if (unescaped !== token) edits.push({ start: i, end: i + token.length, replacement: unescaped });
   });
-  return copied === 0 ? text : out + text.slice(copied);
+  return edits;
 }
 
 /** The index after the string literal that starts at `start` (short or long form, either quote). */
@@ -227,8 +232,12 @@ const POSITIVE_NUMBER = /\+(?:(\d+\.\d*[eE][+-]?\d+|\.\d+[eE][+-]?\d+|\d+[eE][+-
  * Signs inside parentheses are left alone (there `?a +5` is an addition).
  */
 export function keepPositiveSigns(text: string): string {
-  if (!/\+[\d.]/.test(text)) return text;
-  const edits: Array<{ start: number; end: number; literal: string }> = [];
+  return applyEdits(text, positiveSignEdits(text));
+}
+
+function positiveSignEdits(text: string): Edit[] {
+  const edits: Edit[] = [];
+  if (!/\+[\d.]/.test(text)) return edits;
   let braces = 0;
   let parens = 0;
   forEachSignificant(text, (i, kind) => {
@@ -245,12 +254,10 @@ export function keepPositiveSigns(text: string): string {
       const next = text[POSITIVE_NUMBER.lastIndex];
       if (next !== undefined && /[\w:]/.test(next)) return;
       const type = m[1] !== undefined ? 'double' : m[2] !== undefined ? 'decimal' : 'integer';
-      edits.push({ start: i, end: POSITIVE_NUMBER.lastIndex, literal: `"${m[0]}"^^<${XSD}${type}>` });
+      edits.push({ start: i, end: POSITIVE_NUMBER.lastIndex, replacement: `"${m[0]}"^^<${XSD}${type}>` });
     }
   });
-  let out = text;
-  for (const e of edits.reverse()) out = out.slice(0, e.start) + e.literal + out.slice(e.end);
-  return out;
+  return edits;
 }
 
 /**
@@ -260,6 +267,10 @@ export function keepPositiveSigns(text: string): string {
  * sparqljs failed on.
  */
 export function labelBracketSubjects(text: string): string {
+  return applyEdits(text, bracketSubjectEdits(text));
+}
+
+function bracketSubjectEdits(text: string): Edit[] {
   const significant: number[] = [];
   forEachSignificant(text, (i, kind) => {
     if (kind === 'char' && /\S/.test(text[i]!)) significant.push(i);
@@ -292,29 +303,131 @@ export function labelBracketSubjects(text: string): string {
     replaced.set(i, `${label} `);
     replaced.set(significant[close]!, ' ');
   }
-  if (replaced.size === 0) return text;
+  return [...replaced].sort((a, b) => a[0] - b[0]).map(([at, by]) => ({ start: at, end: at + 1, replacement: by }));
+}
+
+// ---- edits, and parsing with errors against the text as written ----
+
+/** The replacement of `text[start, end)` by `replacement`, one change a preparation makes. */
+interface Edit {
+  readonly start: number;
+  readonly end: number;
+  readonly replacement: string;
+}
+
+/** The text with `edits` (in order, not overlapping) made. */
+function applyEdits(text: string, edits: readonly Edit[]): string {
+  if (edits.length === 0) return text;
   let out = '';
   let copied = 0;
-  for (const [at, by] of [...replaced].sort((a, b) => a[0] - b[0])) {
-    out += text.slice(copied, at) + by;
-    copied = at + 1;
+  for (const e of edits) {
+    out += text.slice(copied, e.start) + e.replacement;
+    copied = e.end;
   }
   return out + text.slice(copied);
 }
 
 /**
+ * The offset of the text before `edits` that an offset of the text after them stands for (an
+ * offset inside a replacement stands for the start of what was replaced).
+ */
+function offsetBefore(edits: readonly Edit[], offset: number): number {
+  let delta = 0;
+  for (const e of edits) {
+    const start = e.start + delta;
+    if (offset < start) break;
+    if (offset < start + e.replacement.length) return e.start;
+    delta += e.replacement.length - (e.end - e.start);
+  }
+  return offset - delta;
+}
+
+/** A text handed to sparqljs and the edits, step by step, that made it from the text as written. */
+interface PreparedText {
+  readonly text: string;
+  readonly steps: ReadonlyArray<readonly Edit[]>;
+}
+
+function prepare(prepared: PreparedText, edit: (text: string) => Edit[]): PreparedText {
+  const edits = edit(prepared.text);
+  return edits.length === 0 ? prepared : { text: applyEdits(prepared.text, edits), steps: [...prepared.steps, edits] };
+}
+
+/** The location sparqljs (a jison parser) gives a syntax error: that of the last token it read. */
+interface ParserLocation {
+  readonly last_line: number;
+  readonly last_column: number;
+}
+
+function parserLocation(error: unknown): ParserLocation | undefined {
+  const loc = (error as { hash?: { loc?: Partial<ParserLocation> } } | null)?.hash?.loc;
+  return typeof loc?.last_line === 'number' && typeof loc.last_column === 'number' ? (loc as ParserLocation) : undefined;
+}
+
+/**
+ * The offset of the first use of a prefixed name with `prefix` (without the colon) in a SPARQL
+ * text, outside strings, IRIs, comments and PREFIX declarations; undefined when there is none.
+ */
+export function findPrefixedName(text: string, prefix: string): number | undefined {
+  const name = /[\p{L}\p{N}_.\-\u00B7]/u;
+  let found: number | undefined;
+  let previousWord = '';
+  forEachSignificant(text, (i, kind) => {
+    if (found !== undefined || kind !== 'char') {
+      previousWord = '';
+      return;
+    }
+    // a word starts here: the character before is not part of a name (nor its colon)
+    if (i > 0 && (name.test(text[i - 1]!) || text[i - 1] === ':')) return;
+    if (text[i] === '?' || text[i] === '$') return;
+    const word = /[\p{L}\p{N}_.\-\u00B7]*:?/uy;
+    word.lastIndex = i;
+    const w = word.exec(text)![0];
+    if (w === '') return;
+    if (w === `${prefix}:` && previousWord.toUpperCase() !== 'PREFIX') found = i;
+    previousWord = w;
+  });
+  return found;
+}
+
+/**
+ * The error to report for an error of sparqljs on a text prepared from `text`: a syntax error
+ * at the position in `text` of the token sparqljs could not take, an unknown prefix at its
+ * first use, or else the parser's message.
+ */
+function parserError(error: unknown, text: string, prepared: PreparedText, kind: SparqlTextKind): QueryCompilationError {
+  if (error instanceof QueryCompilationError) return error;
+  const loc = parserLocation(error);
+  if (loc) {
+    // the end of the last token read, in the prepared text, then in the text as written
+    let offset = (lineStarts(prepared.text)[loc.last_line - 1] ?? prepared.text.length) + loc.last_column;
+    for (let k = prepared.steps.length - 1; k >= 0; k--) offset = offsetBefore(prepared.steps[k]!, offset);
+    return sparqlSyntaxError(kind, text, offset, { cause: error });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  const prefix = /^Unknown prefix: (.*)$/.exec(message);
+  if (prefix) return unknownPrefixError(prefix[1]!, text, findPrefixedName(text, prefix[1]!), { cause: error });
+  return new QueryCompilationError(`invalid ${kind}: ${message}`, { cause: error });
+}
+
+/**
  * Parses SPARQL text with sparqljs after {@link unescapeIriCodepoints} and
  * {@link keepPositiveSigns}; when sparqljs fails on a blank node property list standing as a
- * triple, the text is parsed again with {@link labelBracketSubjects}.
+ * triple, the text is parsed again with {@link labelBracketSubjects}. Every error is a
+ * QueryCompilationError worded as errors.ts says, its position that of the text as written.
  */
-export function parseSparqlText<T>(parse: (text: string) => T, text: string): T {
-  const prepared = keepPositiveSigns(unescapeIriCodepoints(text));
+export function parseSparqlText<T>(parse: (text: string) => T, text: string, kind: SparqlTextKind = 'query'): T {
+  const prepared = prepare(prepare({ text, steps: [] }, iriCodepointEdits), positiveSignEdits);
   try {
-    return parse(prepared);
+    return parse(prepared.text);
   } catch (e) {
-    if (!(e instanceof TypeError)) throw e;
-    const relabelled = labelBracketSubjects(prepared);
-    if (relabelled === prepared) throw e;
-    return parse(relabelled);
+    if (!(e instanceof TypeError)) throw parserError(e, text, prepared, kind);
+    const relabelled = prepare(prepared, bracketSubjectEdits);
+    if (relabelled === prepared) throw parserError(e, text, prepared, kind);
+    try {
+      return parse(relabelled.text);
+    } catch (again) {
+      throw parserError(again, text, relabelled, kind);
+    }
   }
 }

@@ -360,10 +360,10 @@ describeEngine('W3C SPARQL test suites', function () {
     sc = await ConnectionFactory.newServerConnection(SERVER_URL, 'admin', 'pw');
   });
 
-  after(() => {
+  after(async () => {
     globalThis.fetch = realFetch;
     sc?.close();
-    server?.shutdown();
+    await server?.shutdown();
   });
 
   let loadCount = 0;

@@ -7,7 +7,7 @@
  */
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
-import { Algebra } from 'sparqlalgebrajs';
+import { Algebra } from './sparql-libraries.js';
 import { castFunction } from './casts.js';
 import { valueCompare, valueEquals } from './comparison.js';
 import { dateTimeFromDate } from './datetime.js';

@@ -117,21 +117,28 @@ export function blockKey(name: string): string {
   return name.replace(/[\s_-]/g, '').toLowerCase();
 }
 
-const BLOCKS = new Map<string, [number, number][]>();
-for (const entry of DATA.split(' ')) {
-  const m = /^([0-9A-F]+)-([0-9A-F]+):(.+)$/.exec(entry);
-  if (m !== null) BLOCKS.set(blockKey(m[3]!), [[parseInt(m[1]!, 16), parseInt(m[2]!, 16)]]);
+let blocks: Map<string, [number, number][]> | undefined;
+
+/** The table of blocks by key, built from DATA on first use. */
+function blockTable(): Map<string, [number, number][]> {
+  if (blocks) return blocks;
+  blocks = new Map<string, [number, number][]>();
+  for (const entry of DATA.split(' ')) {
+    const m = /^([0-9A-F]+)-([0-9A-F]+):(.+)$/.exec(entry);
+    if (m !== null) blocks.set(blockKey(m[3]!), [[parseInt(m[1]!, 16), parseInt(m[2]!, 16)]]);
+  }
+  blocks.set(blockKey('Greek'), [[0x370, 0x3ff]]);
+  blocks.set(blockKey('CombiningMarksforSymbols'), [[0x20d0, 0x20ff]]);
+  blocks.set(blockKey('CyrillicSupplementary'), [[0x500, 0x52f]]);
+  blocks.set(blockKey('PrivateUse'), [
+    [0xe000, 0xf8ff],
+    [0xf0000, 0xfffff],
+    [0x100000, 0x10ffff],
+  ]);
+  return blocks;
 }
-BLOCKS.set(blockKey('Greek'), [[0x370, 0x3ff]]);
-BLOCKS.set(blockKey('CombiningMarksforSymbols'), [[0x20d0, 0x20ff]]);
-BLOCKS.set(blockKey('CyrillicSupplementary'), [[0x500, 0x52f]]);
-BLOCKS.set(blockKey('PrivateUse'), [
-  [0xe000, 0xf8ff],
-  [0xf0000, 0xfffff],
-  [0x100000, 0x10ffff],
-]);
 
 /** The code point ranges of a Unicode block by (loosely matched) name, or undefined. */
 export function unicodeBlock(name: string): readonly (readonly [number, number])[] | undefined {
-  return BLOCKS.get(blockKey(name));
+  return blockTable().get(blockKey(name));
 }

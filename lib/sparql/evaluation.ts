@@ -1,0 +1,232 @@
+/**
+ * The evaluation of SPARQL queries: the dataset (FROM / FROM NAMED, the protocol's graphs or
+ * the store's), the engine, and the answer as rows, a boolean or quads. Loaded by query.ts on
+ * the first query, not when quadlog is imported.
+ * @module
+ */
+import type * as RDF from '@rdfjs/types';
+import { DataFactory } from 'n3';
+import type { SparqlQuery } from 'sparqljs';
+import { Algebra } from '../datalog/expressions/sparql-libraries.js';
+import type { Interrupter } from '../model/control.js';
+import type { TermDictionary } from '../model/dictionary.js';
+import { QueryCompilationError } from '../model/errors.js';
+import type { StoreState } from '../storage/fact-store.js';
+import { factDomainMask } from '../storage/tuple-table.js';
+import { StoreQuadSource, type DatasetGraphs } from './dataset.js';
+import { Engine } from './engine.js';
+import { compileQuery, parseQuery, toAlgebra } from './parse.js';
+import { DEFAULT_GRAPH, UNBOUND } from './quad-source.js';
+import { QueryTerms, type QueryTerm } from './query-terms.js';
+import type { AnswerSink, EvaluationOptions, QueryAnswer } from './types.js';
+
+/**
+ * Evaluates a query on a store state, pushing the answer into `sink` as it is produced. The
+ * evaluation yields to the event loop between batches of its driving scan (so that it can be
+ * interrupted); `pause`, called there too, may return a promise to wait for (backpressure).
+ */
+export async function runQuery(
+  state: StoreState,
+  dictionary: TermDictionary,
+  text: string,
+  options: EvaluationOptions,
+  interrupter: Interrupter,
+  sink: AnswerSink,
+  plan?: string[],
+  pause?: () => Promise<void> | undefined,
+): Promise<void> {
+  const baseIRI = options.baseIRI ?? state.catalogue.baseIRI;
+  const prefixes = state.catalogue.prefixes;
+  const compiled = compileQuery(text, prefixes, baseIRI);
+  const parsed = compiled.parsed;
+  let algebra = compiled.algebra;
+  const terms = new QueryTerms(dictionary);
+  // the dataset: protocol parameters, else FROM / FROM NAMED, else the store's graphs
+  let dataset: DatasetGraphs = {};
+  const ids = (iris: readonly RDF.NamedNode[] | readonly string[]): number[] =>
+    iris.map((i) => dictionary.lookup(`<${typeof i === 'string' ? i : i.value}>`)).filter((id) => id >= 0);
+  if (algebra.type === Algebra.types.FROM) {
+    dataset = { defaultGraphs: ids(algebra.default), namedGraphs: ids(algebra.named) };
+    algebra = algebra.input;
+  }
+  if (options.defaultGraphs || options.namedGraphs) dataset = { defaultGraphs: ids(options.defaultGraphs ?? []), namedGraphs: ids(options.namedGraphs ?? []) };
+  const source = new StoreQuadSource(state, dictionary, factDomainMask(options.factDomain, 'all', QueryCompilationError), dataset, options.access);
+  const engine = new Engine(source, terms, interrupter, parsed.base ?? baseIRI, () => source.graphNames());
+  engine.plan = plan;
+  engine.pause = pause;
+  if (options.timeLimitMs !== undefined) engine.deadline = performance.now() + options.timeLimitMs;
+  engine.collectVariables(algebra);
+  // LIMIT 0 leaves no Slice in the algebra (sparqlalgebrajs treats 0 as absent)
+  const limitZero = 'limit' in parsed && parsed.limit === 0;
+
+  switch (algebra.type) {
+    case Algebra.types.ASK:
+      sink.boolean(await engine.runAsync(algebra.input, engine.empty(), () => true));
+      return;
+    case Algebra.types.CONSTRUCT:
+      sink.quads(await construct(engine, algebra));
+      return;
+    case Algebra.types.DESCRIBE:
+      sink.quads(await describe(engine, terms, source, algebra));
+      return;
+    default: {
+      const variables = selectVariables(parsed, algebra);
+      const slots = variables.map((v) => engine.slot(v));
+      sink.variables(variables, hasOrderBy(algebra));
+      if (!limitZero) {
+        await engine.runAsync(algebra, engine.empty(), (s) => {
+          sink.row(slots.map((slot) => (s[slot]! === UNBOUND ? undefined : terms.termOf(s[slot]!))));
+        });
+      }
+      sink.end();
+    }
+  }
+}
+
+/**
+ * The plan of a query as text: its algebra, and the join order chosen for each basic graph
+ * pattern (found by evaluating the query, since orders depend on the bindings that reach a
+ * pattern), with the number of answers and the time taken.
+ */
+export async function explainQuery(state: StoreState, dictionary: TermDictionary, text: string, options: EvaluationOptions, interrupter: Interrupter): Promise<string> {
+  const baseIRI = options.baseIRI ?? state.catalogue.baseIRI;
+  const algebra = toAlgebra(parseQuery(text, state.catalogue.prefixes, baseIRI), baseIRI, state.catalogue.prefixes, false);
+  const plan: string[] = [];
+  let answers = 0;
+  const start = performance.now();
+  await runQuery(state, dictionary, text, options, interrupter, {
+    variables: () => undefined,
+    row: () => void answers++,
+    boolean: (v) => void (answers = v ? 1 : 0),
+    quads: (q) => void (answers = q.length),
+    end: () => undefined,
+  }, plan);
+  const ms = performance.now() - start;
+  return `algebra:\n${describeAlgebra(algebra, 1)}\n${plan.join('\n')}\nanswers: ${answers}, evaluated in ${ms.toFixed(1)} ms\n`;
+}
+
+/** An indented outline of an algebra tree. */
+function describeAlgebra(op: Algebra.Operation, depth: number): string {
+  const pad = '  '.repeat(depth);
+  const term = (t: RDF.Term): string => (t.termType === 'Variable' ? `?${t.value}` : t.termType === 'Literal' ? JSON.stringify(t.value) : t.termType === 'DefaultGraph' ? '' : `<${t.value}>`);
+  const extra =
+    op.type === Algebra.types.PROJECT ? ` ${op.variables.map(term).join(' ')}` :
+    op.type === Algebra.types.SLICE ? ` offset ${op.start}${op.length !== undefined ? ` limit ${op.length}` : ''}` :
+    op.type === Algebra.types.EXTEND ? ` ?${op.variable.value}` :
+    op.type === Algebra.types.GRAPH ? ` ${term(op.name)}` : '';
+  const lines = [`${pad}${op.type}${extra}`];
+  if (op.type === Algebra.types.BGP) for (const p of op.patterns) lines.push(`${pad}  ${term(p.subject)} ${term(p.predicate)} ${term(p.object)}`);
+  const input = (op as { input?: Algebra.Operation | Algebra.Operation[] }).input;
+  if (Array.isArray(input)) for (const c of input) lines.push(describeAlgebra(c, depth + 1));
+  else if (input && typeof input === 'object' && 'type' in input) lines.push(describeAlgebra(input, depth + 1));
+  return lines.join('\n');
+}
+
+/** Evaluates a query on a store state and returns the whole answer. */
+export async function evaluateQuery(state: StoreState, dictionary: TermDictionary, text: string, options: EvaluationOptions, interrupter: Interrupter): Promise<QueryAnswer> {
+  let answer: QueryAnswer | undefined;
+  let variables: readonly string[] = [];
+  let ordered = false;
+  const rows: Array<ReadonlyArray<QueryTerm | undefined>> = [];
+  await runQuery(state, dictionary, text, options, interrupter, {
+    variables: (names, isOrdered) => {
+      variables = names;
+      ordered = isOrdered;
+    },
+    row: (values) => void rows.push(values),
+    boolean: (value) => void (answer = { type: 'boolean', value }),
+    quads: (quads) => void (answer = { type: 'quads', quads }),
+    end: () => undefined,
+  });
+  return answer ?? { type: 'bindings', variables, rows, ordered };
+}
+
+function selectVariables(parsed: SparqlQuery, algebra: Algebra.Operation): string[] {
+  let op: Algebra.Operation = algebra;
+  while (op.type !== Algebra.types.PROJECT && 'input' in op && !Array.isArray(op.input)) op = op.input as Algebra.Operation;
+  if (op.type === Algebra.types.PROJECT) return op.variables.map((v) => v.value);
+  void parsed;
+  return [];
+}
+
+function hasOrderBy(op: Algebra.Operation): boolean {
+  for (let cur: Algebra.Operation | undefined = op; cur; ) {
+    if (cur.type === Algebra.types.ORDER_BY) return true;
+    if (cur.type === Algebra.types.PROJECT || cur.type === Algebra.types.DISTINCT || cur.type === Algebra.types.REDUCED || cur.type === Algebra.types.SLICE || cur.type === Algebra.types.EXTEND) {
+      cur = cur.input;
+    } else return false;
+  }
+  return false;
+}
+
+/** The graph of a CONSTRUCT: template instances, fresh blank nodes per solution, invalid triples skipped. */
+async function construct(engine: Engine, op: Algebra.Construct): Promise<RDF.Quad[]> {
+  const terms = engine.terms;
+  const out = new Map<string, RDF.Quad>();
+  let solutionIndex = 0;
+  await engine.runAsync(op.input, engine.empty(), (s) => {
+    solutionIndex++;
+    const bnodes = new Map<string, RDF.BlankNode>();
+    const value = (t: RDF.Term): RDF.Term | undefined => {
+      if (t.termType === 'Variable') {
+        const slot = engine.slots.get(t.value);
+        const id = slot === undefined ? -1 : s[slot]!;
+        return id === -1 ? undefined : terms.termOf(id);
+      }
+      if (t.termType === 'BlankNode') {
+        let b = bnodes.get(t.value);
+        if (!b) bnodes.set(t.value, (b = DataFactory.blankNode(`c${solutionIndex}_${t.value}`)));
+        return b;
+      }
+      return t;
+    };
+    for (const q of op.template) {
+      const subject = value(q.subject);
+      const predicate = value(q.predicate);
+      const object = value(q.object);
+      if (!subject || !predicate || !object) continue;
+      if (subject.termType === 'Literal' || predicate.termType !== 'NamedNode') continue;
+      const quad = DataFactory.quad(toN3(subject) as RDF.NamedNode, toN3(predicate) as RDF.NamedNode, toN3(object), DataFactory.defaultGraph());
+      out.set(`${subject.termType}|${subject.value}|${predicate.value}|${termId(object)}`, quad);
+    }
+  });
+  return [...out.values()];
+}
+
+/** The n3 term equal to an RDF/JS term (template terms come from another factory). */
+function toN3(t: RDF.Term): QueryTerm {
+  if (t.termType === 'NamedNode') return DataFactory.namedNode(t.value);
+  if (t.termType === 'BlankNode') return DataFactory.blankNode(t.value);
+  const l = t as RDF.Literal;
+  return l.language ? DataFactory.literal(l.value, l.language) : DataFactory.literal(l.value, DataFactory.namedNode(l.datatype.value));
+}
+
+function termId(t: RDF.Term): string {
+  return t.termType === 'Literal' ? `"${t.value}"@${t.language}^^${t.datatype.value}` : `${t.termType}:${t.value}`;
+}
+
+/** DESCRIBE: the concise bounded description of each resource. */
+async function describe(engine: Engine, terms: QueryTerms, source: StoreQuadSource, op: Algebra.Describe): Promise<RDF.Quad[]> {
+  const resources = new Set<number>();
+  const fixed = op.terms.filter((t) => t.termType === 'NamedNode').map((t) => terms.idOf(t));
+  fixed.forEach((id) => resources.add(id));
+  const vars = op.terms.filter((t) => t.termType === 'Variable').map((t) => engine.slot(t.value));
+  if (vars.length > 0) {
+    await engine.runAsync(op.input, engine.empty(), (s) => {
+      for (const v of vars) if (s[v]! !== -1) resources.add(s[v]!);
+    });
+  }
+  const out = new Map<string, RDF.Quad>();
+  const visited = new Set<number>();
+  const visit = (node: number): void => {
+    if (visited.has(node) || node < 0) return;
+    visited.add(node);
+    source.match(node, UNBOUND, UNBOUND, DEFAULT_GRAPH, (s, p, o) => {
+      const quad = DataFactory.quad(terms.termOf(s) as RDF.NamedNode, terms.termOf(p) as RDF.NamedNode, terms.termOf(o), DataFactory.defaultGraph());
+      out.set(`${s},${p},${o}`, quad);
+      if (terms.termOf(o).termType === 'BlankNode') visit(o);
+    });
+  };
+  resources.forEach(visit);
+  return [...out.values()];
+}

@@ -1,0 +1,92 @@
+/**
+ * Parsing SPARQL queries and updates (sparqljs, with the store's prefixes and base IRI) and
+ * their translation to algebra (sparqlalgebrajs). Synchronous, and light to import: the two
+ * libraries are loaded by the first parse, and the evaluator is not needed here at all.
+ * @module
+ */
+import type * as RDF from '@rdfjs/types';
+import { DataFactory } from 'n3';
+import type { SparqlQuery } from 'sparqljs';
+import { Algebra, sparqlParser, translate } from '../datalog/expressions/sparql-libraries.js';
+import { BadRequestError, QueryCompilationError } from '../model/errors.js';
+import { checkBlankNodeScopes, keepOptionalFilterScope, parseSparqlText } from './syntax.js';
+import type { UpdateDataset } from './types.js';
+
+/** The store's prefixes as sparqljs takes them (names without the colon). */
+function prefixObject(prefixes: ReadonlyMap<string, string>): Record<string, string> {
+  return Object.fromEntries([...prefixes].map(([k, v]) => [k.slice(0, -1), v]));
+}
+
+/** Parses a query with the store's prefixes; syntax errors are QueryCompilationError. */
+export function parseQuery(text: string, prefixes: ReadonlyMap<string, string>, baseIRI: string): SparqlQuery {
+  const parser = sparqlParser({ prefixes: prefixObject(prefixes), baseIRI });
+  const parsed = parseSparqlText((t) => parser.parse(t), text, 'query');
+  if (parsed.type !== 'query') throw new QueryCompilationError('expected a query, found an update (use evaluateUpdate)');
+  checkBlankNodeScopes(parsed);
+  return parsed;
+}
+
+/** A parsed query and its algebra. */
+export interface CompiledQuery {
+  /** The sparqljs syntax tree. */
+  readonly parsed: SparqlQuery;
+  /** Its algebra. */
+  readonly algebra: Algebra.Operation;
+}
+
+/** Parsed queries and their algebra, per prefix set, by base IRI and text (a small cache). */
+const compiledQueries = new WeakMap<object, Map<string, CompiledQuery>>();
+const COMPILED_QUERIES_KEPT = 256;
+
+/** Parses and translates a query, reusing the result for the same text, prefixes and base. */
+export function compileQuery(text: string, prefixes: ReadonlyMap<string, string>, baseIRI: string): CompiledQuery {
+  let byText = compiledQueries.get(prefixes);
+  if (!byText) compiledQueries.set(prefixes, (byText = new Map<string, CompiledQuery>()));
+  const key = `${baseIRI}\u0000${text}`;
+  let entry = byText.get(key);
+  if (!entry) {
+    const parsed = parseQuery(text, prefixes, baseIRI);
+    entry = { parsed, algebra: toAlgebra(parsed, baseIRI, prefixes, false) };
+    if (byText.size >= COMPILED_QUERIES_KEPT) byText.delete(byText.keys().next().value!);
+    byText.set(key, entry);
+  }
+  return entry;
+}
+
+/**
+ * Translates a parsed query or update to algebra (blank nodes as variables). Updates need
+ * `quads` (sparqlalgebrajs then pushes GRAPH names into the patterns); queries are translated
+ * without, so that GRAPH operators stay in the algebra and the engine evaluates their content
+ * with the named graph as the active graph.
+ */
+export function toAlgebra(parsed: Parameters<typeof translate>[0], baseIRI: string, prefixes: ReadonlyMap<string, string>, quads = true): Algebra.Operation {
+  keepOptionalFilterScope(parsed);
+  try {
+    return translate(parsed, { quads, blankToVariable: true, baseIRI, prefixes: prefixObject(prefixes) });
+  } catch (e) {
+    const kind = typeof parsed === 'object' && parsed.type === 'update' ? 'update' : 'query';
+    throw new QueryCompilationError(`invalid ${kind}: ${(e as Error).message}`, { cause: e });
+  }
+}
+
+/**
+ * Parses an update; syntax errors are QueryCompilationError. With `dataset`, every
+ * DELETE/INSERT takes it as its USING and USING NAMED graphs; an update that names its own
+ * (USING, USING NAMED or WITH) is then refused, as the SPARQL protocol requires.
+ */
+export function parseUpdate(text: string, prefixes: ReadonlyMap<string, string>, baseIRI: string, dataset?: UpdateDataset): Algebra.Operation {
+  const parser = sparqlParser({ prefixes: prefixObject(prefixes), baseIRI });
+  const parsed = parseSparqlText((t) => parser.parse(t), text, 'update');
+  // an empty request (only prologue, or nothing) is a valid update that does nothing
+  if (!('type' in parsed)) return { type: Algebra.types.COMPOSITE_UPDATE, updates: [] } as unknown as Algebra.Operation;
+  if (parsed.type !== 'update') throw new QueryCompilationError('expected an update, found a query (use evaluateQuery)');
+  if (dataset && ((dataset.usingGraphs?.length ?? 0) > 0 || (dataset.usingNamedGraphs?.length ?? 0) > 0)) {
+    const iris = (list: readonly string[] | undefined): RDF.NamedNode[] => (list ?? []).map((iri) => DataFactory.namedNode(iri));
+    for (const u of parsed.updates) {
+      if (!('updateType' in u) || u.updateType !== 'insertdelete') continue;
+      if (u.using || u.graph) throw new BadRequestError('using-graph-uri and using-named-graph-uri cannot be combined with an update that has USING, USING NAMED or WITH');
+      u.using = { default: iris(dataset.usingGraphs), named: iris(dataset.usingNamedGraphs) };
+    }
+  }
+  return toAlgebra(parsed, baseIRI, prefixes);
+}

@@ -1,0 +1,96 @@
+/**
+ * The types shared by the SPARQL entry points (query.ts, update.ts) and the evaluator behind
+ * them (evaluation.ts, update-execution.ts): options, answers, the sink answers are pushed
+ * into, and what an update needs from its store. Types only: importing this module loads
+ * nothing.
+ * @module
+ */
+import type * as RDF from '@rdfjs/types';
+import type { Interrupter } from '../model/control.js';
+import type { TermDictionary } from '../model/dictionary.js';
+import type { FactAccess } from '../storage/fact-access.js';
+import type { WriteTransaction } from '../storage/fact-store.js';
+import type { QueryTerm } from './query-terms.js';
+
+/** Options of a query evaluation. */
+export interface QueryOptions {
+  /** Base IRI for relative IRIs (default: the store's). */
+  readonly baseIRI?: string;
+  /** `explicit`, `derived` or `all` (default). */
+  readonly factDomain?: string;
+  /** Graphs forming the default graph (overrides FROM; the protocol's default-graph-uri). */
+  readonly defaultGraphs?: readonly string[];
+  /** The named graphs (overrides FROM NAMED; the protocol's named-graph-uri). */
+  readonly namedGraphs?: readonly string[];
+  /** Stop with InterruptedError after this many milliseconds of evaluation. */
+  readonly timeLimitMs?: number;
+}
+
+/** Options of an evaluation inside the library: the public options plus the role's fact access. */
+export interface EvaluationOptions extends QueryOptions {
+  /** What the role may read (undefined: everything). */
+  readonly access?: FactAccess | undefined;
+}
+
+/** The answer of a query. */
+export type QueryAnswer =
+  | {
+      /** SELECT. */
+      readonly type: 'bindings';
+      /** The projected variables, without `?`. */
+      readonly variables: readonly string[];
+      /** One row per solution; undefined = unbound. */
+      readonly rows: ReadonlyArray<ReadonlyArray<QueryTerm | undefined>>;
+      /** Whether the order of rows is significant (ORDER BY). */
+      readonly ordered: boolean;
+    }
+  | {
+      /** ASK. */
+      readonly type: 'boolean';
+      /** The answer. */
+      readonly value: boolean;
+    }
+  | {
+      /** CONSTRUCT and DESCRIBE. */
+      readonly type: 'quads';
+      /** The triples of the result graph (in the default graph). */
+      readonly quads: readonly RDF.Quad[];
+    };
+
+/** Receives a query's answer as it is produced. */
+export interface AnswerSink {
+  /** SELECT: the variables, before any row. */
+  variables(names: readonly string[], ordered: boolean): void;
+  /** SELECT: one row (undefined = unbound). */
+  row(values: ReadonlyArray<QueryTerm | undefined>): void;
+  /** ASK: the answer. */
+  boolean(value: boolean): void;
+  /** CONSTRUCT and DESCRIBE: the result graph. */
+  quads(quads: readonly RDF.Quad[]): void;
+  /** SELECT: after the last row. */
+  end(): void;
+}
+
+/** What an update needs from the store around it. */
+export interface UpdateTarget {
+  /** The transaction. */
+  readonly tx: WriteTransaction;
+  /** The store's dictionary. */
+  readonly dictionary: TermDictionary;
+  /** Adds an explicit fact (tuple of ids) to a table; true when it changed. */
+  addFact(tableId: number, tuple: Uint32Array): boolean;
+  /** Removes an explicit fact; true when it changed. */
+  removeFact(tableId: number, tuple: Uint32Array): boolean;
+  /** Imports the content of an IRI into the default graph or a named graph (LOAD). */
+  load(iri: string, graph: string | undefined): Promise<void>;
+  /** The interrupt flag. */
+  readonly interrupter: Interrupter;
+}
+
+/** The protocol's using-graph-uri and using-named-graph-uri: the dataset of every WHERE clause. */
+export interface UpdateDataset {
+  /** Graphs merged into the default graph of the WHERE clauses (USING). */
+  readonly usingGraphs?: readonly string[];
+  /** Named graphs of the WHERE clauses (USING NAMED). */
+  readonly usingNamedGraphs?: readonly string[];
+}

@@ -1,0 +1,196 @@
+/**
+ * The execution of SPARQL 1.1 updates inside a write transaction: INSERT/DELETE DATA,
+ * DELETE/INSERT … WHERE (with USING and WITH), DELETE WHERE, LOAD, CLEAR, DROP, CREATE, ADD,
+ * MOVE and COPY. Loaded by update.ts on the first update, not when quadlog is imported.
+ * @module
+ */
+import type * as RDF from '@rdfjs/types';
+import { Algebra } from '../datalog/expressions/sparql-libraries.js';
+import { BadRequestError, QueryCompilationError } from '../model/errors.js';
+import { termToKey } from '../model/terms.js';
+import { DEFAULT_TRIPLES_ID, QUADS_ID } from '../storage/fact-store.js';
+import { EXPLICIT, DERIVED } from '../storage/tuple-table.js';
+import type { TermDictionary } from '../model/dictionary.js';
+import { StoreQuadSource, type DatasetGraphs } from './dataset.js';
+import { Engine } from './engine.js';
+import { QueryTerms } from './query-terms.js';
+import type { UpdateTarget } from './types.js';
+
+/** Runs every operation of an update, in order. */
+export async function executeUpdate(op: Algebra.Operation, target: UpdateTarget, baseIRI: string): Promise<void> {
+  const ops = op.type === Algebra.types.COMPOSITE_UPDATE ? op.updates : [op];
+  for (const u of ops) await executeOne(u, target, baseIRI);
+}
+
+async function executeOne(op: Algebra.Operation, target: UpdateTarget, baseIRI: string): Promise<void> {
+  switch (op.type) {
+    case Algebra.types.DELETE_INSERT:
+      return deleteInsert(op, target, baseIRI);
+    case Algebra.types.LOAD: {
+      try {
+        await target.load(op.source.value, op.destination?.value);
+      } catch (e) {
+        if (!op.silent) throw e;
+      }
+      return;
+    }
+    case Algebra.types.CLEAR:
+    case Algebra.types.DROP: {
+      const graphs = selectGraphs(op.source, target);
+      if (!op.silent && typeof op.source !== 'string' && op.source.termType === 'NamedNode' && graphs.length === 0 && op.type === Algebra.types.DROP) {
+        throw new BadRequestError(`graph <${op.source.value}> does not exist`);
+      }
+      for (const g of graphs) clearGraph(g, target);
+      return;
+    }
+    case Algebra.types.CREATE: {
+      const id = target.dictionary.lookup(`<${op.source.value}>`);
+      if (!op.silent && id >= 0 && graphHasFacts(id, target)) throw new BadRequestError(`graph <${op.source.value}> already exists`);
+      return;
+    }
+    case Algebra.types.ADD:
+    case Algebra.types.MOVE:
+    case Algebra.types.COPY: {
+      const from = graphRef(op.source, target);
+      const to = graphRef(op.destination, target);
+      // graphs exist as long as they hold facts: a missing source is an empty one
+      if (from === to) return;
+      if (op.type !== Algebra.types.ADD) clearGraph(to, target);
+      const rows = graphTriples(from, target);
+      for (const [s, p, o] of rows) putTriple(to, s, p, o, target, true);
+      if (op.type === Algebra.types.MOVE) clearGraph(from, target);
+      return;
+    }
+    case Algebra.types.NOP:
+      return;
+    default:
+      throw new QueryCompilationError(`unsupported update operation '${op.type}'`);
+  }
+}
+
+type GraphRef = 'default' | number;
+
+function graphRef(t: RDF.Term | 'DEFAULT' | 'NAMED' | 'ALL', target: UpdateTarget): GraphRef {
+  if (typeof t === 'string' || t.termType === 'DefaultGraph') return 'default';
+  return target.dictionary.intern(`<${t.value}>`);
+}
+
+function selectGraphs(source: RDF.Term | 'DEFAULT' | 'NAMED' | 'ALL', target: UpdateTarget): GraphRef[] {
+  if (source === 'DEFAULT') return ['default'];
+  const named = namedGraphIds(target);
+  if (source === 'NAMED') return named;
+  if (source === 'ALL') return ['default', ...named];
+  if (source.termType === 'DefaultGraph') return ['default'];
+  const id = target.dictionary.lookup(`<${source.value}>`);
+  return id >= 0 && named.includes(id) ? [id] : [];
+}
+
+function namedGraphIds(target: UpdateTarget): number[] {
+  target.tx.access?.checkRead(QUADS_ID);
+  const t = target.tx.table(QUADS_ID);
+  const view = target.tx.view(QUADS_ID);
+  const out = new Set<number>();
+  for (let row = 0; row < view.limit; row++) if (t.visible(row, view) && (t.statusOf(row) & EXPLICIT) !== 0) out.add(t.get(row, 3));
+  const readable = target.tx.access?.readableGraph;
+  return readable ? [...out].filter(readable) : [...out];
+}
+
+function graphHasFacts(g: GraphRef, target: UpdateTarget): boolean {
+  return graphTriples(g, target).length > 0;
+}
+
+function graphTriples(g: GraphRef, target: UpdateTarget): Array<[number, number, number]> {
+  const out: Array<[number, number, number]> = [];
+  const tableId = g === 'default' ? DEFAULT_TRIPLES_ID : QUADS_ID;
+  const access = target.tx.access;
+  access?.checkRead(tableId);
+  // a graph the role may not read looks empty
+  if (g !== 'default' && access?.readableGraph && !access.readableGraph(g)) return out;
+  const t = target.tx.table(tableId);
+  const view = target.tx.view(tableId);
+  for (let row = 0; row < view.limit; row++) {
+    if (!t.visible(row, view) || (t.statusOf(row) & EXPLICIT) === 0) continue;
+    if (g !== 'default' && t.get(row, 3) !== g) continue;
+    out.push([t.get(row, 0), t.get(row, 1), t.get(row, 2)]);
+  }
+  return out;
+}
+
+function clearGraph(g: GraphRef, target: UpdateTarget): void {
+  for (const [s, p, o] of graphTriples(g, target)) putTriple(g, s, p, o, target, false);
+}
+
+function putTriple(g: GraphRef, s: number, p: number, o: number, target: UpdateTarget, add: boolean): void {
+  if (g === 'default') {
+    const t = Uint32Array.of(s, p, o);
+    if (add) target.addFact(DEFAULT_TRIPLES_ID, t);
+    else target.removeFact(DEFAULT_TRIPLES_ID, t);
+  } else {
+    const t = Uint32Array.of(s, p, o, g);
+    if (add) target.addFact(QUADS_ID, t);
+    else target.removeFact(QUADS_ID, t);
+  }
+}
+
+let blankCounter = 0;
+
+/** A blank node label the store does not use yet (for blank nodes of INSERT templates). */
+function freshLabel(dictionary: TermDictionary): string {
+  for (;;) {
+    const label = `i${(++blankCounter).toString(36)}`;
+    if (dictionary.lookup(`_:${label}`) < 0) return label;
+  }
+}
+
+/** DELETE/INSERT with an optional WHERE: all solutions first, then deletions, then insertions. */
+function deleteInsert(op: Algebra.DeleteInsert, target: UpdateTarget, baseIRI: string): void {
+  const dictionary = target.dictionary;
+  const terms = new QueryTerms(dictionary);
+  let where: Algebra.Operation | undefined = op.where;
+  let dataset: DatasetGraphs = {};
+  if (where && where.type === Algebra.types.FROM) {
+    const ids = (iris: readonly RDF.NamedNode[]): number[] => iris.map((i) => dictionary.lookup(`<${i.value}>`)).filter((id) => id >= 0);
+    dataset = { defaultGraphs: ids(where.default), namedGraphs: ids(where.named) };
+    where = where.input;
+  }
+  const source = new StoreQuadSource(target.tx, dictionary, EXPLICIT | DERIVED, dataset, target.tx.access);
+  const engine = new Engine(source, terms, target.interrupter, baseIRI, () => source.graphNames());
+  engine.collectVariables(op);
+  const solutions = where ? engine.collect(where, engine.empty()) : [engine.empty()];
+  const value = (t: RDF.Term, s: Int32Array, bnodes: Map<string, number>): number => {
+    if (t.termType === 'Variable') {
+      const slot = engine.slots.get(t.value);
+      const id = slot === undefined ? -1 : s[slot]!;
+      if (id === -1) return -1;
+      return id >= 0 ? id : dictionary.intern(termToKey(terms.termOf(id)));
+    }
+    if (t.termType === 'BlankNode') {
+      let id = bnodes.get(t.value);
+      if (id === undefined) bnodes.set(t.value, (id = dictionary.intern(`_:${freshLabel(dictionary)}`)));
+      return id;
+    }
+    if (t.termType === 'DefaultGraph') return -2;
+    return dictionary.intern(termToKey(t));
+  };
+  const instances = (templates: readonly Algebra.Pattern[] | undefined, fresh: boolean): Array<[number, number, number, number]> => {
+    const out: Array<[number, number, number, number]> = [];
+    if (!templates) return out;
+    solutions.forEach((s) => {
+      const bnodes = new Map<string, number>();
+      for (const q of templates) {
+        if (!fresh && (q.subject.termType === 'BlankNode' || q.object.termType === 'BlankNode')) continue;
+        const v = [value(q.subject, s, bnodes), value(q.predicate, s, bnodes), value(q.object, s, bnodes), value(q.graph, s, bnodes)];
+        if (v.slice(0, 3).some((x) => x === -1) || v[3] === -1) continue;
+        // subjects cannot be literals, predicates must be IRIs
+        if (dictionary.kindOf(v[0]!) === 0x22 || dictionary.kindOf(v[1]!) !== 0x3c) continue;
+        if (v[3] !== -2 && dictionary.kindOf(v[3]!) === 0x22) continue;
+        out.push([v[0]!, v[1]!, v[2]!, v[3]!]);
+      }
+    });
+    return out;
+  };
+  const deletions = instances(op.delete, false);
+  const insertions = instances(op.insert, true);
+  for (const [s, p, o, g] of deletions) putTriple(g === -2 ? 'default' : g, s, p, o, target, false);
+  for (const [s, p, o, g] of insertions) putTriple(g === -2 ? 'default' : g, s, p, o, target, true);
+}
