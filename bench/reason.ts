@@ -221,8 +221,8 @@ export type TaskResult = SmallUpdatesResult | MaterialisationResult | Incrementa
 
 /** Imports a LUBM file and the ontology into `ds`. */
 async function loadLubmQuadlog(ds: DataStoreConnection, dataset: LubmName): Promise<void> {
-  checkImport('LUBM import', await ds.importData('ADD', { path: LUBM_FILES[dataset] }, { mediaType: NT }));
-  checkImport('ontology import', await ds.importData('ADD', { path: LUBM_ONTOLOGY }));
+  await checkImport('LUBM import', ds.importData('ADD', { path: LUBM_FILES[dataset] }, { mediaType: NT }));
+  await checkImport('ontology import', ds.importData('ADD', { path: LUBM_ONTOLOGY }));
 }
 
 function taxonomySize(dataset: DatasetName): number | undefined {
@@ -237,11 +237,11 @@ async function materialiseQuadlog(dataset: DatasetName): Promise<Materialisation
   return withStore({}, async (ds) => {
     const load = await timed('load', async () => {
       if (size === undefined) await loadLubmQuadlog(ds, dataset as LubmName);
-      else checkImport('taxonomy import', await ds.importData('ADD', taxonomyNTriples(size), { mediaType: NT }));
+      else await checkImport('taxonomy import', ds.importData('ADD', taxonomyNTriples(size), { mediaType: NT }));
     });
     const before = await ds.countFacts();
     const rules = size === undefined ? RDFS_DATALOG : TAXONOMY_DATALOG;
-    const reason = await timed('reason', async () => checkImport('rule import', await ds.importData('ADD', rules, { mediaType: DATALOG_TYPE })));
+    const reason = await timed('reason', () => checkImport('rule import', ds.importData('ADD', rules, { mediaType: DATALOG_TYPE })));
     const after = await ds.countFacts();
     const derived = await ds.countFacts({ factDomain: 'derived' });
     return {
@@ -296,8 +296,7 @@ async function plainDelete(dataset: LubmName): Promise<PlainDeleteResult> {
   return withStore({}, async (ds) => {
     await loadLubmQuadlog(ds, dataset);
     const picked = (await samplesOf(ds, await ds.countFacts({ factDomain: 'explicit' })))[0]!;
-    const remove = await timed('delete', () => ds.importData('DELETE', `${picked.join('\n')}\n`, { mediaType: NT }));
-    checkImport('DELETE', remove.value);
+    const remove = await timed('delete', () => checkImport('DELETE', ds.importData('DELETE', `${picked.join('\n')}\n`, { mediaType: NT })));
     if (remove.value.changedFacts !== picked.length) throw new Error(`DELETE changed ${remove.value.changedFacts} facts, expected ${picked.length}`);
     return { kind: 'plain-delete', dataset, sampled: picked.length, remove: remove.timing };
   });
@@ -306,12 +305,10 @@ async function plainDelete(dataset: LubmName): Promise<PlainDeleteResult> {
 /** Deletes the N-Triples `lines` (which must all be explicit), adds them back and recomputes, timing and counting each step. */
 async function deleteAddRecompute(ds: DataStoreConnection, lines: readonly string[]): Promise<DeleteAddRecompute> {
   const text = `${lines.join('\n')}\n`;
-  const remove = await timed('delete', () => ds.importData('DELETE', text, { mediaType: NT }));
-  checkImport('DELETE', remove.value);
+  const remove = await timed('delete', () => checkImport('DELETE', ds.importData('DELETE', text, { mediaType: NT })));
   if (remove.value.changedFacts !== lines.length) throw new Error(`DELETE changed ${remove.value.changedFacts} facts, expected ${lines.length}`);
   const afterRemove = await counts(ds);
-  const add = await timed('add', () => ds.importData('ADD', text, { mediaType: NT }));
-  checkImport('ADD', add.value);
+  const add = await timed('add', () => checkImport('ADD', ds.importData('ADD', text, { mediaType: NT })));
   if (add.value.changedFacts !== lines.length) throw new Error(`ADD changed ${add.value.changedFacts} facts, expected ${lines.length}`);
   const afterAdd = await counts(ds);
   const recompute = await timed('recompute', () => ds.recomputeMaterialization());
@@ -322,7 +319,7 @@ async function deleteAddRecompute(ds: DataStoreConnection, lines: readonly strin
 async function incremental(dataset: LubmName, mode: MaintenanceMode): Promise<IncrementalResult> {
   return withStore(mode === 'DRed' ? { 'use-DRed': 'true' } : {}, async (ds) => {
     const load = await timed('load', () => loadLubmQuadlog(ds, dataset));
-    const materialise = await timed('materialise', async () => checkImport('rule import', await ds.importData('ADD', RDFS_DATALOG, { mediaType: DATALOG_TYPE })));
+    const materialise = await timed('materialise', () => checkImport('rule import', ds.importData('ADD', RDFS_DATALOG, { mediaType: DATALOG_TYPE })));
     const initial = await counts(ds);
     const samples = await samplesOf(ds, initial.explicit);
     const cycles: IncrementalCycle[] = [];
@@ -336,8 +333,8 @@ async function incremental(dataset: LubmName, mode: MaintenanceMode): Promise<In
 
 async function chain(nodes: number): Promise<ChainResult> {
   return withStore({}, async (ds) => {
-    checkImport('chain import', await ds.importData('ADD', chainNTriples(nodes), { mediaType: NT }));
-    const materialise = await timed('materialise', async () => checkImport('rule import', await ds.importData('ADD', CHAIN_DATALOG, { mediaType: DATALOG_TYPE })));
+    await checkImport('chain import', ds.importData('ADD', chainNTriples(nodes), { mediaType: NT }));
+    const materialise = await timed('materialise', () => checkImport('rule import', ds.importData('ADD', CHAIN_DATALOG, { mediaType: DATALOG_TYPE })));
     const initial = await counts(ds);
     return { kind: 'chain', nodes, materialise: materialise.timing, initial, ...(await deleteAddRecompute(ds, [chainEdge(nodes / 2)])) };
   });
@@ -346,7 +343,7 @@ async function chain(nodes: number): Promise<ChainResult> {
 async function smallUpdates(): Promise<SmallUpdatesResult> {
   return withStore({}, async (ds) => {
     await loadLubmQuadlog(ds, 'lubm10');
-    checkImport('rule import', await ds.importData('ADD', RDFS_DATALOG, { mediaType: DATALOG_TYPE }));
+    await checkImport('rule import', ds.importData('ADD', RDFS_DATALOG, { mediaType: DATALOG_TYPE }));
     const facts = await ds.countFacts();
     const line = (i: number): string => `<http://example.org/student${i}> <http://swat.cse.lehigh.edu/onto/univ-bench.owl#takesCourse> <http://example.org/course${i}> .\n`;
     const mean = async (update: 'ADD' | 'DELETE'): Promise<number> => {

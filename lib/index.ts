@@ -5,7 +5,7 @@
  * create a data store and work with it through a {@link DataStoreConnection}.
  * @module
  */
-export { Server, type ServerOptions } from './server/server.js';
+export { Server, type ServerOptions, type ShutdownListener } from './server/server.js';
 export { VERSION } from './server/version.js';
 export { ConnectionFactory } from './api/connection-factory.js';
 export { ConnectionBase } from './api/connection-base.js';
@@ -17,6 +17,7 @@ export {
   IMPLICIT_LOCK_TIMEOUT_MS,
   type BeginTransactionOptions,
   type FactCountOptions,
+  type ImportAxiomsOptions,
   type ImportDataOptions,
   type ImportResult,
   type TransactionType,
@@ -44,5 +45,5 @@ export type { ContentSource } from './formats/byte-source.js';
 export type { QueryAnswer, QueryOptions } from './sparql/query.js';
 export type { QueryTerm } from './sparql/query-terms.js';
 export { type NotificationRow, type NotificationType, NOTIFICATION_COLUMNS, formatNotification } from './formats/notifications.js';
-export { TURTLE, N_TRIPLES, N_QUADS, TRIG, DATALOG } from './formats/media-types.js';
+export { TURTLE, N_TRIPLES, N_QUADS, TRIG, DATALOG, CONTENT_MEDIA_TYPES, unsupportedMediaTypeMessage } from './formats/media-types.js';
 export * from './api/errors.js';

@@ -9,8 +9,8 @@
  * for its facts. Named graphs the role may not read are invisible to its queries and exports.
  * @module
  */
-import { AccessDeniedError, InvalidConnectionError, TransactionError, BadRequestError, DuplicateResourceError, UnknownResourceError } from '../model/errors.js';
-import { ImportReport, type NotificationRow } from '../formats/notifications.js';
+import { AccessDeniedError, ImportError, InvalidConnectionError, TransactionError, BadRequestError, DuplicateResourceError, UnknownResourceError } from '../model/errors.js';
+import { ImportReport, type ImportResult, type NotificationRow } from '../formats/notifications.js';
 import { canonicalMediaType, DATALOG } from '../formats/media-types.js';
 import type { Snapshot, StoreState, WriteTransaction } from '../storage/fact-store.js';
 import { DEFAULT_TRIPLES, DEFAULT_TRIPLES_ID, QUADS, QUADS_ID } from '../storage/fact-store.js';
@@ -42,36 +42,27 @@ export type TransactionType = 'read-only' | 'read-write';
 /** The lock timeout of implicit transactions, in milliseconds. */
 export const IMPLICIT_LOCK_TIMEOUT_MS = 2000;
 
-/** The outcome of an import: notification rows, counters and the text form. */
-export interface ImportResult {
-  /** Error, warning and prefix rows followed by the information rows. */
-  readonly rows: readonly NotificationRow[];
-  /** Number of errors (when non-zero, nothing was changed). */
-  readonly errors: number;
-  /** Number of warnings. */
-  readonly warnings: number;
-  /** Facts read from the input. */
-  readonly processedFacts: number;
-  /** Facts actually added or deleted. */
-  readonly changedFacts: number;
-  /** Rules read. */
-  readonly processedRules: number;
-  /** Rules actually added or deleted. */
-  readonly changedRules: number;
-  /** Axioms read. */
-  readonly processedAxioms: number;
-  /** Axioms actually added or deleted. */
-  readonly changedAxioms: number;
-  /** Prefix definitions found in the input, in order (name with colon → IRI). */
-  readonly prefixes: ReadonlyMap<string, string>;
-  /** The plain-text form (`error: line N: column N: …`, `prefix: …`, `information: …`). */
-  readonly text: string;
-}
+export type { ImportResult } from '../formats/notifications.js';
 
 /** Options of {@link DataStoreConnection.importData}. */
 export interface ImportDataOptions extends ImportOptions {
   /** Called with each error, warning or prefix row as soon as it is found. */
   readonly onNotification?: (row: NotificationRow) => void;
+  /**
+   * Whether an import whose input has errors rejects with {@link ImportError} (default true).
+   * With `false` it resolves with the result instead, whose `errors` is then non-zero. Either
+   * way a failed import changes nothing.
+   */
+  readonly rejectOnError?: boolean;
+}
+
+/** Options of {@link DataStoreConnection.importAxiomsFromTriples}. */
+export interface ImportAxiomsOptions {
+  /**
+   * Whether an import of axioms that has errors rejects with {@link ImportError} (default
+   * true); with `false` it resolves with the result. Either way a failed import changes nothing.
+   */
+  readonly rejectOnError?: boolean;
 }
 
 /** Options of {@link DataStoreConnection.evaluateUpdate}. */
@@ -123,6 +114,15 @@ function resultOf(report: ImportReport, prefixes: ReadonlyMap<string, string>): 
     prefixes,
     text: report.toText(),
   };
+}
+
+/**
+ * The result of a finished import, or (unless `rejectOnError` is false) an ImportError
+ * carrying it when the import had errors.
+ */
+function settle(result: ImportResult, rejectOnError: boolean | undefined, operation: string): ImportResult {
+  if (result.errors > 0 && rejectOnError !== false) throw new ImportError(result, operation);
+  return result;
 }
 
 /** A connection to one data store. Serves one call at a time. */
@@ -352,8 +352,10 @@ export class DataStoreConnection extends ConnectionBase {
 
   /**
    * Imports content: ADD adds the facts, DELETE deletes them, ADDITION_UPDATE_PREFIXES adds
-   * them and then sets the store's prefixes to include those the input defines. Errors do
-   * not throw: they are in the result, and when there are any, nothing was changed. The IRIs
+   * them and then sets the store's prefixes to include those the input defines. When the
+   * input has errors nothing is changed and the call rejects with {@link ImportError}, which
+   * carries the whole result (its message names the first error and its position); with
+   * `rejectOnError: false` the call resolves with that result instead. The IRIs
    * of an `{ iris }` source are read as the server parameters `allowed-url-schemes-on-import`
    * and `sandbox-directory` allow (an IRI they refuse fails with AccessDeniedError, one that
    * cannot be read with ParsingError); a `{ path }` source is read as named.
@@ -371,7 +373,7 @@ export class DataStoreConnection extends ConnectionBase {
         (tx) => importInto(this.store, tx, updateType, source, options, report, this.interrupter),
         () => report.errors > 0,
       );
-      return resultOf(report, prefixes);
+      return settle(resultOf(report, prefixes), options.rejectOnError, 'import');
     });
   }
 
@@ -608,9 +610,17 @@ export class DataStoreConnection extends ConnectionBase {
    * them to (ADD) or removes them from (DELETE) the axioms of `destinationGraph` (default
    * graph when omitted), compiled to rules of the `axioms` domain and maintained like other
    * rules. With `translateAssertions`, ABox assertions are added or removed as facts too.
-   * Parts of axioms outside OWL 2 RL are dropped with a warning row naming the axiom.
+   * Parts of axioms outside OWL 2 RL are dropped with a warning row naming the axiom. When
+   * the import has errors nothing is changed and the call rejects with {@link ImportError}
+   * (with `options.rejectOnError: false`, it resolves with the result instead).
    */
-  async importAxiomsFromTriples(sourceGraph?: string, translateAssertions = false, destinationGraph?: string, updateType: 'ADD' | 'DELETE' = 'ADD'): Promise<ImportResult> {
+  async importAxiomsFromTriples(
+    sourceGraph?: string,
+    translateAssertions = false,
+    destinationGraph?: string,
+    updateType: 'ADD' | 'DELETE' = 'ADD',
+    options: ImportAxiomsOptions = {},
+  ): Promise<ImportResult> {
     return this.guard('importAxiomsFromTriples', async () => {
       this.requireOn(['axioms'], 'write');
       if (sourceGraph === undefined) this.requireOn(['tupletables', DEFAULT_TRIPLES], 'read');
@@ -623,7 +633,7 @@ export class DataStoreConnection extends ConnectionBase {
         (tx) => importAxioms(this.store, tx, { sourceGraph, destinationGraph, assertions: translateAssertions, deleting: updateType === 'DELETE' }, report),
         () => report.errors > 0,
       );
-      return resultOf(report, new Map());
+      return settle(resultOf(report, new Map()), options.rejectOnError, 'axiom import');
     });
   }
 

@@ -5,6 +5,7 @@
 export {
   QuadlogError,
   ParsingError,
+  ImportError,
   QueryCompilationError,
   RuleCompilationError,
   AuthenticationError,

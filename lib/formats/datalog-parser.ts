@@ -28,8 +28,7 @@
  */
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
-import { Parser as SparqlParser } from 'sparqljs';
-import { Algebra, translate } from 'sparqlalgebrajs';
+import { Algebra, sparqlParser, translate } from '../datalog/expressions/sparql-libraries.js';
 import type {
   AggregateBinding,
   AggregateFunction,
@@ -45,6 +44,7 @@ import type {
   TupleAtom,
 } from '../datalog/ast.js';
 import { RDF_NS, XSD } from '../model/terms.js';
+import { unknownPrefixMessage } from './messages.js';
 
 /** A syntax error found by {@link parseDatalog}. */
 export interface DatalogParseError {
@@ -839,7 +839,7 @@ class DatalogParser {
   private iri(token: Token): string {
     if (token.kind === 'iri') return this.resolve(token);
     const namespace = this.prefixes.get(token.prefix);
-    if (namespace === undefined) throw new StatementError(token.start, `undeclared prefix '${token.prefix}:'`);
+    if (namespace === undefined) throw new StatementError(token.start, unknownPrefixMessage(token.prefix));
     return namespace + token.value;
   }
 
@@ -1099,7 +1099,7 @@ class DatalogParser {
     const query = EXPRESSION_PREFIX + text + EXPRESSION_SUFFIX;
     let algebra: Algebra.Operation;
     try {
-      const parser = new SparqlParser({
+      const parser = sparqlParser({
         prefixes: this.sparqlPrefixesObject(),
         ...(this.base !== undefined ? { baseIRI: this.base } : {}),
       });

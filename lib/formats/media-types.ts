@@ -17,6 +17,22 @@ export const DATALOG = 'application/x.datalog';
 /** The RDF formats of facts. */
 export const RDF_FORMATS: readonly string[] = [TURTLE, N_TRIPLES, N_QUADS, TRIG];
 
+/** The media types of content that can be imported and exported: the RDF formats, and Datalog (rules and facts). */
+export const CONTENT_MEDIA_TYPES: readonly string[] = [...RDF_FORMATS, DATALOG];
+
+/**
+ * The message for a media type that is unknown or cannot be used where it was given, listing
+ * those that can: `unsupported media type 'application/rdf+xml' (supported: text/turtle, …)`.
+ * Import, export and the HTTP interface all word it this way.
+ *
+ * @param given The media type as given.
+ * @param supported The media types that can be used there (default: every content type).
+ * @param what What the media type was given for, when the message should say it (`a prefix body`).
+ */
+export function unsupportedMediaTypeMessage(given: string, supported: readonly string[] = CONTENT_MEDIA_TYPES, what?: string): string {
+  return `unsupported media type '${given}'${what ? ` for ${what}` : ''} (supported: ${supported.join(', ')})`;
+}
+
 const ALIASES: Readonly<Record<string, string>> = {
   'text/turtle': TURTLE,
   'application/x-turtle': TURTLE,

@@ -22,6 +22,32 @@ export interface NotificationRow {
   readonly value: string;
 }
 
+/** The outcome of an import: notification rows, counters and the text form. */
+export interface ImportResult {
+  /** Error, warning and prefix rows followed by the information rows. */
+  readonly rows: readonly NotificationRow[];
+  /** Number of errors (when non-zero, nothing was changed). */
+  readonly errors: number;
+  /** Number of warnings. */
+  readonly warnings: number;
+  /** Facts read from the input. */
+  readonly processedFacts: number;
+  /** Facts actually added or deleted. */
+  readonly changedFacts: number;
+  /** Rules read. */
+  readonly processedRules: number;
+  /** Rules actually added or deleted. */
+  readonly changedRules: number;
+  /** Axioms read. */
+  readonly processedAxioms: number;
+  /** Axioms actually added or deleted. */
+  readonly changedAxioms: number;
+  /** Prefix definitions found in the input, in order (name with colon → IRI). */
+  readonly prefixes: ReadonlyMap<string, string>;
+  /** The plain-text form (`error: line N: column N: …`, `prefix: …`, `information: …`). */
+  readonly text: string;
+}
+
 /** Column names of the notification answer, in order. */
 export const NOTIFICATION_COLUMNS = ['Type', 'Line', 'Column', 'Description', 'Value'] as const;
 

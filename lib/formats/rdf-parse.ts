@@ -14,7 +14,8 @@ import { DataFactory, Parser } from 'n3';
 import type { Interrupter } from '../model/control.js';
 import { AccessDeniedError } from '../model/errors.js';
 import { termToKey } from '../model/terms.js';
-import { DATALOG, N_QUADS, N_TRIPLES, TRIG, TURTLE, recognizeMediaType } from './media-types.js';
+import { DATALOG, N_QUADS, N_TRIPLES, TRIG, TURTLE, recognizeMediaType, unsupportedMediaTypeMessage } from './media-types.js';
+import { unknownPrefixMessage } from './messages.js';
 import type { ImportReport } from './notifications.js';
 import { NTriplesParser } from './ntriples-parser.js';
 
@@ -50,6 +51,13 @@ export interface ParseOptions {
   readonly freshBlankNode: () => string;
   /** The interrupt flag of the calling connection. */
   readonly interrupter: Interrupter;
+  /**
+   * Whether content that was only recognised as N-Triples (N-Quads), with no stated media
+   * type, is read as Turtle (TriG) instead when its first 64 KB do not parse as the former
+   * but do as the latter, e.g. `<a> <b> <c> .` with relative IRIs (default true). False when
+   * something besides the content, such as a file extension, says it is N-Triples or N-Quads.
+   */
+  readonly fallBackToTurtle?: boolean;
 }
 
 /** The result of {@link parseRdf}: the format read and the prefixes in force at the end. */
@@ -68,12 +76,16 @@ export interface SniffedContent {
   readonly recognized: string | undefined;
   /** Every chunk, from the start. */
   readonly chunks: AsyncIterable<Uint8Array>;
+  /** The first 64 KB (or less, when that is all). */
+  readonly head: Uint8Array;
+  /** Whether {@link SniffedContent.head} is the whole content. */
+  readonly complete: boolean;
 }
 
 /** Reads the first 64 KB of content to recognise its media type. */
 export async function sniffContent(chunks: AsyncIterable<Uint8Array>): Promise<SniffedContent> {
-  const { head, rest } = await peek(chunks, SNIFF_BYTES);
-  return { recognized: recognizeMediaType(Buffer.from(head.buffer, head.byteOffset, head.byteLength).toString('utf8')), chunks: rest };
+  const { head, rest, complete } = await peek(chunks, SNIFF_BYTES);
+  return { recognized: recognizeMediaType(Buffer.from(head.buffer, head.byteOffset, head.byteLength).toString('utf8')), chunks: rest, head, complete };
 }
 
 /** Reads all content as text (for the formats parsed as a whole, such as Datalog). */
@@ -102,7 +114,10 @@ export async function parseRdf(
   const rest = content.chunks;
   // undefined when the content does not positively look like any format (e.g. broken lines)
   const recognized = content.recognized;
-  const mediaType = options.mediaType ?? recognized ?? TURTLE;
+  let mediaType = options.mediaType ?? recognized ?? TURTLE;
+  if (options.mediaType === undefined && options.fallBackToTurtle !== false && (recognized === N_TRIPLES || recognized === N_QUADS)) {
+    mediaType = checkedGuess(content, recognized, options.baseIRI);
+  }
   const errorsBefore = report.errors;
   let outcome: ParseOutcome;
   if (mediaType === N_TRIPLES || mediaType === N_QUADS) {
@@ -110,13 +125,40 @@ export async function parseRdf(
   } else if (mediaType === TURTLE || mediaType === TRIG) {
     outcome = await parseTurtle(rest, mediaType, dictionary, sink, report, options);
   } else {
-    report.error(`unsupported content type '${mediaType}'`);
+    report.error(unsupportedMediaTypeMessage(mediaType));
     return { mediaType, definedPrefixes: new Map() };
   }
   if (report.errors > errorsBefore && options.mediaType !== undefined && recognized !== undefined && recognized !== options.mediaType && !compatible(options.mediaType, recognized)) {
     report.error(`the content does not match the stated type ${options.mediaType}: it looks like ${recognized}`);
   }
   return outcome;
+}
+
+/**
+ * The format to read content that looks line-based (`guess`, N-Triples or N-Quads) as: the
+ * guess, unless its first 64 KB (up to the last line break when there is more) fail to parse
+ * as it but parse as Turtle (TriG). When both fail, the guess stays, so that every bad line
+ * is reported with the line-based parser's messages.
+ */
+function checkedGuess(content: SniffedContent, guess: string, baseIRI: string): string {
+  let sample = content.head;
+  if (!content.complete) {
+    const lastBreak = Math.max(sample.lastIndexOf(0x0a), sample.lastIndexOf(0x0d));
+    if (lastBreak < 0) return guess;
+    sample = sample.subarray(0, lastBreak + 1);
+  }
+  let failed = false;
+  const lines = new NTriplesParser({ intern: () => 0, statement: () => undefined, error: () => void (failed = true) }, { quads: guess === N_QUADS });
+  lines.write(sample);
+  lines.end();
+  if (!failed) return guess;
+  const alternative = guess === N_QUADS ? TRIG : TURTLE;
+  try {
+    new Parser({ format: alternative, baseIRI }).parse(Buffer.from(sample.buffer, sample.byteOffset, sample.byteLength).toString('utf8'));
+  } catch {
+    return guess;
+  }
+  return alternative;
 }
 
 /** Whether content detected as `detected` is also valid in the stated format. */
@@ -128,7 +170,7 @@ function compatible(stated: string, detected: string): boolean {
 }
 
 /** Reads chunks until `bytes` bytes are buffered; returns them and an iterable over everything. */
-async function peek(chunks: AsyncIterable<Uint8Array>, bytes: number): Promise<{ head: Uint8Array; rest: AsyncIterable<Uint8Array> }> {
+async function peek(chunks: AsyncIterable<Uint8Array>, bytes: number): Promise<{ head: Uint8Array; rest: AsyncIterable<Uint8Array>; complete: boolean }> {
   const it = chunks[Symbol.asyncIterator]();
   const buffered: Uint8Array[] = [];
   let size = 0;
@@ -152,7 +194,7 @@ async function peek(chunks: AsyncIterable<Uint8Array>, bytes: number): Promise<{
       yield r.value;
     }
   }
-  return { head: head.subarray(0, Math.min(head.length, bytes)), rest: rest() };
+  return { head: head.subarray(0, Math.min(head.length, bytes)), rest: rest(), complete: done && head.length <= bytes };
 }
 
 async function parseLines(
@@ -253,7 +295,7 @@ async function parseTurtle(
           let column: number | undefined;
           if (ctx?.token?.start !== undefined) column = ctx.token.start + 1;
           else if (ctx?.previousToken?.end !== undefined && ctx.previousToken.line === ctx.line) column = ctx.previousToken.end + 1;
-          report.error(error.message.replace(/ on line \d+\.$/, ''), line, column);
+          report.error(turtleErrorMessage(error.message), line, column);
           input.destroy();
           resolve();
           return;
@@ -284,4 +326,12 @@ async function parseTurtle(
     } as unknown as Parameters<Parser['parse']>[1]);
   });
   return { mediaType, definedPrefixes: defined };
+}
+
+/** The message of an error of n3's parser, without its line (the row has it), in quadlog's wording where quadlog has one. */
+function turtleErrorMessage(message: string): string {
+  const text = message.replace(/ on line \d+\.$/, '');
+  const undefinedPrefix = /^Undefined prefix "([^"]*)"$/.exec(text);
+  if (undefinedPrefix) return unknownPrefixMessage(undefinedPrefix[1]!);
+  return text;
 }

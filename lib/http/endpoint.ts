@@ -5,11 +5,8 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server } from '../index.js';
-import { Authenticator } from './auth.js';
-import { ConnectionRegistry } from './connections.js';
-import type { EndpointContext, Variant } from './exchange.js';
-import { RequestRegistry } from './requests.js';
-import { createRequestListener } from './router.js';
+import type { Variant } from './exchange.js';
+import { createRequestHandler } from './handler.js';
 
 /** Options of {@link startEndpoint}. */
 export interface EndpointOptions {
@@ -53,59 +50,56 @@ export interface EndpointHandle {
 export const DEFAULT_PORT = 12110;
 /** The default host of the endpoint. */
 export const DEFAULT_HOST = '127.0.0.1';
-/** The default connection keep-alive time, in milliseconds. */
-export const DEFAULT_OBJECT_KEEP_ALIVE_TIME = 60_000;
-/** The default largest request body, in bytes (1 GiB). */
-export const DEFAULT_MAX_CONTENT_BYTES = 1024 * 1024 * 1024;
+export { DEFAULT_MAX_CONTENT_BYTES, DEFAULT_OBJECT_KEEP_ALIVE_TIME } from './handler.js';
 
 /** How long close() waits for running requests before cutting their sockets. */
 const CLOSE_GRACE_MS = 2_000;
 
 /**
- * Serves the management interface of `server` over HTTP (node:http).
- * @throws Error when the options are invalid or the port cannot be bound.
+ * Serves the management interface of `server` over HTTP (node:http), at the root of a server
+ * of its own: the handler of {@link createRequestHandler} without a prefix. The endpoint
+ * closes when the server shuts down.
+ * @throws Error when the options are invalid, the port cannot be bound or the server has
+ * been shut down.
  */
 export async function startEndpoint(server: Server, options: EndpointOptions = {}): Promise<EndpointHandle> {
   const port = options.port ?? DEFAULT_PORT;
   const host = options.host ?? DEFAULT_HOST;
-  const variant = options.variant ?? 'B';
-  const keepAlive = options.objectKeepAliveTime ?? DEFAULT_OBJECT_KEEP_ALIVE_TIME;
-  const maxContentBytes = options.maxContentBytes ?? DEFAULT_MAX_CONTENT_BYTES;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new RangeError(`invalid port ${port} (expected an integer from 0 to 65535)`);
-  if (variant !== 'A' && variant !== 'B') throw new RangeError(`invalid variant '${String(variant)}' (expected 'A' or 'B')`);
-  if (!Number.isFinite(keepAlive) || keepAlive <= 0) throw new RangeError(`invalid objectKeepAliveTime ${keepAlive} (expected a positive number of milliseconds)`);
-  if (!Number.isSafeInteger(maxContentBytes) || maxContentBytes <= 0) throw new RangeError(`invalid maxContentBytes ${maxContentBytes} (expected a positive integer number of bytes)`);
-
-  const connections = new ConnectionRegistry(keepAlive);
-  const context: EndpointContext = {
-    server,
-    variant,
-    connections,
-    requests: new RequestRegistry(),
-    authenticator: new Authenticator(server.url, connections),
-    maxContentBytes,
-  };
-  const listener = createRequestListener(context);
-  const http: HttpServer = createServer((req, res) => void listener(req, res));
-
-  await new Promise<void>((resolve, reject) => {
-    const onError = (e: NodeJS.ErrnoException): void =>
-      reject(e.code === 'EADDRINUSE' ? Object.assign(new Error(`port ${port} on ${host} is already in use (choose another port, or 0 for any free one)`, { cause: e }), { code: e.code }) : e);
-    http.once('error', onError);
-    http.listen(port, host, () => {
-      http.off('error', onError);
-      resolve();
-    });
+  const handler = createRequestHandler(server, {
+    ...(options.variant !== undefined ? { variant: options.variant } : {}),
+    ...(options.objectKeepAliveTime !== undefined ? { objectKeepAliveTime: options.objectKeepAliveTime } : {}),
+    ...(options.maxContentBytes !== undefined ? { maxContentBytes: options.maxContentBytes } : {}),
   });
+  const variant = handler.variant;
+  const http: HttpServer = createServer((req, res) => handler(req, res));
+
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const onError = (e: NodeJS.ErrnoException): void =>
+        reject(e.code === 'EADDRINUSE' ? Object.assign(new Error(`port ${port} on ${host} is already in use (choose another port, or 0 for any free one)`, { cause: e }), { code: e.code }) : e);
+      http.once('error', onError);
+      http.listen(port, host, () => {
+        http.off('error', onError);
+        resolve();
+      });
+    });
+  } catch (e) {
+    await handler.close();
+    throw e;
+  }
   const address = http.address() as AddressInfo;
   const urlHost = address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
   let closing: Promise<void> | undefined;
+  // the endpoint closes when the server shuts down; closing it first removes that listener
+  let unsubscribe = (): void => undefined;
 
-  return {
+  const handle: EndpointHandle = {
     url: `http://${urlHost}:${address.port}`,
     port: address.port,
     variant,
     close(): Promise<void> {
+      unsubscribe();
       closing ??= new Promise<void>((resolve) => {
         const grace = setTimeout(() => http.closeAllConnections(), CLOSE_GRACE_MS);
         grace.unref();
@@ -113,11 +107,18 @@ export async function startEndpoint(server: Server, options: EndpointOptions = {
           clearTimeout(grace);
           resolve();
         });
-        context.requests.cancelAll();
-        connections.closeAll();
+        // cancels the running requests and closes the connections opened over HTTP
+        void handler.close();
         http.closeIdleConnections();
       });
       return closing;
     },
   };
+  try {
+    unsubscribe = server.onShutdown(() => handle.close());
+  } catch (e) {
+    await handle.close();
+    throw e;
+  }
+  return handle;
 }

@@ -63,6 +63,16 @@ export class PayloadTooLargeError extends QuadlogError {
   }
 }
 
+/** The interface was closed while the server that mounts it still takes requests. HTTP 503. */
+export class ServiceUnavailableError extends QuadlogError {
+  override readonly status: number = 503;
+  /** Creates the error with a message. */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'ServiceUnavailableError';
+  }
+}
+
 /** The HTTP status an error maps to: its `status` when it is a quadlog error, else 500. */
 export function statusOf(error: unknown): number {
   if (error instanceof QuadlogError) return error.status;

@@ -75,7 +75,11 @@ export interface Exchange {
   ): Promise<void>;
   /** Sends 200 with the one-column boolean answer `Changed`. */
   sendChanged(changed: boolean): Promise<void>;
-  /** Sends a status with no body (Content-Length 0 where a body is allowed) and optional headers. */
+  /**
+   * Sends a status with no body (Content-Length 0 where a body is allowed) and optional
+   * headers. A `Location` that is a path (`/datastores/ds`) is relative to the interface: the
+   * prefix it is mounted under is put in front.
+   */
   sendStatus(status: number, headers?: Readonly<Record<string, string>>): void;
 }
 
@@ -88,6 +92,11 @@ export interface EndpointContext {
   readonly server: Server;
   /** The variant of the interface. */
   readonly variant: Variant;
+  /**
+   * The path prefix the interface is mounted under (`''` at the root). Handlers work with
+   * paths relative to it; {@link Exchange.sendStatus} adds it to `Location` headers.
+   */
+  readonly prefix: string;
   /** The connections opened over HTTP. */
   readonly connections: ConnectionRegistry;
   /** The running requests (listed in variant B). */
@@ -344,8 +353,10 @@ export class HttpExchange implements Exchange {
     await this.sendTable(['Changed'], [[booleanTerm(changed)]]);
   }
 
-  /** Sends a status with no body (Content-Length 0 where a body is allowed). */
+  /** Sends a status with no body (Content-Length 0 where a body is allowed); a path `Location` gets the prefix. */
   sendStatus(status: number, headers: Readonly<Record<string, string>> = {}): void {
+    const location = headers['Location'];
+    if (location !== undefined && location.startsWith('/') && this.context.prefix !== '') headers = { ...headers, Location: this.context.prefix + location };
     this.res.writeHead(status, status === 204 || status === 304 || status < 200 ? headers : { ...headers, 'Content-Length': '0' });
     this.res.end();
   }

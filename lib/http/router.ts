@@ -157,28 +157,34 @@ export class Router {
 
 const BODY_METHODS: ReadonlySet<string> = new Set(['PATCH', 'POST', 'PUT']);
 
-/** The request pipeline of an endpoint: `(req, res) => Promise<void>`, never rejecting. */
-export function createRequestListener(context: EndpointContext): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+/**
+ * The request pipeline of an interface: `(req, res, target, sentTarget) => Promise<void>`,
+ * never rejecting. `target` is the request target relative to the prefix the interface is
+ * mounted under, `sentTarget` the target as the client sent it (for the request listing);
+ * both default to `req.url`, for an interface at the root.
+ */
+export function createRequestListener(context: EndpointContext): (req: IncomingMessage, res: ServerResponse, target?: string, sentTarget?: string) => Promise<void> {
   const router = new Router(context.variant);
-  return async (req, res) => {
+  return async (req, res, target = req.url ?? '/', sentTarget = target) => {
     try {
-      await serve(context, router, req, res);
+      await serve(context, router, req, res, target, sentTarget);
     } catch (e) {
       sendError(res, e);
     }
   };
 }
 
-async function serve(context: EndpointContext, router: Router, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serve(context: EndpointContext, router: Router, req: IncomingMessage, res: ServerResponse, relativeTarget: string, target: string): Promise<void> {
   const method = (req.method ?? 'GET').toUpperCase();
-  const target = req.url ?? '/';
   const requestId = RequestRegistry.requestIdOf(req.headers['service-request-id']);
   if (context.variant === 'B') res.setHeader('Service-Request-ID', requestId);
-  const url = parseTarget(target);
+  const url = parseTarget(relativeTarget);
+  // paths in messages are those the client sent
+  const shownPath = context.prefix + url.pathname;
   const match = router.match(url.pathname);
-  if (!match) throw new UnknownResourceError(`no resource at path '${url.pathname}'`);
+  if (!match) throw new UnknownResourceError(`no resource at path '${shownPath}'`);
   const { route } = match;
-  if (!route.methods.includes(method)) throw new MethodNotAllowedError(method, url.pathname, route.methods);
+  if (!route.methods.includes(method)) throw new MethodNotAllowedError(method, shownPath, route.methods);
 
   const params = new URLSearchParams(url.search);
   let bodyConsumed = false;

@@ -4,6 +4,7 @@
  * public API re-exports them.
  * @module
  */
+import type { ImportResult, NotificationRow } from '../formats/notifications.js';
 
 /** Base class of every error quadlog raises on purpose. */
 export class QuadlogError extends Error {
@@ -25,6 +26,39 @@ export class ParsingError extends QuadlogError {
     this.name = 'ParsingError';
   }
 }
+/**
+ * An import found errors in its input, so it changed nothing. HTTP 400. Thrown by
+ * `importData` and `importAxiomsFromTriples` unless they are called with
+ * `rejectOnError: false`; {@link ImportError.result} holds everything the import reported.
+ * The message names the first error with its position, worded as in the text form:
+ * `import failed, nothing was changed: line 2: column 1: unknown prefix 'ex:': …`.
+ */
+export class ImportError extends QuadlogError {
+  override readonly status: number = 400;
+  /** The whole result of the import: notification rows, counters (all changes 0) and text. */
+  readonly result: ImportResult;
+  /** Creates the error from the result of a failed import; `operation` names it in the message. */
+  constructor(result: ImportResult, operation = 'import', options?: ErrorOptions) {
+    super(importErrorMessage(result, operation), options);
+    this.name = 'ImportError';
+    this.result = result;
+  }
+
+  /** The first error row of the result (undefined only for a result without error rows). */
+  get firstError(): NotificationRow | undefined {
+    return this.result.rows.find((r) => r.type === 'error');
+  }
+}
+
+function importErrorMessage(result: ImportResult, operation: string): string {
+  const first = result.rows.find((r) => r.type === 'error');
+  const count = Math.max(result.errors, first ? 1 : 0);
+  const head = count > 1 ? `${operation} failed with ${count} errors, nothing was changed; the first` : `${operation} failed, nothing was changed`;
+  if (!first) return head;
+  const at = (first.line !== undefined ? `line ${first.line}: ` : '') + (first.column !== undefined ? `column ${first.column}: ` : '');
+  return `${head}: ${at}${first.description}`;
+}
+
 /** A query could not be compiled. HTTP 400. */
 export class QueryCompilationError extends QuadlogError {
   override readonly status: number = 400;

@@ -65,6 +65,7 @@ function graphTriples(store: DataStore, tx: WriteTransaction, graph: string | un
  * Adds (or deletes) the axioms found in `sourceGraph` to (from) the axioms of
  * `destinationGraph`, with their rules; with `assertions`, the ABox facts too. Counts go to
  * the report (#processed-axioms, #changed-axioms); parts outside OWL 2 RL become warnings.
+ * @internal
  */
 export function importAxioms(
   store: DataStore,

@@ -5,7 +5,7 @@
 import type { FactAccess } from '../storage/fact-access.js';
 import type { Interrupter } from '../model/control.js';
 import { BadRequestError } from '../model/errors.js';
-import { canonicalMediaType, DATALOG, RDF_FORMATS } from '../formats/media-types.js';
+import { canonicalMediaType, DATALOG, RDF_FORMATS, unsupportedMediaTypeMessage } from '../formats/media-types.js';
 import { createRdfWriter } from '../formats/rdf-serialize.js';
 import { DEFAULT_TRIPLES_ID, QUADS_ID, type StoreState } from '../storage/fact-store.js';
 import { factDomainMask } from '../storage/tuple-table.js';
@@ -54,7 +54,7 @@ export async function exportFacts(
     await emit(output, exportRules(state, parameters['rule-domain']));
     return;
   }
-  if (!type || !RDF_FORMATS.includes(type)) throw new BadRequestError(`cannot export as '${mediaType}': use text/turtle, application/n-triples, application/n-quads or application/trig`);
+  if (!type || !RDF_FORMATS.includes(type)) throw new BadRequestError(unsupportedMediaTypeMessage(mediaType));
   for (const key of Object.keys(parameters)) {
     if (key !== 'fact-domain') throw new BadRequestError(`unknown parameter '${key}' for exporting facts (only fact-domain applies)`);
   }

@@ -9,7 +9,7 @@ import { BadRequestError, ParsingError, RuleCompilationError } from '../model/er
 import { iriKey, termToKey } from '../model/terms.js';
 import { DataFactory } from 'n3';
 import { type ContentSource, type OpenedSource, openSource } from '../formats/byte-source.js';
-import { canonicalMediaType, DATALOG, mediaTypeOfFileName } from '../formats/media-types.js';
+import { canonicalMediaType, DATALOG, mediaTypeOfFileName, TRIG, TURTLE, unsupportedMediaTypeMessage } from '../formats/media-types.js';
 import type { ImportReport } from '../formats/notifications.js';
 import { ABSENT_TERM, parseRdf, readText, sniffContent, type TermIds } from '../formats/rdf-parse.js';
 import { parseDatalog } from '../formats/datalog-parser.js';
@@ -54,13 +54,14 @@ function isIriList(source: ImportSource): source is IriListSource {
 export function statedMediaType(mediaType: string | undefined): string | undefined {
   if (mediaType === undefined || mediaType.trim() === '') return undefined;
   const canonical = canonicalMediaType(mediaType);
-  if (!canonical) throw new BadRequestError(`unknown content type '${mediaType}'`);
+  if (!canonical) throw new BadRequestError(unsupportedMediaTypeMessage(mediaType));
   return canonical;
 }
 
 /**
  * Imports content into `tx`. Errors are recorded in `report` (not thrown); the caller rolls
  * back when `report.errors > 0`. Interrupts and source failures throw.
+ * @internal
  */
 export async function importInto(
   store: DataStore,
@@ -114,7 +115,9 @@ export async function importInto(
   const baseIRI = options.baseIRI ?? tx.catalogue.baseIRI;
   const definedPrefixes = new Map<string, string>();
   const importOne = async (opened: OpenedSource): Promise<void> => {
-    const forced = mediaType ?? (opened.declaredType !== undefined ? canonicalMediaType(opened.declaredType) : undefined) ?? mediaTypeOfFileName(opened.name);
+    // what the origin says (HTTP Content-Type, file extension): forced on the items of lists
+    const declared = (opened.declaredType !== undefined ? canonicalMediaType(opened.declaredType) : undefined) ?? mediaTypeOfFileName(opened.name);
+    const forced = mediaType ?? declared;
     const stated = sources.length > 1 || isIriList(source) ? forced : mediaType;
     const content = await sniffContent(opened.chunks);
     if ((stated ?? content.recognized) === DATALOG) {
@@ -128,6 +131,8 @@ export async function importInto(
       prefixes,
       freshBlankNode: () => store.freshBlankNodeLabel(),
       interrupter,
+      // content only guessed to be N-Triples/N-Quads may be Turtle/TriG, unless its origin says otherwise
+      fallBackToTurtle: stated === undefined && (declared === undefined || declared === TURTLE || declared === TRIG),
     });
     for (const [name, iri] of outcome.definedPrefixes) definedPrefixes.set(name, iri);
   };

@@ -11,6 +11,7 @@ import {
   type UpdateType,
 } from '../../lib/index.js';
 import { bigNTriples, expectError, nquadsOf, useServer } from '../helpers/server.js';
+import { importFailure } from '../helpers/imports.js';
 
 const EX = 'http://example.com/';
 const DEFAULT_PREFIXES: ReadonlyArray<[string, string]> = [
@@ -85,7 +86,7 @@ describe('DataStoreConnection', () => {
       await ds.exportDataToString('application/n-quads');
       await ds.countFacts();
       expect(await version()).to.equal(v1);
-      const failed = await ds.importData('ADD', `${triple('a', 'p', 'c')}<broken`, { mediaType: 'application/n-triples' });
+      const failed = await importFailure(ds.importData('ADD', `${triple('a', 'p', 'c')}<broken`, { mediaType: 'application/n-triples' }));
       expect(failed.errors).to.be.greaterThan(0);
       expect(await version()).to.equal(v1);
       await ds.importData('ADD', triple('a', 'p', 'c'));
@@ -244,7 +245,7 @@ describe('DataStoreConnection', () => {
 
     it('ADDITION_UPDATE_PREFIXES with errors changes neither facts nor prefixes', async () => {
       const ds = await env.newStore();
-      const r = await ds.importData('ADDITION_UPDATE_PREFIXES', `@prefix ex: <${EX}> .\nex:a ex:p ex:b .\nex:a ex:p .`);
+      const r = await importFailure(ds.importData('ADDITION_UPDATE_PREFIXES', `@prefix ex: <${EX}> .\nex:a ex:p ex:b .\nex:a ex:p .`));
       expect(r.errors).to.be.greaterThan(0);
       expect((await ds.getPrefixes()).has('ex:')).to.equal(false);
       expect(await ds.countFacts()).to.equal(0);

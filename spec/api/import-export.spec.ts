@@ -13,14 +13,17 @@ import {
   N_TRIPLES,
   type NotificationRow,
   ParsingError,
+  QuadlogError,
   TRIG,
   TURTLE,
 } from '../../lib/index.js';
 import { expectError, nquadsOf, sortedLines, useServer } from '../helpers/server.js';
+import { importError, importFailure } from '../helpers/imports.js';
 
 const EX = 'http://example.com/';
 const RDF = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
+const GOOD_LINE = `<${EX}a> <${EX}p> <${EX}o> .\n`;
 
 function rowsOf(rows: readonly NotificationRow[], type: NotificationRow['type']): NotificationRow[] {
   return rows.filter((r) => r.type === type);
@@ -50,16 +53,9 @@ ex:g2 { ex:s ex:p ex:o }
 
 describe('import and export', () => {
   // files are imported through file IRIs too: the server's sandbox is their directory (made
-  // before the server, which the useServer hook creates with these parameters)
-  const parameters: Record<string, string> = { 'allowed-url-schemes-on-import': 'file,https' };
-  let dir: string;
-
-  before(() => {
-    dir = mkdtempSync(join(tmpdir(), 'quadlog-import-export-'));
-    parameters['sandbox-directory'] = dir;
-  });
-
-  const env = useServer('import-export', parameters);
+  // before the server, whose parameters useServer takes when it is called)
+  const dir = mkdtempSync(join(tmpdir(), 'quadlog-import-export-'));
+  const env = useServer('import-export', { 'allowed-url-schemes-on-import': 'file,https', 'sandbox-directory': dir });
 
   after(() => {
     rmSync(dir, { recursive: true, force: true });
@@ -136,6 +132,46 @@ describe('import and export', () => {
       expect(await ds.countFacts()).to.equal(1);
     });
 
+    it('reads content guessed to be N-Triples as Turtle when only Turtle parses it (relative IRIs)', async () => {
+      const ds = await env.newStore();
+      await ds.setBaseIRI(`${EX}base/`);
+      const r = await ds.importData('ADD', '<a> <b> <c> .\n<a> <b> "x" .\n');
+      expect(r.errors, r.text).to.equal(0);
+      expect(await nquadsOf(ds)).to.deep.equal([`<${EX}base/a> <${EX}base/b> <${EX}base/c> .`, `<${EX}base/a> <${EX}base/b> "x" .`].sort());
+      // the same from a stream and a file without extension, and from a .ttl file
+      for (const source of [Readable.from([Buffer.from('<d> <b> <c> .\n')]), { path: file('relative', '<e> <b> <c> .\n') }, { path: file('relative.ttl', '<f> <b> <c> .\n') }]) {
+        const more = await ds.importData('ADD', source);
+        expect(more.changedFacts, more.text).to.equal(1);
+      }
+      expect(await ds.countFacts()).to.equal(5);
+      // content longer than the 64 KB looked at, cut inside a line there
+      const long = Array.from({ length: 5000 }, (_, i) => `<s${i}> <p> "${'x'.repeat(i % 7)}" .\n`).join('');
+      expect(long.length).to.be.greaterThan(64 * 1024);
+      const big = await ds.importData('ADD', Readable.from([Buffer.from(long)]));
+      expect(big.changedFacts, big.text).to.equal(5000);
+    });
+
+    it('keeps a guess that Turtle cannot parse either, reporting the N-Triples errors', async () => {
+      const ds = await env.newStore();
+      const r = await importFailure(ds.importData('ADD', `<${EX}a> <${EX}p> "bad \\q escape" .\n<a> <b> <c> .\n`));
+      expect(rowsOf(r.rows, 'error').map((e) => [e.line, e.description])).to.deep.equal([
+        [1, "invalid escape sequence '\\q'"],
+        [2, "relative IRI 'a' is not allowed in N-Triples"],
+      ]);
+    });
+
+    it('never second-guesses a stated type or an .nt extension', async () => {
+      const ds = await env.newStore();
+      await ds.setBaseIRI(`${EX}base/`);
+      const stated = await importFailure(ds.importData('ADD', '<a> <b> <c> .\n', { mediaType: N_TRIPLES }));
+      expect(rowsOf(stated.rows, 'error')[0]!.description).to.equal("relative IRI 'a' is not allowed in N-Triples");
+      const named = await importFailure(ds.importData('ADD', { path: file('relative.nt', '<a> <b> <c> .\n') }));
+      expect(rowsOf(named.rows, 'error')[0]!.description).to.equal("relative IRI 'a' is not allowed in N-Triples");
+      expect(await ds.countFacts()).to.equal(0);
+      // stated Turtle reads it, as always
+      expect((await ds.importData('ADD', '<a> <b> <c> .\n', { mediaType: TURTLE })).changedFacts).to.equal(1);
+    });
+
     it('rejects an unknown stated type with BadRequestError', async () => {
       const ds = await env.newStore();
       await expectError(ds.importData('ADD', `<${EX}a> <${EX}p> <${EX}o> .`, { mediaType: 'application/rdf+xml' }), BadRequestError);
@@ -144,7 +180,7 @@ describe('import and export', () => {
 
     it('rejects N-Quads content stated as N-Triples, with error rows, changing nothing', async () => {
       const ds = await env.newStore();
-      const r = await ds.importData('ADD', `<${EX}a> <${EX}p> <${EX}o> .\n<${EX}a> <${EX}p> <${EX}o> <${EX}g> .\n`, { mediaType: N_TRIPLES });
+      const r = await importFailure(ds.importData('ADD', `<${EX}a> <${EX}p> <${EX}o> .\n<${EX}a> <${EX}p> <${EX}o> <${EX}g> .\n`, { mediaType: N_TRIPLES }));
       expect(r.errors).to.be.at.least(1);
       expect(r.changedFacts).to.equal(0);
       const errors = rowsOf(r.rows, 'error');
@@ -155,7 +191,7 @@ describe('import and export', () => {
 
     it('rejects TriG content stated as Turtle, with error rows, changing nothing', async () => {
       const ds = await env.newStore();
-      const r = await ds.importData('ADD', `@prefix ex: <${EX}> .\nex:a ex:p ex:b .\nex:g { ex:a ex:p ex:c }\n`, { mediaType: TURTLE });
+      const r = await importFailure(ds.importData('ADD', `@prefix ex: <${EX}> .\nex:a ex:p ex:b .\nex:g { ex:a ex:p ex:c }\n`, { mediaType: TURTLE }));
       expect(r.errors).to.be.at.least(1);
       expect(r.changedFacts).to.equal(0);
       expect(rowsOf(r.rows, 'error').some((e) => e.description.includes('does not match the stated type text/turtle: it looks like application/trig'))).to.equal(true);
@@ -164,7 +200,7 @@ describe('import and export', () => {
 
     it('rejects Turtle content stated as N-Triples', async () => {
       const ds = await env.newStore();
-      const r = await ds.importData('ADD', `@prefix ex: <${EX}> .\nex:a ex:p ex:b .\n`, { mediaType: N_TRIPLES });
+      const r = await importFailure(ds.importData('ADD', `@prefix ex: <${EX}> .\nex:a ex:p ex:b .\n`, { mediaType: N_TRIPLES }));
       expect(r.errors).to.be.at.least(1);
       expect(await ds.countFacts()).to.equal(0);
     });
@@ -176,6 +212,97 @@ describe('import and export', () => {
         expect(r.errors, r.text).to.equal(0);
         expect(r.changedFacts).to.equal(1);
       }
+    });
+  });
+
+  describe('failed imports reject', () => {
+    const GOOD = `<${EX}a> <${EX}p> <${EX}o> .\n`;
+
+    it('rejects with ImportError carrying the whole result, its message naming the first error and its position', async () => {
+      const ds = await env.newStore();
+      await ds.importData('ADD', GOOD);
+      const seen: NotificationRow[] = [];
+      const error = await importError(
+        ds.importData('ADD', `@prefix ex: <${EX}> .\nex:b ex:p ex:c .\nex:b ex:p  nope:c .\n`, { mediaType: TURTLE, onNotification: (row) => seen.push(row) }),
+      );
+      expect(error).to.be.instanceOf(QuadlogError);
+      expect(error.message).to.equal("import failed, nothing was changed: line 3: column 12: unknown prefix 'nope:': declare it in the input or add it to the store's prefixes");
+      const r = error.result;
+      expect(r.errors).to.equal(1);
+      expect(r.processedFacts).to.equal(1);
+      expect(r.changedFacts).to.equal(0);
+      expect(r.prefixes).to.deep.equal(new Map([['ex:', EX]]));
+      expect(rowsOf(r.rows, 'error')).to.deep.equal([
+        { type: 'error', line: 3, column: 12, description: "unknown prefix 'nope:': declare it in the input or add it to the store's prefixes", value: '' },
+      ]);
+      expect(error.firstError).to.equal(rowsOf(r.rows, 'error')[0]);
+      expect(info(r.rows, '#errors')).to.equal('1');
+      expect(r.text).to.contain("error: line 3: column 12: unknown prefix 'nope:'");
+      expect(seen.filter((row) => row.type === 'error')).to.deep.equal(rowsOf(r.rows, 'error'));
+      expect(await nquadsOf(ds)).to.deep.equal([GOOD.trim()]);
+    });
+
+    it('counts the errors in the message when there are several', async () => {
+      const ds = await env.newStore();
+      const error = await importError(ds.importData('ADD', `${GOOD}<${EX}a> <${EX}p> bad .\n<${EX}a> <${EX}p> "open .\n`, { mediaType: N_TRIPLES }));
+      expect(error.result.errors).to.equal(2);
+      expect(error.message).to.match(/^import failed with 2 errors, nothing was changed; the first: line 2: column 47: /);
+      expect(await ds.countFacts()).to.equal(0);
+    });
+
+    it('with rejectOnError: false resolves with the result, still changing nothing', async () => {
+      const ds = await env.newStore();
+      const r = await ds.importData('ADD', `${GOOD}<${EX}a> <${EX}p> bad .\n`, { mediaType: N_TRIPLES, rejectOnError: false });
+      expect(r.errors).to.equal(1);
+      expect(r.changedFacts).to.equal(0);
+      expect(rowsOf(r.rows, 'error').map((e) => [e.line, e.column])).to.deep.equal([[2, 47]]);
+      expect(await ds.countFacts()).to.equal(0);
+      // and a good import with the option resolves as usual
+      expect((await ds.importData('ADD', GOOD, { rejectOnError: false })).changedFacts).to.equal(1);
+    });
+
+    it('rejects failed Datalog imports and failed deletions the same way', async () => {
+      const ds = await env.newStore();
+      await ds.importData('ADD', GOOD);
+      const rules = await importFailure(ds.importData('ADD', `[?x, <${EX}q>, ?z] :- [?x, <${EX}p>, ?y] .`, { mediaType: 'application/x.datalog' }));
+      expect(rules.changedRules).to.equal(0);
+      const deletion = await importFailure(ds.importData('DELETE', `${GOOD}oops\n`, { mediaType: N_TRIPLES }));
+      expect(deletion.changedFacts).to.equal(0);
+      expect(await nquadsOf(ds)).to.deep.equal([GOOD.trim()]);
+    });
+  });
+
+  describe('one wording per mistake', () => {
+    const ADVICE = "declare it in the input or add it to the store's prefixes";
+
+    it('an unknown prefix reads the same in Turtle, TriG and Datalog, with its position in the row', async () => {
+      const ds = await env.newStore();
+      const cases: Array<[string, string]> = [
+        [TURTLE, `<${EX}a> <${EX}p> <${EX}b> .\n  <${EX}a> ex:p <${EX}c> .`],
+        [TRIG, `<${EX}g> {\n  <${EX}a> ex:p <${EX}c> }`],
+        ['application/x.datalog', `[<${EX}a>, <${EX}p>, <${EX}b>] .\n  [<${EX}a>, ex:p, <${EX}c>] .`],
+      ];
+      for (const [mediaType, text] of cases) {
+        const column = text.split('\n')[1]!.indexOf('ex:') + 1;
+        const r = await importFailure(ds.importData('ADD', text, { mediaType }));
+        expect(rowsOf(r.rows, 'error').map((e) => [e.line, e.column, e.description]), mediaType).to.deep.equal([[2, column, `unknown prefix 'ex:': ${ADVICE}`]]);
+      }
+      // the same without a stated type (detected as Turtle) and through a file
+      const detected = await importFailure(ds.importData('ADD', 'ex:a ex:p ex:b .'));
+      expect(rowsOf(detected.rows, 'error')[0]).to.include({ line: 1, column: 1, description: `unknown prefix 'ex:': ${ADVICE}` });
+      expect(await ds.countFacts()).to.equal(0);
+    });
+
+    it('an unknown media type lists the supported ones, on import as on export', async () => {
+      const ds = await env.newStore();
+      const supported = 'text/turtle, application/n-triples, application/n-quads, application/trig, application/x.datalog';
+      const onImport = await expectError(ds.importData('ADD', GOOD_LINE, { mediaType: 'application/rdf+xml' }), BadRequestError);
+      expect(onImport.message).to.equal(`unsupported media type 'application/rdf+xml' (supported: ${supported})`);
+      const onList = await expectError(ds.importData('ADD', { iris: ['https://example.com/x'] }, { mediaType: 'text/html' }), BadRequestError);
+      expect(onList.message).to.equal(`unsupported media type 'text/html' (supported: ${supported})`);
+      const onExport = await expectError(ds.exportDataToString('application/rdf+xml'), BadRequestError);
+      expect(onExport.message).to.equal(onImport.message);
+      expect(await ds.countFacts()).to.equal(0);
     });
   });
 
@@ -191,8 +318,10 @@ describe('import and export', () => {
       const ds = await env.newStore();
       await ds.importData('ADD', `<${EX}kept> <${EX}p> <${EX}o> .`);
       const seen: NotificationRow[] = [];
-      const r = await ds.importData('ADD', BAD_NT, { mediaType: N_TRIPLES, onNotification: (row) => seen.push(row) });
+      const error = await importError(ds.importData('ADD', BAD_NT, { mediaType: N_TRIPLES, onNotification: (row) => seen.push(row) }));
+      const r = error.result;
       const errors = rowsOf(r.rows, 'error');
+      expect(error.message).to.equal(`import failed with 2 errors, nothing was changed; the first: line 2: column 62: ${errors[0]!.description}`);
       expect(errors.map((e) => [e.line, e.column])).to.deep.equal([
         [2, 62], // just past the end of the line, where the closing quote is missing
         [4, 47],
@@ -210,7 +339,7 @@ describe('import and export', () => {
     it('gives the same positions for an .nt file imported through an IRI list', async () => {
       const ds = await env.newStore();
       const path = file('broken.nt', BAD_NT);
-      const r = await ds.importData('ADD', { iris: [pathToFileURL(path).href] });
+      const r = await importFailure(ds.importData('ADD', { iris: [pathToFileURL(path).href] }));
       expect(rowsOf(r.rows, 'error').map((e) => [e.line, e.column])).to.deep.equal([
         [2, 62], // just past the end of the line, where the closing quote is missing
         [4, 47],
@@ -220,20 +349,20 @@ describe('import and export', () => {
 
     it('reports Turtle errors with line and column of the input (not counting store prefixes)', async () => {
       const ds = await env.newStore();
-      const r = await ds.importData('ADD', `@prefix ex: <${EX}> .\nex:a ex:p ex:b .\nex:a ex:p ex:c ex:d .\n`);
+      const r = await importFailure(ds.importData('ADD', `@prefix ex: <${EX}> .\nex:a ex:p ex:b .\nex:a ex:p ex:c ex:d .\n`));
       const errors = rowsOf(r.rows, 'error');
       expect(errors).to.have.length(1);
       expect([errors[0]!.line, errors[0]!.column]).to.deep.equal([3, 16]);
       expect(await ds.countFacts()).to.equal(0);
-      const undefinedPrefix = await ds.importData('ADD', 'nope:a nope:b nope:c .', { mediaType: TURTLE });
+      const undefinedPrefix = await ds.importData('ADD', 'nope:a nope:b nope:c .', { mediaType: TURTLE, rejectOnError: false });
       const e = rowsOf(undefinedPrefix.rows, 'error')[0]!;
       expect([e.line, e.column]).to.deep.equal([1, 1]);
-      expect(e.description).to.contain('nope:');
+      expect(e.description).to.equal("unknown prefix 'nope:': declare it in the input or add it to the store's prefixes");
     });
 
     it('has the plain-text form of the management interface', async () => {
       const ds = await env.newStore();
-      const bad = await ds.importData('ADD', `<${EX}a> <${EX}p> <${EX}o> .\n<${EX}a> <${EX}p> bad .\n`, { mediaType: N_TRIPLES });
+      const bad = await ds.importData('ADD', `<${EX}a> <${EX}p> <${EX}o> .\n<${EX}a> <${EX}p> bad .\n`, { mediaType: N_TRIPLES, rejectOnError: false });
       const lines = bad.text.split('\n');
       expect(lines[0]).to.match(/^error: line 2: column 47: .+/);
       expect(lines).to.include('information: #errors = 1');
@@ -295,7 +424,7 @@ describe('import and export', () => {
     it('DELETE with errors deletes nothing', async () => {
       const ds = await env.newStore();
       await ds.importData('ADD', `<${EX}a> <${EX}p> <${EX}b> .\n`);
-      const r = await ds.importData('DELETE', `<${EX}a> <${EX}p> <${EX}b> .\nbroken\n`, { mediaType: N_TRIPLES });
+      const r = await importFailure(ds.importData('DELETE', `<${EX}a> <${EX}p> <${EX}b> .\nbroken\n`, { mediaType: N_TRIPLES }));
       expect(r.errors).to.equal(1);
       expect(r.changedFacts).to.equal(0);
       expect(await ds.countFacts()).to.equal(1);
@@ -417,7 +546,7 @@ describe('import and export', () => {
       const ds = await env.newStore();
       const good = file('pair-good.nt', `<${EX}a> <${EX}p> <${EX}o> .\n`);
       const bad = file('pair-bad.nt', `<${EX}b> <${EX}p> oops .\n`);
-      const r = await ds.importData('ADD', { iris: [pathToFileURL(good).href, pathToFileURL(bad).href] });
+      const r = await importFailure(ds.importData('ADD', { iris: [pathToFileURL(good).href, pathToFileURL(bad).href] }));
       expect(r.errors).to.equal(1);
       expect(await ds.countFacts()).to.equal(0);
     });

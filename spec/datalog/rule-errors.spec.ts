@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import { type DataStoreConnection, type ImportResult, type NotificationRow, ResourceInUseError } from '../../lib/index.js';
 import { expectError, sortedLines, useServer } from '../helpers/server.js';
+import { importError, importFailure } from '../helpers/imports.js';
 
 const EX = 'http://ex/';
 const PREFIX_LINE = `@prefix : <${EX}> .`;
@@ -73,9 +74,15 @@ describe('datalog/rule errors', function () {
    */
   async function expectRejected(ds: DataStoreConnection, lines: readonly string[], errors: ReadonlyArray<{ line?: number; column?: number; message: RegExp }>): Promise<ImportResult> {
     const before = await observe(ds);
-    const r = await ds.importData('ADD', [PREFIX_LINE, ...lines, '[?x, :good, ?y] :- [?x, :p, ?y] .', '[:c, :p, :d] .'].join('\n'), DATALOG);
+    const error = await importError(ds.importData('ADD', [PREFIX_LINE, ...lines, '[?x, :good, ?y] :- [?x, :p, ?y] .', '[:c, :p, :d] .'].join('\n'), DATALOG));
+    const r = error.result;
     const rows = errorRows(r);
     expect(r.errors, r.text).to.equal(errors.length);
+    // the rejection names the first error and its position, as the text form does
+    const first = rows[0]!;
+    const at = (first.line !== undefined ? `line ${first.line}: ` : '') + (first.column !== undefined ? `column ${first.column}: ` : '');
+    expect(error.message).to.match(errors.length > 1 ? new RegExp(`^import failed with ${errors.length} errors, nothing was changed; the first: `) : /^import failed, nothing was changed: /);
+    expect(error.message.endsWith(`: ${at}${first.description}`), error.message).to.equal(true);
     expect(rows).to.have.length(errors.length);
     errors.forEach((e, i) => {
       const row = rows[i]!;
@@ -176,7 +183,7 @@ describe('datalog/rule errors', function () {
       const ds = await store();
       await ds.beginTransaction('read-write');
       await addLines(ds, ['[?x, :u, ?y] :- [?x, :s, ?y] .', '[:g, :s, :h] .']);
-      const r = await ds.importData('ADD', [PREFIX_LINE, '[?x, :s, ?y] :- [?x, :p, ?y], NOT [?x, :u, ?y] .', '[:k, :s, :l] .'].join('\n'), DATALOG);
+      const r = await importFailure(ds.importData('ADD', [PREFIX_LINE, '[?x, :s, ?y] :- [?x, :p, ?y], NOT [?x, :u, ?y] .', '[:k, :s, :l] .'].join('\n'), DATALOG));
       expect(r.errors, r.text).to.equal(1);
       expect(r.changedRules).to.equal(0);
       await ds.commitTransaction();
@@ -235,7 +242,8 @@ describe('datalog/rule errors', function () {
     it('an undeclared prefix', async () => {
       const ds = await store();
       const bad = '[?x, nope:q, ?y] :- [?x, :p, ?y] .';
-      await expectRejected(ds, [bad], [{ line: 2, column: col(bad, 'nope:'), message: /undeclared prefix 'nope:'/ }]);
+      const r = await expectRejected(ds, [bad], [{ line: 2, column: col(bad, 'nope:'), message: /^unknown prefix 'nope:': declare it in the input or add it to the store's prefixes$/ }]);
+      expect(r.text).to.include(`error: line 2: column ${col(bad, 'nope:')}: unknown prefix 'nope:': declare it in the input or add it to the store's prefixes\n`);
     });
   });
 

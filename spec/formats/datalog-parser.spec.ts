@@ -282,13 +282,13 @@ describe('parseDatalog', () => {
       ]);
     });
 
-    it('reports undeclared prefixes, naming them, in atoms, datatypes and expressions', () => {
+    it('reports unknown prefixes, naming them, in atoms, datatypes and expressions', () => {
       expect(
         errorsOf('[?x, foo:p, ?y] :- [?x, <q>, ?y] .\n[<a>, <b>, "1"^^bar:t] .\n[?x, <p>, ?y] :- [?x, <q>, ?y], FILTER(?y = baz:v) .\n'),
       ).to.deep.equal([
-        [1, 6, "undeclared prefix 'foo:'"],
-        [2, 17, "undeclared prefix 'bar:'"],
-        [3, 45, "undeclared prefix 'baz:'"],
+        [1, 6, "unknown prefix 'foo:': declare it in the input or add it to the store's prefixes"],
+        [2, 17, "unknown prefix 'bar:': declare it in the input or add it to the store's prefixes"],
+        [3, 45, "unknown prefix 'baz:': declare it in the input or add it to the store's prefixes"],
       ]);
     });
   });

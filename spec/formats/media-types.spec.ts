@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import {
+  CONTENT_MEDIA_TYPES,
   DATALOG,
   N_QUADS,
   N_TRIPLES,
@@ -10,7 +11,9 @@ import {
   detectMediaType,
   mediaTypeOfFileName,
   recognizeMediaType,
+  unsupportedMediaTypeMessage,
 } from '../../lib/formats/media-types.js';
+import { UNKNOWN_PREFIX_ADVICE, unknownPrefixMessage } from '../../lib/formats/messages.js';
 
 describe('media types', () => {
   it('names the four RDF formats and Datalog', () => {
@@ -59,6 +62,31 @@ describe('media types', () => {
       for (const unknown of ['application/rdf+xml', 'text/plain', 'application/ld+json', '', 'turtle2', 'text/turtle2']) {
         expect(canonicalMediaType(unknown), unknown).to.equal(undefined);
       }
+    });
+  });
+
+  describe('unsupportedMediaTypeMessage', () => {
+    it('names the type and lists every content type by default', () => {
+      expect(CONTENT_MEDIA_TYPES).to.deep.equal([...RDF_FORMATS, DATALOG]);
+      expect(unsupportedMediaTypeMessage('application/rdf+xml')).to.equal(
+        "unsupported media type 'application/rdf+xml' (supported: text/turtle, application/n-triples, application/n-quads, application/trig, application/x.datalog)",
+      );
+    });
+
+    it('lists the types given, and says what the type was for', () => {
+      expect(unsupportedMediaTypeMessage('text/csv', [TURTLE, TRIG], 'a prefix body')).to.equal("unsupported media type 'text/csv' for a prefix body (supported: text/turtle, application/trig)");
+    });
+  });
+
+  describe('unknownPrefixMessage', () => {
+    it('names the prefix with its colon, then the advice', () => {
+      expect(unknownPrefixMessage('ex')).to.equal("unknown prefix 'ex:': declare it in the input or add it to the store's prefixes");
+      expect(unknownPrefixMessage('ex:')).to.equal(unknownPrefixMessage('ex'));
+      expect(unknownPrefixMessage('')).to.equal(`unknown prefix ':': ${UNKNOWN_PREFIX_ADVICE}`);
+    });
+
+    it('puts a position worded by the path between the name and the advice', () => {
+      expect(unknownPrefixMessage('ex:', 'at line 2, column 5')).to.equal("unknown prefix 'ex:' at line 2, column 5: declare it in the input or add it to the store's prefixes");
     });
   });
 

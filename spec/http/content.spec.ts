@@ -136,6 +136,17 @@ for (const variant of ['A', 'B'] as const) {
         expect(rows[1]!.slice(0, 3)).to.deep.equal(['error', '1', '1']);
       });
 
+      it('words an unknown prefix as the API does, with its position in the row', async () => {
+        const s = await store();
+        for (const type of ['text/turtle', 'application/x.datalog']) {
+          const body = type === 'text/turtle' ? `<${EX}a> <${EX}p> <${EX}b> .\n<${EX}a> nope:p <${EX}c> .\n` : `[<${EX}a>, <${EX}p>, <${EX}b>] .\n[<${EX}a>, nope:p, <${EX}c>] .\n`;
+          const answer = await textAnswer(await patch(s.path, 'add-content', body, { 'content-type': type }));
+          expect(answer.status, type).to.equal(400);
+          expect(answer.lines[0], type).to.equal(`error: line 2: column ${body.split('\n')[1]!.indexOf('nope:') + 1}: unknown prefix 'nope:': declare it in the input or add it to the store's prefixes`);
+        }
+        expect(await s.count()).to.equal(0);
+      });
+
       it('puts default-graph triples into the graph named by default-graph', async () => {
         const s = await store();
         const res = await patch(s.path, 'add-content', TTL, untyped(), `&default-graph=${encodeURIComponent(`${EX}g`)}`);
@@ -224,7 +235,8 @@ for (const variant of ['A', 'B'] as const) {
 
       it('rejects an unknown content type and never takes a form body for content', async () => {
         const s = await store();
-        await expectErrorResponse(await patch(s.path, 'add-content', TTL, { 'content-type': 'text/csv' }), 400, 'BadRequestError');
+        const unknown = await expectErrorResponse(await patch(s.path, 'add-content', TTL, { 'content-type': 'text/csv' }), 400, 'BadRequestError');
+        expect(unknown).to.contain("unsupported media type 'text/csv' (supported: text/turtle, application/n-triples, application/n-quads, application/trig, application/x.datalog)");
         const form = await patch(s.path, 'add-content', 'a=b', { 'content-type': 'application/x-www-form-urlencoded' });
         const text = await expectErrorResponse(form, 400, 'BadRequestError');
         expect(text).to.match(/form-urlencoded body is not content/);

@@ -14,8 +14,8 @@ describe('HTTP endpoint lifecycle', () => {
 
   after(() => server.shutdown());
 
-  it('exports only startEndpoint at run time', () => {
-    expect(Object.keys(http)).to.deep.equal(['startEndpoint']);
+  it('exports only startEndpoint and createRequestHandler at run time', () => {
+    expect(Object.keys(http)).to.deep.equal(['createRequestHandler', 'startEndpoint']);
   });
 
   it('listens on 127.0.0.1 with a free port for port 0 and reports its URL', async () => {

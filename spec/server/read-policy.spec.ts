@@ -120,7 +120,7 @@ describe('server: read policy of imports by IRI', () => {
         expect(server.readPolicy.sandboxDirectory).to.equal(sandbox);
         expect([...server.readPolicy.allowedSchemes].sort()).to.deep.equal(['file', 'https']);
       } finally {
-        server.shutdown();
+        await server.shutdown();
       }
     });
   });
@@ -149,7 +149,7 @@ describe('server: read policy of imports by IRI', () => {
         ds.close();
         sc.close();
       } finally {
-        server.shutdown();
+        await server.shutdown();
       }
     });
 

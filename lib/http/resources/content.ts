@@ -159,7 +159,8 @@ async function importBody(
   const body = await contentBody(exchange);
   let outcome: { readonly result: ImportResult } | { readonly error: unknown };
   try {
-    const options = { mediaType: body.mediaType, defaultGraph: parameters['default-graph'], onNotification: answer.onNotification };
+    // a failed import is answered with its rows (400), not as an error
+    const options = { mediaType: body.mediaType, defaultGraph: parameters['default-graph'], onNotification: answer.onNotification, rejectOnError: false };
     outcome = { result: await exchange.withDataStoreConnection(dataStore, (connection) => run(connection, () => connection.importData(updateType, body.source, options))) };
   } catch (e) {
     outcome = { error: e };
@@ -210,7 +211,7 @@ async function updateAxioms(exchange: Exchange, dataStore: string, updateType: '
   const answer = new NotificationAnswer(exchange.res, notificationMediaType(exchange.req.headers.accept), false);
   const graph = (name: string): string | undefined => (parameters[name] === undefined || parameters[name] === '' ? undefined : parameters[name]);
   const result = await exchange.withDataStoreConnection(dataStore, (connection) =>
-    connection.importAxiomsFromTriples(graph('source-graph'), assertions === 'true', graph('destination-graph'), updateType),
+    connection.importAxiomsFromTriples(graph('source-graph'), assertions === 'true', graph('destination-graph'), updateType, { rejectOnError: false }),
   );
   answer.finish(result, 'axioms');
 }

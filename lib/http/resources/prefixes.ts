@@ -10,7 +10,7 @@
  * @module
  */
 import { Parser } from 'n3';
-import { BadRequestError, DATALOG, N_QUADS, N_TRIPLES, ParsingError, TRIG, TURTLE } from '../../index.js';
+import { BadRequestError, DATALOG, N_QUADS, N_TRIPLES, ParsingError, TRIG, TURTLE, unsupportedMediaTypeMessage } from '../../index.js';
 import { UnsupportedMediaTypeError } from '../errors.js';
 import { type Exchange, type Handler, httpExchange, iriTerm, stringTerm } from '../exchange.js';
 
@@ -47,7 +47,7 @@ export const handlePrefixes: Handler = async (exchange: Exchange, dataStore: str
       const ex = httpExchange(exchange);
       const type = ex.contentType;
       if (type !== '' && !PREFIX_BODY_TYPES.has(type)) {
-        throw new UnsupportedMediaTypeError(`a prefix body of type '${type}' is not supported (use text/turtle, application/trig, application/x.datalog or no Content-Type)`);
+        throw new UnsupportedMediaTypeError(`${unsupportedMediaTypeMessage(type, [...PREFIX_BODY_TYPES], 'a prefix body')}; a body without Content-Type is read as prefix declarations too`);
       }
       if (ex.bodyConsumed) throw new BadRequestError('PUT on prefixes takes the prefix declarations as the request body, not as a form');
       const prefixes = parsePrefixDeclarations(await ex.readText());

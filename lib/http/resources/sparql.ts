@@ -37,7 +37,7 @@ const DEFAULT_BOOLEAN_TYPE = 'application/sparql-results+json';
 export const handleSparql: Handler = async (exchange: Exchange, dataStore: string): Promise<void> => {
   const request = await readSparqlRequest(exchange);
   await exchange.withDataStoreConnection(dataStore, async (connection) => {
-    const form = sparqlOperationType(request.text);
+    const form = sparqlOperationType(request.text, request.kind);
     if (request.kind === 'update') {
       if (form !== 'UPDATE') throw new BadRequestError(`the 'update' parameter holds a ${form} query: send queries as 'query'`);
       await connection.evaluateUpdate(request.text, {
