@@ -44,7 +44,7 @@ import type {
   TupleAtom,
 } from '../datalog/ast.js';
 import { RDF_NS, XSD } from '../model/terms.js';
-import { unknownPrefixMessage } from './messages.js';
+import { unknownPrefixMessage } from '../model/messages.js';
 
 /** A syntax error found by {@link parseDatalog}. */
 export interface DatalogParseError {

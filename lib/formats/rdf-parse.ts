@@ -15,7 +15,7 @@ import type { Interrupter } from '../model/control.js';
 import { AccessDeniedError } from '../model/errors.js';
 import { termToKey } from '../model/terms.js';
 import { DATALOG, N_QUADS, N_TRIPLES, TRIG, TURTLE, recognizeMediaType, unsupportedMediaTypeMessage } from './media-types.js';
-import { unknownPrefixMessage } from './messages.js';
+import { unknownPrefixMessage } from '../model/messages.js';
 import type { ImportReport } from './notifications.js';
 import { NTriplesParser } from './ntriples-parser.js';
 

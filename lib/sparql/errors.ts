@@ -5,13 +5,14 @@
  *
  * - `syntax error in the SPARQL query at line 1, column 1: unexpected 'SELEC'` (or `… in the
  *   SPARQL update …`; `unexpected end of the query` when the text stops short);
- * - `unknown prefix 'ex:' at line 1, column 18: declare it with PREFIX or add it to the
- *   store's prefixes`.
+ * - `unknown prefix 'ex:' at line 1, column 18: declare it in the input or add it to the
+ *   store's prefixes` (the wording of every path, from `model/messages`).
  *
  * Lines and columns are 1-based; columns count UTF-16 code units, and a line ends at `\n`,
  * `\r\n` or `\r`.
  * @module
  */
+import { unknownPrefixMessage } from '../model/messages.js';
 import { QueryCompilationError } from '../model/errors.js';
 
 /** What a SPARQL text is meant to be, as its messages name it. */
@@ -120,9 +121,9 @@ export function sparqlSyntaxError(kind: SparqlTextKind, text: string, offset: nu
 /**
  * The error for a prefixed name whose prefix (`prefix`, without the colon) is neither declared
  * nor one of the store's, used at `offset` of `text` (undefined: where is not known):
- * `unknown prefix 'ex:' at line L, column C: declare it with PREFIX or add it to the store's prefixes`.
+ * `unknown prefix 'ex:' at line L, column C: declare it in the input or add it to the store's prefixes`.
  */
 export function unknownPrefixError(prefix: string, text: string, offset: number | undefined, options?: ErrorOptions): QueryCompilationError {
-  const at = offset === undefined ? '' : ((p) => ` at line ${p.line}, column ${p.column}`)(positionAt(text, offset));
-  return new QueryCompilationError(`unknown prefix '${prefix}:'${at}: declare it with PREFIX or add it to the store's prefixes`, options);
+  const at = offset === undefined ? undefined : ((p) => `at line ${p.line}, column ${p.column}`)(positionAt(text, offset));
+  return new QueryCompilationError(unknownPrefixMessage(prefix, at), options);
 }

@@ -13,7 +13,7 @@ import {
   recognizeMediaType,
   unsupportedMediaTypeMessage,
 } from '../../lib/formats/media-types.js';
-import { UNKNOWN_PREFIX_ADVICE, unknownPrefixMessage } from '../../lib/formats/messages.js';
+import { UNKNOWN_PREFIX_ADVICE, unknownPrefixMessage } from '../../lib/model/messages.js';
 
 describe('media types', () => {
   it('names the four RDF formats and Datalog', () => {

@@ -3,7 +3,7 @@ import { type DataStoreConnection, QueryCompilationError, sparqlOperationType } 
 import { expectError, useServer } from '../helpers/server.js';
 import { useEndpoint } from '../http/helpers.js';
 
-const ADVICE = "declare it with PREFIX or add it to the store's prefixes";
+const ADVICE = "declare it in the input or add it to the store's prefixes";
 
 /** The message `evaluateQuery` (or `evaluateUpdate`) fails with on `text`. */
 async function messageOf(ds: DataStoreConnection, kind: 'query' | 'update', text: string): Promise<string> {

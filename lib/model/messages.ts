@@ -1,6 +1,7 @@
 /**
  * The wording of mistakes that several parsers and paths report, so that one mistake reads
- * the same whichever path finds it (Turtle and TriG import, Datalog, SPARQL).
+ * the same whichever path finds it (Turtle and TriG import, Datalog, SPARQL); it lives in the
+ * lowest layer so that formats and sparql both use it.
  * @module
  */
 
