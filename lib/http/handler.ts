@@ -136,11 +136,14 @@ export function createRequestHandler(server: Server, options: RequestHandlerOpti
     serving.add(running);
     void running.finally(() => serving.delete(running));
   };
-  return Object.assign(handler, {
+  // the handler closes with the server (its connections would stop working anyway)
+  const unsubscribe = server.onShutdown(() => mounted.close());
+  const mounted = Object.assign(handler, {
     prefix,
     variant,
     close(): Promise<void> {
       closing ??= (async () => {
+        unsubscribe();
         context.requests.cancelAll();
         connections.closeAll();
         await Promise.allSettled([...serving]);
@@ -148,6 +151,7 @@ export function createRequestHandler(server: Server, options: RequestHandlerOpti
       return closing;
     },
   });
+  return mounted;
 }
 
 /** The path of a request target (origin form or absolute form), without the query. */

@@ -8,6 +8,7 @@
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
+import { Server } from '../../lib/index.js';
 import { createRequestHandler, type RequestHandler } from '../../lib/http/index.js';
 import { ADMIN_AUTH, expectEmpty, expectErrorResponse, readCsv, useEndpoint } from './helpers.js';
 
@@ -275,5 +276,20 @@ describe('http: createRequestHandler', () => {
     } finally {
       await server.stop();
     }
+  });
+
+  it('closes with the server it serves: after shutdown, requests under the prefix answer 503', async () => {
+    const served = await Server.create({ roleName: 'admin', password: 'pw', parameters: { 'password-hashing': 'fast' } });
+    const mounted = createRequestHandler(served, { prefix: '/kg' });
+    const server = await listen((req, res) => mounted(req, res));
+    try {
+      const auth = `Basic ${Buffer.from('admin:pw').toString('base64')}`;
+      expect((await fetch(`${server.url}/kg/datastores`, { headers: { authorization: auth } })).status).to.equal(200);
+      await served.shutdown();
+      await expectErrorResponse(await fetch(`${server.url}/kg/datastores`, { headers: { authorization: auth } }), 503, 'ServiceUnavailableError');
+    } finally {
+      await server.stop();
+    }
+    expect(() => createRequestHandler(served, { prefix: '/kg' })).to.throw();
   });
 });
