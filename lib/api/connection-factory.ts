@@ -8,7 +8,17 @@ import { Server } from '../server/server.js';
 import { DataStoreConnection } from './data-store-connection.js';
 import { ServerConnection } from './server-connection.js';
 
-/** Opens server and data store connections. */
+/**
+ * Opens server and data store connections, by the URL of a server in this process and the
+ * credentials of one of its roles.
+ *
+ * ```ts
+ * const server = await Server.create({ roleName: 'admin', password: 'secret' });
+ * const sc = await ConnectionFactory.newServerConnection(server.url, 'admin', 'secret');
+ * sc.createDataStore('family');
+ * const ds = await ConnectionFactory.newDataStoreConnection(server.url, 'family', 'admin', 'secret');
+ * ```
+ */
 export class ConnectionFactory {
   private constructor() {}
 

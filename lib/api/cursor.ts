@@ -59,7 +59,16 @@ export function rowsInto(channel: AnswerChannel<AnswerRow>, setVariables: (names
   };
 }
 
-/** A cursor over the answers of one query; `using cursor = …` closes it at the end of the block. */
+/**
+ * A cursor over the answers of one query, read page by page; `using cursor = …` closes it at
+ * the end of the block.
+ *
+ * ```ts
+ * using cursor = ds.createCursor('SELECT ?s WHERE { ?s ?p ?o }');
+ * let page = await cursor.open(1000);
+ * while (page.more) page = await cursor.advance(1000);
+ * ```
+ */
 export class Cursor implements Disposable, AsyncDisposable {
   private run: ReturnType<CursorSource['start']> | undefined;
   private position = 0;

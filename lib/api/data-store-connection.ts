@@ -125,7 +125,22 @@ function settle(result: ImportResult, rejectOnError: boolean | undefined, operat
   return result;
 }
 
-/** A connection to one data store. Serves one call at a time. */
+/**
+ * A connection to one data store. Serves one call at a time; close it when done (or
+ * `await using ds = sc.newDataStoreConnection(…)`).
+ *
+ * ```ts
+ * const ds = sc.newDataStoreConnection('family');
+ * await ds.setPrefix('ex:', 'http://example.com/');
+ * await ds.importData('ADD', 'ex:ann ex:parentOf ex:bob .');
+ * await ds.importData('ADD', '[?x, ex:ancestorOf, ?y] :- [?x, ex:parentOf, ?y] .');
+ * const answer = await ds.evaluateQuery('SELECT ?y WHERE { ex:ann ex:ancestorOf ?y }');
+ * await ds.beginTransaction('read-write');
+ * await ds.evaluateUpdate('DELETE DATA { ex:ann ex:parentOf ex:bob }');
+ * await ds.commitTransaction();
+ * ds.close();
+ * ```
+ */
 export class DataStoreConnection extends ConnectionBase {
   private transaction: TransactionState | undefined;
   /** The channels of cursors whose queries may still be running (stopped when the connection closes). */
