@@ -97,7 +97,7 @@ export class RoleDatabase {
   /** Answers of {@link RoleDatabase.allowsAll} (specifiers are few per store), valid with `effective`. */
   private coverage = new Map<string, boolean>();
   private effectiveAt = -1;
-  /** Successful password checks: keyed HMAC of name and password → the credential checked. */
+  /** Successful password checks: a keyed SHA-256 of name and password → the credential checked. */
   private readonly verified = new Map<string, PasswordHash>();
   private readonly verifiedKey = randomBytes(32).toString('base64');
   /** A hash checked against when the role is unknown or has no password. */
