@@ -14,11 +14,8 @@
  * role's valid credentials give 403, a wrong or foreign token 401.
  * @module
  */
-import { AccessDeniedError, AuthenticationError, ConnectionFactory, type ServerConnection } from '../index.js';
+import { AccessDeniedError, AuthenticationError, ConnectionFactory, GUEST_ROLE, type ServerConnection } from '../index.js';
 import type { ConnectionRegistry, RegisteredConnection } from './connections.js';
-
-/** The role used for requests without an Authorization header (when the server has it). */
-export const GUEST_ROLE = 'guest';
 
 /** How a request was authenticated. */
 export type AuthenticationScheme = 'basic' | 'guest' | 'service';

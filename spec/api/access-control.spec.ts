@@ -7,6 +7,7 @@
  */
 import { expect } from 'chai';
 import { AccessDeniedError, ConnectionFactory, type DataStoreConnection, type ServerConnection } from '../../lib/index.js';
+import { grantedRole, stateOf } from '../helpers/access.js';
 import { rejectionOf, useServer } from '../helpers/server.js';
 
 type Need = readonly [specifier: string, access: string];
@@ -143,35 +144,12 @@ describe('access control of the in-memory API (privilege matrix)', () => {
     return store;
   }
 
-  /** Everything a call could change, as text. */
-  async function state(store: string): Promise<string> {
-    const admin = env.connection;
-    const parts: string[] = [JSON.stringify(admin.listDataStores().filter((s) => s.startsWith(store))), JSON.stringify(admin.listRoles().filter((r) => r.startsWith(store)).sort())];
-    for (const role of admin.listRoles().filter((r) => r.startsWith(store))) parts.push(JSON.stringify([admin.listPrivileges(role), admin.listRoleMemberships(role)]));
-    if (admin.listDataStores().includes(store)) {
-      const ds = admin.newDataStoreConnection(store);
-      try {
-        parts.push(await ds.exportDataToString('application/n-quads'), await ds.exportDataToString('application/x.datalog'), JSON.stringify([...(await ds.getPrefixes())]), await ds.getBaseIRI());
-        parts.push(JSON.stringify(await ds.listTupleTables()), String(await ds.getCommitProcedure()), JSON.stringify(await ds.listAxioms()), JSON.stringify(await ds.listStatistics()));
-      } finally {
-        ds.close();
-      }
-    }
-    return parts.join('\n');
-  }
+  const state = (store: string): Promise<string> => stateOf(env.connection, store);
 
   /** A role holding `needs` (directly, or through a group when `viaGroup`), connected. */
   async function roleWith(store: string, needs: readonly Need[], viaGroup: boolean): Promise<{ sc: ServerConnection; role: string }> {
     const role = `${store}-actor-${++counter}`;
-    const admin = env.connection;
-    await admin.createRole(role, hash, 'password-hash');
-    let holder = role;
-    if (viaGroup) {
-      holder = `${role}-group`;
-      await admin.createRole(holder);
-      admin.grantRole(role, holder);
-    }
-    for (const [spec, access] of needs) admin.grantPrivileges(holder, spec.replace(/%s/g, store), access);
+    await grantedRole(env.connection, role, hash, store, needs, viaGroup);
     return { sc: env.track(await ConnectionFactory.newServerConnection(env.url, role, 'pw')), role };
   }
 

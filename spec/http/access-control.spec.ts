@@ -6,6 +6,7 @@
  * has no guest role.
  */
 import { expect } from 'chai';
+import { grantedRole, stateOf } from '../helpers/access.js';
 import { basicAuth, expectErrorResponse, useEndpoint } from './helpers.js';
 
 interface HttpOperation {
@@ -90,31 +91,11 @@ describe('HTTP access control (privilege matrix)', () => {
     return store;
   }
 
-  async function state(store: string): Promise<string> {
-    const c = env.connection;
-    const parts = [JSON.stringify(c.listDataStores().filter((s) => s.startsWith(store))), JSON.stringify(c.listRoles().filter((r) => r.startsWith(store)).sort())];
-    for (const r of c.listRoles().filter((x) => x.startsWith(store))) parts.push(JSON.stringify([c.listPrivileges(r), c.listRoleMemberships(r)]));
-    if (c.listDataStores().includes(store)) {
-      const ds = c.newDataStoreConnection(store);
-      try {
-        parts.push(await ds.exportDataToString('application/n-quads'), await ds.exportDataToString('application/x.datalog'), JSON.stringify([...(await ds.getPrefixes())]), JSON.stringify(await ds.listTupleTables()));
-      } finally {
-        ds.close();
-      }
-    }
-    return parts.join('\n');
-  }
+  const state = (store: string): Promise<string> => stateOf(env.connection, store);
 
   async function actor(store: string, needs: HttpOperation['needs'], viaGroup: boolean): Promise<string> {
     const role = `${store}-actor-${++counter}`;
-    await env.connection.createRole(role, hash, 'password-hash');
-    let holder = role;
-    if (viaGroup) {
-      holder = `${role}-holder`;
-      await env.connection.createRole(holder);
-      env.connection.grantRole(role, holder);
-    }
-    for (const [spec, access] of needs) env.connection.grantPrivileges(holder, spec.replace(/%s/g, store), access);
+    await grantedRole(env.connection, role, hash, store, needs, viaGroup);
     return basicAuth(role, 'pw');
   }
 

@@ -5,30 +5,15 @@
  * the chain and under a mount path that strips the prefix from `req.url`, as Express does).
  * Requests under the prefix answer as the endpoint of startEndpoint answers them without it.
  */
-import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { expect } from 'chai';
 import { Server } from '../../lib/index.js';
 import { createRequestHandler, type RequestHandler } from '../../lib/http/index.js';
+import { listen, type Listening } from '../helpers/listen.js';
 import { ADMIN_AUTH, expectEmpty, expectErrorResponse, readCsv, useEndpoint } from './helpers.js';
 
 type Next = (error?: unknown) => void;
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: Next) => void;
-
-/** Starts `listener` on a free loopback port; returns its base URL and a stop function. */
-async function listen(listener: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; stop: () => Promise<void> }> {
-  const http: HttpServer = createServer(listener);
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const { port } = http.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        http.closeAllConnections();
-        http.close(() => resolve());
-      }),
-  };
-}
 
 /** The application's own route, beside the mounted interface. */
 function own(res: ServerResponse, text: string): void {
@@ -83,7 +68,7 @@ describe('http: createRequestHandler', () => {
   // the reference: the endpoint of startEndpoint on the same server
   const env = useEndpoint('handler');
   let kg: RequestHandler;
-  let plain: { url: string; stop: () => Promise<void> };
+  let plain: Listening;
   let store: string;
 
   before(async () => {
@@ -98,7 +83,7 @@ describe('http: createRequestHandler', () => {
   });
 
   after(async () => {
-    await plain.stop();
+    await plain.close();
     await kg.close();
   });
 
@@ -199,7 +184,7 @@ describe('http: createRequestHandler', () => {
   });
 
   describe('in an Express-style chain', () => {
-    let app: { url: string; stop: () => Promise<void> };
+    let app: Listening;
     let atRoot: RequestHandler;
     let mounted: RequestHandler;
     const seen: string[] = [];
@@ -219,7 +204,7 @@ describe('http: createRequestHandler', () => {
     });
 
     after(async () => {
-      await app.stop();
+      await app.close();
       await atRoot.close();
       await mounted.close();
     });
@@ -274,7 +259,7 @@ describe('http: createRequestHandler', () => {
       await expectErrorResponse(await fetch(`${server.url}/kg/connections`, { headers: { authorization: ADMIN_AUTH } }), 503, 'ServiceUnavailableError');
       expect(await (await fetch(`${server.url}/elsewhere`)).text()).to.equal('app');
     } finally {
-      await server.stop();
+      await server.close();
     }
   });
 
@@ -288,7 +273,7 @@ describe('http: createRequestHandler', () => {
       await served.shutdown();
       await expectErrorResponse(await fetch(`${server.url}/kg/datastores`, { headers: { authorization: auth } }), 503, 'ServiceUnavailableError');
     } finally {
-      await server.stop();
+      await server.close();
     }
     expect(() => createRequestHandler(served, { prefix: '/kg' })).to.throw();
   });

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import { expect } from 'chai';
 import { AccessDeniedError, BadRequestError, ConnectionFactory, ParsingError, Server, UnknownResourceError } from '../../lib/index.js';
 import type { OpenedSource } from '../../lib/formats/byte-source.js';
 import { checkUrl, openIriUnder, type ReadPolicy, readPolicyOf, STRICT_READ_POLICY } from '../../lib/server/read-policy.js';
+import { listen } from '../helpers/listen.js';
 import { expectError } from '../helpers/server.js';
 
 /** The whole content of an opened source, as text. */
@@ -17,21 +18,6 @@ async function textOf(opened: OpenedSource): Promise<string> {
   const parts: Buffer[] = [];
   for await (const chunk of opened.chunks) parts.push(Buffer.from(chunk));
   return Buffer.concat(parts).toString('utf8');
-}
-
-/** A local HTTP server answering with `handler`; port 0 on the loopback. */
-async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ readonly url: string; close(): Promise<void> }> {
-  const server: HttpServer = createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }
 
 /** A port on which nothing listens: bound, then closed. */
