@@ -159,6 +159,33 @@ export function specifierCovers(outer: ResourceSpecifier, inner: ResourceSpecifi
   return true;
 }
 
+/**
+ * Splits a `>` specifier into the resource it names and, for each kind of subordinate, a
+ * specifier for that subordinate and everything below it (`>datastores` → `|datastores`,
+ * `>datastores|*`). A union of privileges may cover a `>` specifier without any one of them
+ * covering it; the parts let a check see that. Returns undefined for a `|` specifier. The
+ * parts may have a wildcard before their last segment, which only these checks use.
+ */
+export function specifierParts(spec: ResourceSpecifier): ResourceSpecifier[] | undefined {
+  if (!spec.recursive) return undefined;
+  let node: GrammarNode = RESOURCE_TREE;
+  for (const segment of spec.segments) {
+    const next: GrammarNode | undefined = segment === WILD ? node.element : (node.element ?? node.fixed?.[segment]);
+    if (next === undefined) return undefined;
+    node = next;
+  }
+  const part = (segments: readonly string[], recursive: boolean): ResourceSpecifier => ({
+    segments,
+    recursive,
+    text: (recursive ? '>' : '|') + segments.map((s) => (s === WILD ? '*' : escapeSegment(s))).join('|'),
+  });
+  const parts = [part(spec.segments, false)];
+  const children: [string, GrammarNode][] = Object.entries(node.fixed ?? {});
+  if (node.element !== undefined) children.push([WILD, node.element]);
+  for (const [name, child] of children) parts.push(part([...spec.segments, name], hasSubordinates(child)));
+  return parts;
+}
+
 /** The resources of one data store. */
 export const storeResources = {
   /** The list of data stores. */

@@ -24,7 +24,7 @@
 import { hash, randomBytes } from 'node:crypto';
 import { AccessDeniedError, AuthenticationError, BadRequestError, DuplicateResourceError, UnknownResourceError } from '../model/errors.js';
 import { DEFAULT_SCRYPT_COST, formatPasswordHash, hashPassword, parsePasswordHash, passwordMatches, type PasswordHash, type ScryptCost } from './password-hash.js';
-import { parseResourceSpecifier, type ResourcePath, resourceName, type ResourceSpecifier, specifierCovers, specifierMatches } from './resource-specifiers.js';
+import { parseResourceSpecifier, type ResourcePath, resourceName, type ResourceSpecifier, specifierCovers, specifierMatches, specifierParts } from './resource-specifiers.js';
 
 /** The name of the role used for requests without credentials (only when it exists). */
 export const GUEST_ROLE = 'guest';
@@ -200,7 +200,9 @@ export class RoleDatabase {
     const key = `${access}\0${role}\0${spec.text}`;
     let answer = this.coverage.get(key);
     if (answer === undefined) {
-      answer = privileges.some((p) => (p.types.has(access) || p.types.has('full')) && specifierCovers(p.spec, spec));
+      const usable = privileges.filter((p) => p.types.has(access) || p.types.has('full'));
+      const covered = (s: ResourceSpecifier): boolean => usable.some((p) => specifierCovers(p.spec, s)) || (specifierParts(s)?.every(covered) ?? false);
+      answer = covered(spec);
       if (this.coverage.size >= VERIFIED_LIMIT) this.coverage.clear();
       this.coverage.set(key, answer);
     }

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { BadRequestError } from '../../lib/model/errors.js';
-import { escapeSegment, parseResourceSpecifier, resourceName, specifierCovers, specifierMatches } from '../../lib/server/resource-specifiers.js';
+import { escapeSegment, parseResourceSpecifier, resourceName, specifierCovers, specifierMatches, specifierParts } from '../../lib/server/resource-specifiers.js';
 
 const matches = (spec: string, resource: readonly string[]): boolean => specifierMatches(parseResourceSpecifier(spec), resource);
 const covers = (outer: string, inner: string): boolean => specifierCovers(parseResourceSpecifier(outer), parseResourceSpecifier(inner));
@@ -67,5 +67,14 @@ describe('resource specifiers', () => {
     expect(covers('>datastores|a', '|datastores|a|tupletables|*')).to.equal(true);
     expect(covers('|datastores|a|tupletables|*', '|datastores|a|tupletables|*')).to.equal(true);
     expect(covers('|datastores', '>datastores')).to.equal(false);
+  });
+
+  it('splits a > specifier into the resource and one part per kind of subordinate', () => {
+    const parts = (text: string): string[] | undefined => specifierParts(parseResourceSpecifier(text))?.map((p) => p.text);
+    expect(parts('>datastores')).to.deep.equal(['|datastores', '>datastores|*']);
+    expect(parts('>datastores|a')).to.deep.equal(['|datastores|a', '|datastores|a|rules', '|datastores|a|axioms', '|datastores|a|commitprocedure', '>datastores|a|deltaqueries',
+      '>datastores|a|datasources', '>datastores|a|tupletables', '>datastores|a|namedgraphs']);
+    expect(parts('>datastores|a|tupletables')).to.deep.equal(['|datastores|a|tupletables', '|datastores|a|tupletables|*']);
+    expect(parts('|datastores')).to.equal(undefined);
   });
 });

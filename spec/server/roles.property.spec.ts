@@ -184,7 +184,19 @@ describe('role database (against a reference model)', () => {
           }
         }
       }),
-      { numRuns: 100 },
+      {
+        numRuns: 100,
+        examples: [
+          // a grant on '>datastores' is covered by two privileges together ('|datastores' and '>datastores|*') and by neither alone
+          [[
+            { kind: 'grant', actor: ADMIN, role: 'r1', spec: '|datastores', types: ['full'] },
+            { kind: 'grant', actor: ADMIN, role: 'r1', spec: '>datastores|*', types: ['grant'] },
+            { kind: 'grant', actor: ADMIN, role: 'r1', spec: '>', types: ['write'] },
+            { kind: 'join', actor: ADMIN, member: 'r2', group: 'r1' },
+            { kind: 'grant', actor: 'r2', role: 'r1', spec: '>datastores', types: ['full'] },
+          ]],
+        ],
+      },
     );
   });
 });
