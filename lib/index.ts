@@ -45,5 +45,5 @@ export type { ContentSource } from './formats/byte-source.js';
 export type { QueryAnswer, QueryOptions } from './sparql/query.js';
 export type { QueryTerm } from './sparql/query-terms.js';
 export { type NotificationRow, type NotificationType, NOTIFICATION_COLUMNS, formatNotification } from './formats/notifications.js';
-export { TURTLE, N_TRIPLES, N_QUADS, TRIG, DATALOG, CONTENT_MEDIA_TYPES, unsupportedMediaTypeMessage } from './formats/media-types.js';
+export { TURTLE, N_TRIPLES, N_QUADS, TRIG, DATALOG, CONTENT_MEDIA_TYPES, unsupportedMediaTypeMessage, baseMediaType } from './formats/media-types.js';
 export * from './api/errors.js';

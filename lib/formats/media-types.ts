@@ -58,12 +58,21 @@ const ALIASES: Readonly<Record<string, string>> = {
 };
 
 /**
+ * The media type of a Content-Type header value without its parameters, in lower case
+ * (`Text/Turtle; charset=UTF-8` → `text/turtle`); '' for an empty or absent header.
+ */
+export function baseMediaType(contentType: string | undefined): string {
+  if (contentType === undefined) return '';
+  const semicolon = contentType.indexOf(';');
+  return (semicolon < 0 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
+}
+
+/**
  * The canonical media type of a content type header value or a short name (`turtle`,
  * `nt`, …), ignoring parameters such as `; charset=utf-8`; undefined when unknown.
  */
 export function canonicalMediaType(contentType: string): string | undefined {
-  const base = contentType.split(';')[0]!.trim().toLowerCase();
-  return ALIASES[base];
+  return ALIASES[baseMediaType(contentType)];
 }
 
 /** The media type suggested by a file name's extension (a trailing `.gz` is ignored). */

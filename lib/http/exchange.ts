@@ -10,6 +10,7 @@ import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import {
   BadRequestError,
+  baseMediaType,
   compileRowFilter,
   createTableWriter,
   type DataStoreConnection,
@@ -269,7 +270,7 @@ export class HttpExchange implements Exchange {
 
   /** The media type of the request body (lower case, no parameters), or '' when absent. */
   get contentType(): string {
-    return (this.req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    return baseMediaType(this.req.headers['content-type']);
   }
 
   /** Runs `fn` in the named data store connection or a temporary one (see {@link Exchange}). */

@@ -9,7 +9,7 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { BadRequestError, UnknownResourceError } from '../index.js';
+import { BadRequestError, baseMediaType, UnknownResourceError } from '../index.js';
 import type { Principal } from './auth.js';
 import type { ConnectionKind, RegisteredConnection } from './connections.js';
 import { MethodNotAllowedError, sendError } from './errors.js';
@@ -188,7 +188,7 @@ async function serve(context: EndpointContext, router: Router, req: IncomingMess
 
   const params = new URLSearchParams(url.search);
   let bodyConsumed = false;
-  const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const contentType = baseMediaType(req.headers['content-type']);
   if (BODY_METHODS.has(method) && contentType === FORM_TYPE) {
     const body = await readRequestBody(req, Math.min(MAX_BUFFERED_BODY, context.maxContentBytes));
     for (const [key, value] of new URLSearchParams(body.toString('utf8'))) params.append(key, value);

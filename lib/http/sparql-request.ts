@@ -14,7 +14,7 @@
  * `using-graph-uri` and `using-named-graph-uri`; `base` sets the base IRI.
  * @module
  */
-import { BadRequestError } from '../index.js';
+import { BadRequestError, baseMediaType } from '../index.js';
 import { UnsupportedMediaTypeError } from './errors.js';
 import { httpExchange, type Exchange } from './exchange.js';
 import { FORM_TYPE, SPARQL_QUERY_TYPE, SPARQL_UPDATE_TYPE } from './negotiation.js';
@@ -73,7 +73,7 @@ export async function readSparqlRequest(exchange: Exchange): Promise<SparqlReque
   let update = single(params, 'update');
   if (exchange.method === 'POST' && !exchange.bodyConsumed) {
     const header = exchange.req.headers['content-type'] ?? '';
-    const type = header.split(';')[0]!.trim().toLowerCase();
+    const type = baseMediaType(header);
     if (type === SPARQL_QUERY_TYPE || type === SPARQL_UPDATE_TYPE) {
       checkCharset(header);
       if (query !== undefined || update !== undefined) {

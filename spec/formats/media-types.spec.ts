@@ -7,6 +7,7 @@ import {
   RDF_FORMATS,
   TRIG,
   TURTLE,
+  baseMediaType,
   canonicalMediaType,
   detectMediaType,
   mediaTypeOfFileName,
@@ -149,6 +150,16 @@ describe('media types', () => {
       expect(recognizeMediaType('<http://a> <http://b> "unterminated .\n<http://a> <http://b> <http://c> .')).to.equal(undefined);
       expect(recognizeMediaType('ex:a ex:b ex:c .')).to.equal(undefined);
       expect(recognizeMediaType('')).to.equal(undefined);
+    });
+  });
+
+  describe('baseMediaType', () => {
+    it('drops the parameters and lower-cases the type of a Content-Type value', () => {
+      expect(baseMediaType('Text/Turtle; charset=UTF-8')).to.equal('text/turtle');
+      expect(baseMediaType('  application/sparql-query  ')).to.equal('application/sparql-query');
+      expect(baseMediaType('application/x-www-form-urlencoded;charset=utf-8')).to.equal('application/x-www-form-urlencoded');
+      expect(baseMediaType('')).to.equal('');
+      expect(baseMediaType(undefined)).to.equal('');
     });
   });
 });

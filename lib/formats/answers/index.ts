@@ -19,6 +19,7 @@
  * - `application/x.sparql-results+null`: nothing is written.
  * @module
  */
+import { baseMediaType } from '../media-types.js';
 import { AnswerFormatError, type AnswerTerm, type AnswerWriter, type AnswerWriterOptions } from './answer-writer.js';
 import { CsvAnswerWriter, TsvAnswerWriter } from './delimited-writers.js';
 import { JsonAnswerWriter } from './json-writer.js';
@@ -82,7 +83,7 @@ const KNOWN: ReadonlySet<string> = new Set(ANSWER_MEDIA_TYPES);
  * `; charset=utf-8` ignored), or undefined when it is not an answer format.
  */
 export function answerMediaType(contentType: string): string | undefined {
-  const base = contentType.split(';')[0]!.trim().toLowerCase();
+  const base = baseMediaType(contentType);
   return KNOWN.has(base) ? base : undefined;
 }
 

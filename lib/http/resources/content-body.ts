@@ -13,7 +13,7 @@
  * @module
  */
 import type { IncomingMessage } from 'node:http';
-import { BadRequestError, type ImportSource } from '../../index.js';
+import { BadRequestError, baseMediaType, type ImportSource } from '../../index.js';
 import { PayloadTooLargeError } from '../errors.js';
 import { httpExchange, type Exchange } from '../exchange.js';
 import { FORM_TYPE, URI_LIST_TYPE } from '../negotiation.js';
@@ -177,7 +177,7 @@ export function notifyImmediately(req: IncomingMessage): boolean {
  * @throws BadRequestError saying how to send content instead.
  */
 export function refuseForm(exchange: Exchange): void {
-  const baseType = header(exchange.req, 'content-type').split(';')[0]!.trim().toLowerCase();
+  const baseType = baseMediaType(header(exchange.req, 'content-type'));
   if (exchange.bodyConsumed || baseType === FORM_TYPE) {
     throw new BadRequestError(
       'an application/x-www-form-urlencoded body is not content: send the data with its own Content-Type, or with none to have it detected (curl: -H "Content-Type:"), and the parameters in the query string',
@@ -199,7 +199,7 @@ export async function contentBody(exchange: Exchange): Promise<ContentBody> {
   const declared = Number(header(req, 'content-length'));
   if (header(req, 'content-length') !== '' && Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
   const contentType = header(req, 'content-type');
-  const baseType = contentType.split(';')[0]!.trim().toLowerCase();
+  const baseType = baseMediaType(contentType);
   const imported = header(req, 'imported-content-type');
   refuseForm(exchange);
   if (baseType === URI_LIST_TYPE) {
