@@ -31,8 +31,11 @@ export const SD = 'http://www.w3.org/ns/sparql-service-description#';
 const RDF_NS = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
 const RDFS_NS = 'http://www.w3.org/2000/01/rdf-schema#';
 
-/** The local copy of the W3C test repository (github.com/w3c/rdf-tests). */
-export const W3C_ROOT = '/work/shared/w3c';
+/**
+ * The local copy of the W3C test repository (github.com/w3c/rdf-tests): the directory named by
+ * the environment variable QUADLOG_W3C_DIR, or `../shared/w3c` beside the repository.
+ */
+export const W3C_ROOT = process.env.QUADLOG_W3C_DIR ?? fileURLToPath(new URL('../../../shared/w3c', import.meta.url));
 /** Where the W3C test repository is published; a file's IRI is this plus its path below {@link W3C_ROOT}. */
 export const PUBLISHED_ROOT = 'https://w3c.github.io/rdf-tests/';
 

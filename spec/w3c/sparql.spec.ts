@@ -32,6 +32,7 @@
  * {@link KNOWN_FAILURES} and must still fail.
  */
 import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type * as RDF from '@rdfjs/types';
 import { expect } from 'chai';
 import { DataFactory, Writer } from 'n3';
@@ -64,9 +65,10 @@ import {
   type SparqlManifest,
   type SparqlTestEntry,
   type TestDataset,
+  W3C_ROOT,
 } from '../helpers/w3c-sparql.js';
 
-const W3C_SPARQL = '/work/shared/w3c/sparql';
+const W3C_SPARQL = join(W3C_ROOT, 'sparql');
 const SERVER_URL = 'w3c-sparql';
 
 /** The suites: root folder and the manifest that includes all the others. */
