@@ -27,6 +27,7 @@
 import { BadRequestError, DATALOG, type DataStoreConnection, type ImportResult, N_QUADS, N_TRIPLES, TRIG, TURTLE, type UpdateType } from '../../index.js';
 import type { Exchange, Handler } from '../exchange.js';
 import { negotiateOrThrow } from '../negotiation.js';
+import { ResponseStream } from '../response-stream.js';
 import { contentBody, drainRequest, notifyImmediately, refuseForm } from './content-body.js';
 import { type AnswerShape, NotificationAnswer, notificationMediaType } from './content-notifications.js';
 
@@ -100,30 +101,9 @@ async function exportContent(exchange: Exchange, dataStore: string): Promise<voi
   const mediaType = negotiateOrThrow(exchange.req.headers.accept, EXPORT_TYPES, TURTLE);
   const parameters = exchange.genericParameters(IGNORED);
   const res = exchange.res;
-  const start = (): void => {
-    if (!res.headersSent) res.writeHead(200, { 'Content-Type': `${mediaType}; charset=UTF-8` });
-  };
-  await exchange.withDataStoreConnection(dataStore, (connection) =>
-    connection.exportData(
-      (chunk) => {
-        start();
-        if (res.write(chunk)) return undefined;
-        return new Promise<void>((resolve) => {
-          const done = (): void => {
-            res.off('drain', done);
-            res.off('close', done);
-            resolve();
-          };
-          res.on('drain', done);
-          res.on('close', done);
-        });
-      },
-      mediaType,
-      parameters,
-    ),
-  );
-  start();
-  res.end();
+  const stream = new ResponseStream(res, () => res.writeHead(200, { 'Content-Type': `${mediaType}; charset=UTF-8` }), 0);
+  await exchange.withDataStoreConnection(dataStore, (connection) => connection.exportData((chunk) => stream.write(chunk), mediaType, parameters));
+  stream.end();
 }
 
 /** PATCH: the operation named by `operation`. */

@@ -11,14 +11,14 @@
  * undeclared).
  * The first 16 KiB of an answer are held back, so that a failure early in the evaluation (a
  * syntax error, a time limit, a cancelled request) still gets an error response; after that the
- * answer streams, pausing the evaluation while the client is slow to read. A successful update
+ * answer streams in large writes, pausing the evaluation while the client is slow to read. A successful update
  * answers 204. Syntax errors answer 400 with the parser's message.
  * @module
  */
-import { once } from 'node:events';
 import { ANSWER_MEDIA_TYPES, BadRequestError, createTableWriter, N_QUADS, N_TRIPLES, type QueryOptions, sparqlOperationType, supportsBooleanAnswers, TRIG, TURTLE } from '../../index.js';
 import type { Exchange, Handler } from '../exchange.js';
 import { negotiateOrThrow } from '../negotiation.js';
+import { ResponseStream } from '../response-stream.js';
 import { readSparqlRequest } from '../sparql-request.js';
 
 /** The formats of CONSTRUCT and DESCRIBE answers, the default first. */
@@ -62,32 +62,18 @@ export const handleSparql: Handler = async (exchange: Exchange, dataStore: strin
     const contentType = form === 'SELECT' || form === 'ASK' ? createTableWriter(mediaType, () => undefined).contentType : `${mediaType}; charset=UTF-8`;
     const res = exchange.res;
     // the first bytes are held back, so that an error early in the evaluation (a time limit, a
-    // cancelled request) is still an error response; then the answer streams, with backpressure
-    let held: string[] | undefined = [];
-    let heldBytes = 0;
-    const flush = (): void => {
-      res.writeHead(200, { 'Content-Type': contentType, Vary: 'Accept' });
-      for (const chunk of held!) res.write(chunk);
-      held = undefined;
-    };
-    await connection.evaluateQueryTo(
-      request.text,
-      mediaType,
-      (chunk) => {
-        if (held) {
-          held.push(chunk);
-          heldBytes += chunk.length;
-          if (heldBytes >= HELD_BYTES) flush();
-          return undefined;
-        }
-        return res.write(chunk) ? undefined : once(res, 'drain').then(() => undefined);
+    // cancelled request) is still an error response; then the answer streams in large writes,
+    // with backpressure
+    const stream = new ResponseStream(
+      res,
+      (body) => {
+        const headers: Record<string, string> = { 'Content-Type': contentType, Vary: 'Accept' };
+        if (body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(body));
+        res.writeHead(200, headers);
       },
-      options,
+      HELD_BYTES,
     );
-    if (held) {
-      const body = held.join('');
-      res.writeHead(200, { 'Content-Type': contentType, Vary: 'Accept', 'Content-Length': String(Buffer.byteLength(body)) });
-      res.end(body);
-    } else res.end();
+    await connection.evaluateQueryTo(request.text, mediaType, (chunk) => stream.write(chunk), options);
+    stream.end();
   });
 };
