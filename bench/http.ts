@@ -18,6 +18,8 @@
  * call at a time per connection; a server on one core does too), and reports its rate and
  * latencies. The answer bodies must be equal in both ways (checked once). autocannon records
  * latencies in whole milliseconds, so its p50 and p99 are coarse; the mean is exact enough.
+ * Then large answers (every triple of LUBM(1) as TSV and as JSON, and the store exported as
+ * N-Triples) are fetched with curl and timed against the same through the in-memory API.
  * @module
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -47,6 +49,35 @@ interface Measured {
   readonly p50: number;
   readonly p99: number;
   readonly errors: number;
+}
+
+/** The large answers: every triple of LUBM(1) (100,543 rows) as TSV and JSON, and the store exported as N-Triples. */
+const LARGE: ReadonlyArray<{ readonly name: string; readonly query?: string; readonly accept: string }> = [
+  { name: 'SELECT * as TSV', query: 'SELECT * WHERE { ?s ?p ?o }', accept: 'text/tab-separated-values' },
+  { name: 'SELECT * as JSON', query: 'SELECT * WHERE { ?s ?p ?o }', accept: 'application/sparql-results+json' },
+  { name: 'export as N-Triples', accept: 'application/n-triples' },
+];
+const LARGE_RUNS = 7;
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/** Fetches `url` with curl into /dev/null; returns [seconds, bytes]. */
+function curl(url: string, headers: Record<string, string>): Promise<[number, number]> {
+  const args = ['-s', '-o', '/dev/null', '-w', '%{time_total} %{size_download} %{http_code}', ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]), url];
+  return new Promise((resolve, reject) => {
+    const p = spawn('curl', args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    p.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    p.on('error', reject);
+    p.on('exit', () => {
+      const [seconds, bytes, status] = out.trim().split(' ');
+      if (status !== '200') reject(new Error(`curl ${url}: status ${status}`));
+      else resolve([Number(seconds), Number(bytes)]);
+    });
+  });
 }
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -84,6 +115,21 @@ async function serveChild(): Promise<void> {
       const mean = latencies.reduce((a, b) => a + b, 0) / latencies.length;
       const result: Measured = { requests: latencies.length, perSecond: latencies.length / Number(seconds), mean, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors: 0 };
       process.stdout.write(`${JSON.stringify(result)}\n`);
+    } else if (command === 'large') {
+      // the in-process times of the large answers, for comparison with the same over HTTP
+      const times: Record<string, number> = {};
+      for (const large of LARGE) {
+        const runs: number[] = [];
+        for (let i = 0; i < LARGE_RUNS; i++) {
+          const start = performance.now();
+          let bytes = 0;
+          if (large.query === undefined) await ds.exportData((chunk) => void (bytes += chunk.length), large.accept);
+          else await ds.evaluateQueryTo(large.query, large.accept, (chunk) => void (bytes += chunk.length));
+          runs.push(performance.now() - start);
+        }
+        times[large.name] = median(runs);
+      }
+      process.stdout.write(`${JSON.stringify(times)}\n`);
     } else break;
   }
   ds.close();
@@ -136,10 +182,27 @@ async function main(): Promise<void> {
     const readerMeasured = await measure(READER);
     child.stdin.write(`memory ${duration}\n`);
     const memory = JSON.parse(await nextLine()) as Measured;
+    child.stdin.write('large\n');
+    const inProcess = JSON.parse(await nextLine()) as Record<string, number>;
+    const largeRows: string[][] = [];
+    for (const large of LARGE) {
+      const target = large.query === undefined ? `${url}/datastores/${STORE}/content` : `${url}/datastores/${STORE}/sparql?query=${encodeURIComponent(large.query)}`;
+      const runs: number[] = [];
+      let size = 0;
+      for (let i = 0; i < LARGE_RUNS; i++) {
+        const [seconds, bytes] = await curl(target, { ...headersOf(ROLE), accept: large.accept });
+        runs.push(seconds * 1000);
+        size = bytes;
+      }
+      const http = median(runs);
+      const local = inProcess[large.name]!;
+      largeRows.push([large.name, (size / 1e6).toFixed(1), local.toFixed(0), http.toFixed(0), (http / local).toFixed(2), (size / 1e6 / (http / 1000)).toFixed(0)]);
+    }
     child.stdin.end('exit\n');
     await new Promise((resolve) => child.once('exit', resolve));
     const row = (name: string, m: Measured): string[] => [name, String(m.requests), m.perSecond.toFixed(0), m.mean.toFixed(3), m.p50.toFixed(2), m.p99.toFixed(2), String(m.errors)];
     console.log(`\n${table(['way', 'requests', 'req/s', 'mean ms', 'p50 ms', 'p99 ms', 'errors'], [row(`HTTP /sparql (${connections} clients), first role`, httpMeasured), row(`HTTP /sparql (${connections} clients), read-only role`, readerMeasured), row('in-memory evaluateQueryTo', memory)])}`);
+    console.log(`\nlarge answers (median of ${LARGE_RUNS}; HTTP fetched by curl):\n${table(['answer', 'MB', 'in-process ms', 'HTTP ms', 'HTTP / in-process', 'HTTP MB/s'], largeRows)}`);
     const overheadUs = (1 / httpMeasured.perSecond - 1 / memory.perSecond) * 1e6;
     console.log(`\nadapter cost per request (from throughput): ${overheadUs.toFixed(0)} µs; HTTP serves ${((100 * httpMeasured.perSecond) / memory.perSecond).toFixed(0)}% of the in-memory rate`);
     console.log(`the read-only role's checks: ${((100 * readerMeasured.perSecond) / httpMeasured.perSecond).toFixed(1)}% of the first role's rate`);
