@@ -23,8 +23,16 @@ export class AnswerChannel<Row> {
   private wakeProducer: (() => void) | undefined;
   private wakeReader: (() => void) | undefined;
 
-  /** Creates a channel holding up to `highWater` waiting rows before the producer pauses. */
-  constructor(private readonly highWater = 1024) {}
+  /**
+   * Creates a channel holding up to `highWater` waiting rows before the producer pauses.
+   * `stopProducer`, when given, stops a producer that may not pause for a long time (a query
+   * computing an aggregate hands over no row until the end): it is called when the reader
+   * cancels, and by {@link AnswerChannel.interrupt}.
+   */
+  constructor(
+    private readonly highWater = 1024,
+    private readonly stopProducer?: () => void,
+  ) {}
 
   /** Rows waiting to be taken. */
   get buffered(): number {
@@ -91,9 +99,20 @@ export class AnswerChannel<Row> {
     return out;
   }
 
-  /** The reader goes away: the producer stops at its next pause. */
+  /**
+   * Stops the producer when a reader is waiting for rows (a cursor's page being read), so that
+   * the reader gets the producer's error; returns whether it did. An idle channel is left alone.
+   */
+  interrupt(): boolean {
+    if (this.wakeReader === undefined || this.ended) return false;
+    this.stopProducer?.();
+    return true;
+  }
+
+  /** The reader goes away: the producer stops at its next pause (or at once, with `stopProducer`). */
   cancel(): void {
     this.cancelled = true;
+    this.stopProducer?.();
     this.rows = [];
     this.head = 0;
     this.notifyProducer();
