@@ -1,20 +1,24 @@
 #!/usr/bin/env node
 /**
- * The `quadlog` command: `quadlog serve …` starts a server with its HTTP endpoint (see
- * `quadlog help`).
+ * The `quadlog` command: `quadlog serve …` starts a server with its HTTP endpoint, `quadlog
+ * shell …` runs the shell (see `quadlog help`).
  * @module
  */
 import { parseServeArguments, serve, SERVE_USAGE } from './serve.js';
+import { parseShellArguments, runShell, SHELL_USAGE } from './shell-command.js';
 import { VERSION } from '../index.js';
 
 const USAGE = `quadlog ${VERSION}
 
 commands:
   quadlog serve [options]   run a server with the HTTP management interface
+  quadlog shell [options]   the shell: commands typed at a terminal, or a script
   quadlog version           print the version
   quadlog help              this text
 
-${SERVE_USAGE}`;
+${SERVE_USAGE}
+
+${SHELL_USAGE}`;
 
 async function main(args: readonly string[]): Promise<number> {
   const [command, ...rest] = args;
@@ -40,6 +44,16 @@ async function main(args: readonly string[]): Promise<number> {
       });
       await running.stop();
       return 0;
+    }
+    case 'shell': {
+      let options;
+      try {
+        options = parseShellArguments(rest);
+      } catch (e) {
+        process.stderr.write(`quadlog shell: ${(e as Error).message}\n${SHELL_USAGE}\n`);
+        return 2;
+      }
+      return runShell(options);
     }
     case 'version':
     case '--version':

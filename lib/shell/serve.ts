@@ -34,6 +34,8 @@ export interface ServeOptions {
   readonly objectKeepAliveTime?: number;
   /** The largest request body the endpoint accepts, in bytes (`--max-content-size`). */
   readonly maxContentBytes?: number;
+  /** False to serve no web console at `/console/` (`--no-console`); served when absent. */
+  readonly console?: boolean;
   /**
    * Server parameters the flags set: `sandbox-directory` (`--sandbox-directory`) and
    * `allowed-url-schemes-on-import` (`--allowed-url-schemes`).
@@ -48,7 +50,7 @@ export type GuestAccess = 'none' | 'demo' | 'all';
 export const SERVE_USAGE = `usage: quadlog serve [--port N] [--host H] [--variant A|B] [--role NAME --password PW]
                      [--object-keep-alive-time MS] [--max-content-size BYTES]
                      [--sandbox-directory DIR] [--allowed-url-schemes LIST] [--no-demo]
-                     [--guest | --no-guest]
+                     [--guest | --no-guest] [--no-console]
 
 The first role comes from --role/--password, else from the environment variables
 QUADLOG_ROLE and QUADLOG_PASSWORD, else it is 'admin' with a generated password,
@@ -61,7 +63,10 @@ only inside --sandbox-directory (without it, none). Request bodies larger than
 
 Requests without credentials are refused (401), except that with the demo store they act as
 the role 'guest', which may read the demo store only. --guest lets them read every store
-(never write); --no-guest refuses them even with the demo.`;
+(never write); --no-guest refuses them even with the demo.
+
+The web console is served at /console/ (sign in with a role and password there);
+--no-console turns it off.`;
 
 /** Parses the arguments of `quadlog serve` (after the command name); throws with a message naming the problem. */
 export function parseServeArguments(args: readonly string[], env: NodeJS.ProcessEnv = process.env): ServeOptions {
@@ -80,6 +85,7 @@ export function parseServeArguments(args: readonly string[], env: NodeJS.Process
       'no-demo': { type: 'boolean' },
       guest: { type: 'boolean' },
       'no-guest': { type: 'boolean' },
+      'no-console': { type: 'boolean' },
     },
     strict: true,
     allowPositionals: false,
@@ -126,6 +132,7 @@ export function parseServeArguments(args: readonly string[], env: NodeJS.Process
     ...(keepAlive !== undefined ? { objectKeepAliveTime: keepAlive } : {}),
     ...(maxContentBytes !== undefined ? { maxContentBytes } : {}),
     ...(Object.keys(parameters).length > 0 ? { parameters } : {}),
+    ...(values['no-console'] === true ? { console: false } : {}),
   };
 }
 
@@ -162,6 +169,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       variant: options.variant,
       ...(options.objectKeepAliveTime !== undefined ? { objectKeepAliveTime: options.objectKeepAliveTime } : {}),
       ...(options.maxContentBytes !== undefined ? { maxContentBytes: options.maxContentBytes } : {}),
+      ...(options.console === false ? { console: false } : {}),
     });
   } catch (e) {
     await server.shutdown();
@@ -187,6 +195,7 @@ function banner(url: string, options: ServeOptions): string {
   const user = `-u ${shellWord(`${options.role}:${options.password}`)}`;
   const lines = [`quadlog is serving the management interface (variant ${options.variant}) at ${url}`];
   if (options.generatedPassword) lines.push(`first role: ${options.role}, password: ${options.password} (generated; shown only now)`);
+  if (options.console !== false) lines.push(`web console: ${url}/console/ (sign in with the role and its password)`);
   if (options.guest === 'all') lines.push(`requests without credentials act as the role '${GUEST_ROLE}', which may read every store (--guest)`);
   if (options.guest === 'demo') lines.push(`requests without credentials act as the role '${GUEST_ROLE}', which may read the demo store only (--no-guest turns this off)`);
   lines.push('', 'try:', `  curl ${user} ${url}/datastores`);

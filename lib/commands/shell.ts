@@ -1,0 +1,645 @@
+/**
+ * The shell: one interpreter of the command language, a client of the public API. It holds a
+ * server connection, a data store connection per store it has used, the active store and the
+ * variables, and runs commands one at a time: typed at a terminal, from a script, or sent
+ * over HTTP. How it reaches the outside world (output, prompts, files, progress display) is up
+ * to whoever embeds it ({@link ShellOptions}).
+ * @module
+ */
+import {
+  DuplicateResourceError,
+  InterruptedError,
+  type DataStoreConnection,
+  type ProgressReport,
+  QuadlogError,
+  type ServerConnection,
+} from '../index.js';
+import { CommandError, type CommandContext, SHELL_VARIABLES } from './base.js';
+import { COMMANDS, findCommand, isSparqlStart, runSparql, type Command } from './commands.js';
+import { progressLine } from './output.js';
+import { type CommandText, commandName, CommandSyntaxError, positionOf, splitScript, splitWords, type Word } from './words.js';
+
+/** Where a shell's output goes, and how it asks questions. */
+export interface ShellIO {
+  /**
+   * Writes output: answers, listings and messages. A returned promise is awaited before more
+   * is written (backpressure).
+   */
+  write(text: string): void | Promise<void>;
+  /** Writes an error message (a whole line with its line break); default: {@link ShellIO.write}. */
+  error?(text: string): void | Promise<void>;
+  /**
+   * Shows the progress of long operations (a terminal's progress bar); without it, progress
+   * is written as a plain line every `log-frequency` seconds.
+   */
+  readonly progress?: ProgressDisplay | undefined;
+  /**
+   * Asks a yes/no question (deleting a store or a role, clearing a store). Without it, a
+   * command that would ask is refused unless it is given `force`.
+   */
+  confirm?(question: string): Promise<boolean>;
+  /** Asks for a password without echoing it. Without it, commands that would ask are refused. */
+  askPassword?(question: string): Promise<string>;
+}
+
+/** A live display of progress (for terminals). */
+export interface ProgressDisplay {
+  /** The operation named `label` has progressed. */
+  update(label: string, report: ProgressReport): void;
+  /** The operation has ended (the display should be removed or completed). */
+  end(label: string, report: ProgressReport): void;
+}
+
+/** A file being written by the shell (exports, `set output <file>`). */
+export interface ShellFileWriter {
+  /** Writes text; a returned promise is awaited before more is written. */
+  write(text: string): void | Promise<void>;
+  /** Finishes the file. */
+  close(): Promise<void>;
+}
+
+/**
+ * The files of the machine the shell runs for: scripts for `exec`, files for `export` and
+ * `set output`. Imports never use it: they read through the server, under its read policy.
+ */
+export interface ShellFiles {
+  /** Reads a text file (a script). */
+  readText(path: string): Promise<string>;
+  /** Creates (or truncates) a file for writing. */
+  createWriter(path: string): Promise<ShellFileWriter>;
+  /** Whether a file exists (to find a rule file in dir.dlog when dir.facts has none). */
+  exists?(path: string): Promise<boolean>;
+}
+
+/** How to create a {@link Shell}. */
+export interface ShellOptions {
+  /** The server connection the shell acts through (its role is the shell's); the shell closes it. */
+  readonly connection: ServerConnection;
+  /** Output and questions. */
+  readonly io: ShellIO;
+  /**
+   * Local files, for `exec`, `export <file>` and `set output <file>`. Without it (shells of
+   * the HTTP endpoint), those commands are refused.
+   */
+  readonly files?: ShellFiles | undefined;
+  /** Initial values of variables (e.g. `dir.root`). */
+  readonly variables?: Readonly<Record<string, string>> | undefined;
+  /** Whether the shell runs inside a server for a remote client (named in messages). */
+  readonly remote?: boolean | undefined;
+}
+
+/** How {@link Shell.run} runs a script. */
+export interface RunOptions {
+  /** The name of the script in error messages (a file name); none for typed commands. */
+  readonly source?: string | undefined;
+  /**
+   * Typed at a prompt: a failed command is reported and the shell goes on, whatever
+   * `on-error` says (it governs scripts).
+   */
+  readonly interactive?: boolean | undefined;
+  /** The script's arguments, as the variables $(1), $(2), … while it runs. */
+  readonly args?: readonly string[] | undefined;
+  /** The directory of the script file (the variable dir.executing-script while it runs). */
+  readonly directory?: string | undefined;
+}
+
+/** A command that failed, as reported. */
+export interface ShellFailure {
+  /** The command's name. */
+  readonly command: string;
+  /** The error's class name (`ParsingError`, …). */
+  readonly name: string;
+  /** The whole message printed. */
+  readonly message: string;
+  /** The HTTP status the error maps to. */
+  readonly status: number;
+  /** Whether the error was that a resource to be created already exists. */
+  readonly duplicate: boolean;
+}
+
+/** How a run of commands ended. */
+export interface ShellRunResult {
+  /**
+   * `completed`: every command ran (failures that `on-error` let pass are counted in
+   * `errors`); `quit`: a `quit` command ended the shell; `aborted`: a failure stopped the
+   * script; `interrupted`: the shell was interrupted.
+   */
+  readonly status: 'completed' | 'quit' | 'aborted' | 'interrupted';
+  /** The number of commands that failed. */
+  readonly errors: number;
+  /** The failure that stopped the script, or the last one. */
+  readonly failure?: ShellFailure | undefined;
+}
+
+/** What `on-error` says to do after a failure. */
+type OnError = 'stop' | 'continue' | 'continue-if-exists';
+
+const CHOICES: Readonly<Record<string, readonly string[]>> = {
+  'on-error': ['stop', 'continue', 'continue-if-exists'],
+  'query.fact-domain': ['explicit', 'derived', 'all'],
+  'query.print-summary': ['true', 'false'],
+  'import.monitor': ['off', 'progress', 'summary'],
+  'export.monitor': ['off', 'progress', 'summary'],
+  'reason.monitor': ['off', 'progress', 'summary'],
+};
+
+/** Raised to end a run at `quit`. */
+class QuitSignal extends Error {}
+
+/** A script stopped by a failure (carries it up through `exec`). */
+class ScriptAborted extends Error {
+  constructor(readonly failure: ShellFailure) {
+    super(failure.message);
+  }
+}
+
+/** A shell: see the module documentation. */
+export class Shell {
+  /** @internal */
+  readonly sc: ServerConnection;
+  /** @internal */
+  readonly io: ShellIO;
+  /** @internal */
+  readonly files: ShellFiles | undefined;
+  /** Whether the shell runs in a server for a remote client. */
+  readonly remote: boolean;
+  private readonly variables = new Map<string, string>();
+  private readonly stores = new Map<string, DataStoreConnection>();
+  private active: string | undefined;
+  private interruptRequested = false;
+  private readonly interruptListeners = new Set<() => void>();
+  private output: { readonly name: string; readonly writer: ShellFileWriter } | undefined;
+  private closed = false;
+  private running = false;
+  private quitRequested = false;
+  private depth = 0;
+
+  /** Creates a shell (see {@link ShellOptions}). */
+  constructor(options: ShellOptions) {
+    this.sc = options.connection;
+    this.io = options.io;
+    this.files = options.files;
+    this.remote = options.remote ?? false;
+    for (const v of SHELL_VARIABLES) this.variables.set(v.name, v.initial);
+    for (const [name, value] of Object.entries(options.variables ?? {})) this.variables.set(name, value);
+  }
+
+  /** The role the shell acts as. */
+  get roleName(): string {
+    return this.sc.roleName;
+  }
+
+  /** The name of the active data store, if any. */
+  get activeDataStore(): string | undefined {
+    return this.active;
+  }
+
+  /** The names of the data stores the shell's role may read (none when they cannot be listed now). */
+  dataStoreNames(): string[] {
+    try {
+      return this.sc.listDataStores();
+    } catch {
+      return [];
+    }
+  }
+
+  /** The prefix names (with colon) of the active data store (none when they cannot be read now). */
+  async prefixNames(): Promise<string[]> {
+    if (this.active === undefined || this.running) return [];
+    try {
+      return [...(await this.connectionTo(this.active).getPrefixes()).keys()];
+    } catch {
+      return [];
+    }
+  }
+
+  /** Whether a `quit` command has ended the shell. */
+  get hasQuit(): boolean {
+    return this.quitRequested;
+  }
+
+  /** Whether the shell is running a command. */
+  get busy(): boolean {
+    return this.running;
+  }
+
+  /** The value of a variable, or undefined. */
+  variable(name: string): string | undefined {
+    if (name === 'role') return this.sc.roleName;
+    if (name === 'active') return this.active ?? '';
+    return this.variables.get(name);
+  }
+
+  /** The names of the variables that are set. */
+  variableNames(): string[] {
+    return [...this.variables.keys()].sort();
+  }
+
+  /**
+   * Sets a variable, checking the values of the shell's own.
+   * @throws CommandError for a read-only variable or an invalid value.
+   */
+  async setVariable(name: string, value: string, word?: Word): Promise<void> {
+    const known = SHELL_VARIABLES.find((v) => v.name === name);
+    if (known?.readOnly || name === 'role' || name === 'active' || /^\d+$/.test(name)) throw new CommandError(`variable '${name}' cannot be set`, word);
+    const choices = CHOICES[name];
+    if (choices && !choices.includes(value)) throw new CommandError(`invalid value '${value}' for '${name}' (expected ${choices.join(', ')})`, word);
+    if (name === 'query.time-limit' && value !== 'none' && !/^\d+$/.test(value)) throw new CommandError(`invalid value '${value}' for 'query.time-limit' (expected a number of milliseconds, or none)`, word);
+    if (name === 'log-frequency' && !(/^\d+(\.\d+)?$/.test(value) && Number(value) > 0)) throw new CommandError(`invalid value '${value}' for 'log-frequency' (expected a positive number of seconds)`, word);
+    if (name === 'output') await this.redirect(value, word);
+    this.variables.set(name, value);
+  }
+
+  /** Unsets a user variable (the shell's own are reset to their initial values). */
+  unsetVariable(name: string, word?: Word): void {
+    const known = SHELL_VARIABLES.find((v) => v.name === name);
+    if (known) {
+      if (known.readOnly) throw new CommandError(`variable '${name}' cannot be unset`, word);
+      this.variables.set(name, known.initial);
+    } else if (!this.variables.delete(name)) throw new CommandError(`variable '${name}' is not set`, word);
+  }
+
+  /**
+   * Runs a script (or one typed command): its commands one after another. A failed command
+   * is reported with its position; typed commands go on after it, scripts do what
+   * `on-error` says (default: stop). A script that stops on a failure never leaves a
+   * transaction open: the shell's open transactions are rolled back (and said so).
+   */
+  async run(script: string, options: RunOptions = {}): Promise<ShellRunResult> {
+    return this.runCommands(splitScript(script), options);
+  }
+
+  /** Runs commands already split (see {@link Shell.run}). */
+  async runCommands(commands: readonly CommandText[], options: RunOptions = {}): Promise<ShellRunResult> {
+    if (this.closed) throw new InterruptedError('the shell is closed');
+    if (this.running) throw new QuadlogError('the shell is running another command');
+    this.running = true;
+    this.interruptRequested = false;
+    for (const [i, a] of (options.args ?? []).entries()) this.variables.set(String(i + 1), a);
+    if (options.directory !== undefined) this.variables.set('dir.executing-script', options.directory);
+    let errors = 0;
+    let last: ShellFailure | undefined;
+    try {
+      for (const command of commands) {
+        if (this.quitRequested) return { status: 'quit', errors, failure: last };
+        try {
+          await this.execute(command, options.source);
+        } catch (e) {
+          if (e instanceof QuitSignal) return { status: 'quit', errors, failure: last };
+          const aborted = e instanceof ScriptAborted;
+          const failure = aborted ? e.failure : await this.report(e, command, options.source, options.interactive === true);
+          errors++;
+          last = failure;
+          const interrupted = failure.name === 'InterruptedError';
+          if (options.interactive) {
+            // a script run by exec that stopped leaves no transaction open; a typed command may
+            if (aborted) await this.rollbackAll('the script stopped');
+            continue;
+          }
+          if (interrupted || !this.goesOn(failure)) {
+            await this.rollbackAll('the script stopped');
+            return { status: interrupted ? 'interrupted' : 'aborted', errors, failure };
+          }
+        }
+      }
+      return { status: this.quitRequested ? 'quit' : 'completed', errors, failure: last };
+    } finally {
+      this.running = false;
+      this.interruptRequested = false;
+    }
+  }
+
+  /** Whether the script goes on after a failure, by `on-error`. */
+  private goesOn(failure: ShellFailure): boolean {
+    const policy = (this.variables.get('on-error') ?? 'stop') as OnError;
+    return policy === 'continue' || (policy === 'continue-if-exists' && failure.duplicate);
+  }
+
+  /**
+   * Interrupts the running command: the API call it makes stops at its next check
+   * (InterruptedError), and a running script stops. Harmless when nothing runs.
+   */
+  interrupt(): void {
+    if (!this.running) return;
+    this.interruptRequested = true;
+    this.sc.interrupt();
+    for (const ds of this.stores.values()) ds.interrupt();
+    for (const listener of [...this.interruptListeners]) listener();
+  }
+
+  /** @internal Calls `listener` on interrupt while `fn` runs (closing a cursor, ending a sleep). */
+  async onInterrupt<T>(listener: () => void, fn: () => Promise<T>): Promise<T> {
+    this.interruptListeners.add(listener);
+    try {
+      return await fn();
+    } finally {
+      this.interruptListeners.delete(listener);
+    }
+  }
+
+  /** @internal Throws InterruptedError when the shell was interrupted. */
+  checkInterrupted(): void {
+    if (this.interruptRequested) throw new InterruptedError('interrupted');
+  }
+
+  /**
+   * Ends the shell: rolls back open transactions (saying so), closes the output file and
+   * every connection. Calling it again is harmless.
+   */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.interrupt();
+    await this.rollbackAll('the shell ended').catch(() => undefined);
+    this.closed = true;
+    for (const ds of this.stores.values()) ds.close();
+    this.stores.clear();
+    await this.closeOutput().catch(() => undefined);
+    this.sc.close();
+  }
+
+  /** Rolls back the open transactions of the shell's connections, with a note for each. */
+  private async rollbackAll(why: string): Promise<void> {
+    for (const [name, ds] of this.stores) {
+      if (ds.transactionType === undefined || ds.isClosed) continue;
+      try {
+        await ds.rollbackTransaction();
+        await this.message(`transaction on data store '${name}' rolled back: ${why} without commit\n`);
+      } catch {
+        ds.close();
+        this.stores.delete(name);
+      }
+    }
+  }
+
+  // ---- connections ----
+
+  /** @internal The connection to the active data store. */
+  store(): DataStoreConnection {
+    if (this.active === undefined) throw new CommandError("no data store is active: create one with 'dstore create <name>' or choose one with 'active <name>'");
+    return this.connectionTo(this.active);
+  }
+
+  /** @internal A connection to a data store (kept for later commands). */
+  connectionTo(name: string): DataStoreConnection {
+    const held = this.stores.get(name);
+    if (held && held.isUsable) return held;
+    held?.close();
+    this.stores.delete(name);
+    const ds = this.sc.newDataStoreConnection(name);
+    this.stores.set(name, ds);
+    return ds;
+  }
+
+  /** @internal Makes a store active (it must exist and be readable). */
+  activate(name: string): void {
+    this.connectionTo(name);
+    this.active = name;
+  }
+
+  /** @internal Forgets a store's connection (after the store was deleted). */
+  forget(name: string): void {
+    this.stores.get(name)?.close();
+    this.stores.delete(name);
+    if (this.active === name) this.active = undefined;
+  }
+
+  // ---- output ----
+
+  /** @internal Writes a result to the `output` target. */
+  async result(text: string): Promise<void> {
+    if (text === '') return;
+    const target = this.variables.get('output') ?? 'out';
+    if (target === 'null') return;
+    if (this.output) await this.output.writer.write(text);
+    else await this.io.write(text);
+  }
+
+  /** @internal Writes a message to the shell's output. */
+  async message(text: string): Promise<void> {
+    if (text !== '') await this.io.write(text);
+  }
+
+  private async redirect(value: string, word?: Word): Promise<void> {
+    await this.closeOutput();
+    if (value === 'out' || value === 'null') return;
+    if (!this.files) throw new CommandError(`output to a file is not available in ${this.remote ? 'a remote shell' : 'this shell'}: set output to out or null`, word);
+    const path = this.resolvePath(value, 'dir.output', word);
+    this.output = { name: path, writer: await this.files.createWriter(path) };
+  }
+
+  private async closeOutput(): Promise<void> {
+    const o = this.output;
+    this.output = undefined;
+    if (o) await o.writer.close();
+  }
+
+  /**
+   * @internal An absolute path for a file name: absolute names as they are, relative ones
+   * against the directory variable `dirVariable` (itself relative to dir.root).
+   */
+  resolvePath(name: string, dirVariable: string, word?: Word): string {
+    if (isAbsolutePath(name)) return normalisePath(name);
+    const root = this.variables.get('dir.root') ?? '';
+    const dir = this.variables.get(dirVariable) ?? '';
+    const base = isAbsolutePath(dir) ? dir : root === '' ? '' : joinPath(root, dir);
+    if (base === '' || !isAbsolutePath(base)) {
+      throw new CommandError(`cannot resolve the relative file name '${name}': ${dirVariable} and dir.root give no absolute directory (set dir.root, or give an absolute path)`, word);
+    }
+    return normalisePath(joinPath(base, name));
+  }
+
+  // ---- progress ----
+
+  /**
+   * @internal The progress callback for an operation watched by the monitor variable
+   * (`import.monitor`, …), or undefined when it is off. Call `done` when the operation ends.
+   */
+  progress(monitor: string, label: string): { readonly onProgress: ((report: ProgressReport) => void) | undefined; done(): Promise<void> } {
+    const mode = this.variables.get(monitor) ?? 'progress';
+    if (mode === 'off') return { onProgress: undefined, done: () => Promise.resolve() };
+    const display = this.io.progress;
+    const every = Number(this.variables.get('log-frequency') ?? '5') * 1000;
+    let shown = false;
+    let nextLine = every;
+    let last: ProgressReport | undefined;
+    const lastOf = new Map<string, ProgressReport>();
+    const pending: string[] = [];
+    const name = (report: ProgressReport): string => (report.operation === 'reasoning' && !label.startsWith('reason') ? `${label} (reasoning)` : label);
+    const onProgress = (report: ProgressReport): void => {
+      last = report;
+      lastOf.set(report.operation, report);
+      if (report.finished) return;
+      if (display) {
+        // a bar only for operations that take a while
+        if (report.elapsedMs >= 1000 || shown) {
+          shown = true;
+          display.update(name(report), report);
+        }
+      } else if (report.elapsedMs >= nextLine) {
+        nextLine = report.elapsedMs + every;
+        pending.push(progressLine(name(report), report) + '\n');
+        void this.flushProgress(pending);
+      }
+    };
+    return {
+      onProgress,
+      done: async () => {
+        if (display && shown && last) display.end(name(last), last);
+        await this.flushProgress(pending);
+        if (mode === 'summary') for (const report of lastOf.values()) await this.message(progressLine(`${name(report)} done`, report) + '\n');
+      },
+    };
+  }
+
+  private async flushProgress(pending: string[]): Promise<void> {
+    while (pending.length > 0) await this.message(pending.shift()!);
+  }
+
+  // ---- running commands ----
+
+  private async execute(command: CommandText, source: string | undefined): Promise<void> {
+    this.checkInterrupted();
+    const { name, end } = commandName(command.text);
+    if (isSparqlStart(command.text, name)) {
+      const ctx = this.context(command, name, []);
+      await runSparql(ctx, command.text.slice(command.text.indexOf(name)));
+      return;
+    }
+    const found = findCommand(name);
+    if (!found) throw new CommandError(`unknown command '${name}' (help lists the commands)`);
+    const args = splitWords(command.text, (v) => this.variable(v), end);
+    await found.run(this.context(command, name, args, source));
+    this.checkInterrupted();
+  }
+
+  private context(command: CommandText, name: string, args: readonly Word[], source?: string): CommandContext {
+    const ctx: CommandContext & { source: string | undefined } = {
+      shell: this,
+      name,
+      command,
+      args,
+      blame: undefined,
+      source,
+      rest: (after: Word): string => expandRest(command.text.slice(after.end), (v) => this.variable(v), after.end),
+      out: (text) => this.result(text),
+      note: (text) => this.message(text),
+    };
+    this.lastContext = ctx;
+    return ctx;
+  }
+
+  private lastContext: (CommandContext & { source: string | undefined }) | undefined;
+
+  /** Reports a failure of a command and describes it. */
+  private async report(e: unknown, command: CommandText, source: string | undefined, interactive: boolean): Promise<ShellFailure> {
+    const { name, start } = commandName(command.text);
+    const ctx = this.lastContext?.command === command ? this.lastContext : undefined;
+    let offset = start;
+    let about = '';
+    const word = e instanceof CommandError && e.word ? e.word : ctx?.blame;
+    if (e instanceof CommandSyntaxError) offset = e.offset;
+    else if (word) {
+      offset = word.start;
+      const index = ctx ? ctx.args.indexOf(word) : -1;
+      about = index >= 0 ? `, argument ${index + 1} '${word.raw}'` : ` '${word.raw}'`;
+    }
+    const at = positionOf(command, offset);
+    // a typed command's positions count from its own first line
+    const where =
+      source !== undefined
+        ? `${source}:${at.line}:${at.column}`
+        : interactive
+          ? at.line === command.line
+            ? `column ${at.column}`
+            : `line ${at.line - command.line + 1}, column ${at.column}`
+          : `line ${at.line}, column ${at.column}`;
+    const errorName = e instanceof Error ? (e instanceof CommandError || e instanceof CommandSyntaxError ? 'error' : e.name) : 'Error';
+    const text = e instanceof Error ? e.message : String(e);
+    const message = `${where}: ${name}${about}: ${errorName}: ${text}`;
+    const line = `${message}\n`;
+    if (this.io.error) await this.io.error(line);
+    else await this.io.write(line);
+    return {
+      command: name,
+      name: e instanceof Error ? e.name : 'Error',
+      message,
+      status: e instanceof QuadlogError ? e.status : e instanceof CommandSyntaxError ? 400 : 500,
+      duplicate: e instanceof DuplicateResourceError,
+    };
+  }
+
+  /** @internal Runs a script from `exec`: its own `on-error` and positional variables. */
+  async runNested(script: string, source: string, directory: string, args: readonly string[]): Promise<void> {
+    if (this.depth >= 32) throw new CommandError('scripts nest too deeply (32 levels of exec)');
+    const saved = new Map<string, string | undefined>();
+    const scoped = ['on-error', 'dir.executing-script', ...args.map((_, i) => String(i + 1))];
+    for (let i = 1; this.variables.has(String(i)); i++) scoped.push(String(i));
+    for (const name of new Set(scoped)) saved.set(name, this.variables.get(name));
+    for (let i = 1; this.variables.has(String(i)); i++) this.variables.delete(String(i));
+    args.forEach((a, i) => this.variables.set(String(i + 1), a));
+    this.variables.set('dir.executing-script', directory);
+    this.depth++;
+    try {
+      for (const command of splitScript(script)) {
+        if (this.quitRequested) throw new QuitSignal();
+        try {
+          await this.execute(command, source);
+        } catch (e) {
+          if (e instanceof QuitSignal) throw e;
+          if (e instanceof ScriptAborted) throw e;
+          const failure = await this.report(e, command, source, false);
+          if (failure.name === 'InterruptedError' || !this.goesOn(failure)) throw new ScriptAborted(failure);
+        }
+      }
+    } finally {
+      this.depth--;
+      for (const [name, value] of saved) {
+        if (value === undefined) this.variables.delete(name);
+        else this.variables.set(name, value);
+      }
+    }
+  }
+
+  /** @internal Ends the shell after the running command (`quit`). */
+  quit(): never {
+    this.quitRequested = true;
+    throw new QuitSignal();
+  }
+
+  /** The names of the commands (for completion and help). */
+  static get commandNames(): string[] {
+    return COMMANDS.flatMap((c: Command) => [c.name, ...(c.aliases ?? [])]).sort();
+  }
+}
+
+/** Expands variables in raw text, reporting positions from `base`. */
+function expandRest(text: string, lookup: (name: string) => string | undefined, base: number): string {
+  if (!text.includes('$(')) return text;
+  return text.replace(/\$\(([^()\s]*)\)/g, (whole, name: string, index: number) => {
+    const value = lookup(name);
+    if (value === undefined) throw new CommandSyntaxError(`variable '${name}' is not set (used as ${whole})`, base + index);
+    return value;
+  });
+}
+
+function isAbsolutePath(p: string): boolean {
+  return p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p);
+}
+
+function joinPath(a: string, b: string): string {
+  if (b === '') return a;
+  if (isAbsolutePath(b)) return b;
+  return a.endsWith('/') || a.endsWith('\\') ? a + b : `${a}/${b}`;
+}
+
+/** Removes `.` and `..` segments of an absolute POSIX path (Windows paths are left as they are). */
+function normalisePath(p: string): string {
+  if (!p.startsWith('/')) return p;
+  const out: string[] = [];
+  for (const segment of p.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') out.pop();
+    else out.push(segment);
+  }
+  return '/' + out.join('/');
+}
