@@ -4,11 +4,24 @@
  * xsd:date and xsd:time. The §17.5 table: IRIs cast to xsd:string only; blank nodes never;
  * strings by their lexical form (whitespace-collapsed); numbers and booleans between each other
  * (floats/doubles that are NaN or infinite do not cast to integer or decimal); date/times to
- * xsd:string and between themselves. Ill-typed literals never cast.
+ * xsd:string and between themselves. Ill-typed literals never cast. Beyond SPARQL 1.1, as RDFox:
+ * xsd:dateTimeStamp, xsd:duration, xsd:dayTimeDuration, xsd:yearMonthDuration and xsd:anyURI.
  * @module
  */
-import { decimalFromBigInt, parseDecimal } from './decimal.js';
-import { formatDateTime, parseDate, parseDateTime, parseTime, toDate, toDateTime, toTime, type DateTimeValue } from './datetime.js';
+import { decimalFromBigInt, parseDecimal, ZERO } from './decimal.js';
+import {
+  type DateTimeValue,
+  type DurationValue,
+  formatDateTime,
+  formatDuration,
+  parseDate,
+  parseDateTime,
+  parseDuration,
+  parseTime,
+  toDate,
+  toDateTime,
+  toTime,
+} from './datetime.js';
 import { fail } from './errors.js';
 import {
   type Numeric,
@@ -29,15 +42,21 @@ import { type LiteralValue, type Value, dateTimeLiteral, decode, describe, integ
 import {
   booleanLiteral,
   INTEGER_SUBTYPES,
+  typedLiteral,
+  XSD_ANY_URI,
   XSD_BOOLEAN,
   XSD_DATE,
   XSD_DATE_TIME,
+  XSD_DATE_TIME_STAMP,
+  XSD_DAY_TIME_DURATION,
   XSD_DECIMAL,
+  XSD_DURATION,
   XSD_DOUBLE,
   XSD_FLOAT,
   XSD_INTEGER,
   XSD_STRING,
   XSD_TIME,
+  XSD_YEAR_MONTH_DURATION,
 } from './vocabulary.js';
 
 /** XSD whitespace collapse at the ends (what casting from a string does before parsing). */
@@ -163,6 +182,52 @@ export function castToTime(arg: Value): Value {
   return dateTimeLiteral(toTime(dateTimeSource(arg, XSD_TIME, parseTime)), XSD_TIME);
 }
 
+/** xsd:dateTimeStamp() (from a string, a dateTime or a date): as xsd:dateTime, and it must have a timezone. */
+export function castToDateTimeStamp(arg: Value): Value {
+  const v = toDateTime(dateTimeSource(arg, XSD_DATE_TIME_STAMP, parseDateTime));
+  if (v.tz === undefined) cannot(arg, XSD_DATE_TIME_STAMP);
+  return dateTimeLiteral(v, XSD_DATE_TIME_STAMP);
+}
+
+const DURATION_DATATYPES: Readonly<Record<DurationValue['kind'], string>> = {
+  duration: XSD_DURATION,
+  dayTimeDuration: XSD_DAY_TIME_DURATION,
+  yearMonthDuration: XSD_YEAR_MONTH_DURATION,
+};
+
+/**
+ * xsd:duration(), xsd:dayTimeDuration(), xsd:yearMonthDuration(): from a string in the target's
+ * lexical space, or from any duration (casting to a subtype drops the other part, as in XPath).
+ */
+function castToDuration(kind: DurationValue['kind']): (arg: Value) => Value {
+  const target = DURATION_DATATYPES[kind];
+  return (arg) => {
+    const v = sourceValue(arg, target);
+    let d: DurationValue | undefined;
+    if (v.kind === 'duration') d = v.value;
+    else {
+      const s = sourceString(v);
+      d = s === undefined ? undefined : parseDuration(s, kind);
+    }
+    if (d === undefined) return cannot(arg, target);
+    const months = kind === 'dayTimeDuration' ? 0n : d.months;
+    const seconds = kind === 'yearMonthDuration' ? ZERO : d.seconds;
+    return typedLiteral(formatDuration(months, seconds, kind), target);
+  };
+}
+
+/** xsd:anyURI() (from a string, an xsd:anyURI literal or an IRI). */
+export function castToAnyUri(arg: Value): Value {
+  if (arg.termType === 'NamedNode') return typedLiteral(arg.value, XSD_ANY_URI);
+  const v = sourceValue(arg, XSD_ANY_URI);
+  if (v.datatype === XSD_ANY_URI) return typedLiteral(collapse(v.lexical), XSD_ANY_URI);
+  return typedLiteral(sourceString(v) ?? cannot(arg, XSD_ANY_URI), XSD_ANY_URI);
+}
+
+const castToDurationOnly = castToDuration('duration');
+const castToDayTimeDuration = castToDuration('dayTimeDuration');
+const castToYearMonthDuration = castToDuration('yearMonthDuration');
+
 /** The constructor function of a datatype IRI, or undefined when it is not one. */
 export function castFunction(datatype: string): ((arg: Value) => Value) | undefined {
   switch (datatype) {
@@ -184,6 +249,16 @@ export function castFunction(datatype: string): ((arg: Value) => Value) | undefi
       return castToDate;
     case XSD_TIME:
       return castToTime;
+    case XSD_DATE_TIME_STAMP:
+      return castToDateTimeStamp;
+    case XSD_DURATION:
+      return castToDurationOnly;
+    case XSD_DAY_TIME_DURATION:
+      return castToDayTimeDuration;
+    case XSD_YEAR_MONTH_DURATION:
+      return castToYearMonthDuration;
+    case XSD_ANY_URI:
+      return castToAnyUri;
     default:
       return INTEGER_SUBTYPES.has(datatype) ? (arg) => castToInteger(arg, datatype) : undefined;
   }

@@ -1,18 +1,22 @@
 /**
  * Compiles sparqlalgebrajs expression trees into closures over a variable getter: operators
  * (§17.3, with the error-tolerant `||`/`&&` of §17.2), function forms that take their arguments
- * lazily (BOUND, IF, COALESCE, IN, NOT IN, EXISTS), built-in functions (§17.4) and XSD
- * constructor functions (§17.5).
+ * lazily (BOUND, IF, COALESCE, IN, NOT IN, EXISTS), built-in functions (§17.4), XSD
+ * constructor functions (§17.5), and the functions of `function-library.ts` called by IRI (the
+ * XPath `fn:` and `math:` functions and RDFox's own; their unprefixed names are rewritten to
+ * those IRIs before parsing, see `function-names.ts`).
  * @module
  */
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import { Algebra } from './sparql-libraries.js';
+import * as calendar from './calendar.js';
 import { castFunction } from './casts.js';
 import { valueCompare, valueEquals } from './comparison.js';
 import { dateTimeFromDate } from './datetime.js';
 import { effectiveBooleanValue } from './ebv.js';
 import { ExpressionError, fail } from './errors.js';
+import { argumentCount, FUNCTION_LIBRARY } from './function-library.js';
 import { HASH_ALGORITHMS, hash } from './hash.js';
 import { type Numeric, numericAdd, numericDivide, numericMultiply, numericNegate, numericSubtract } from './numeric.js';
 import * as strings from './strings.js';
@@ -36,6 +40,8 @@ export interface EvaluationContext {
   readonly exists?: (pattern: Algebra.Operation, bindings: (variable: string) => Value | undefined) => boolean;
   /** For BNODE(): returns a fresh blank node, or the same one for the same label within one solution (the caller resets per solution). */
   readonly bnode?: (label?: string) => RDF.BlankNode;
+  /** For AGENT(): the name of the role evaluating the expression; absent → AGENT() is an error. */
+  readonly agent?: string;
 }
 
 /** Per-compilation state. */
@@ -142,14 +148,14 @@ const BUILTINS: ReadonlyMap<string, Builtin> = new Map<string, Builtin>([
   ['strends', fixed(2, strings.strends)],
   ['strbefore', fixed(2, strings.strbefore)],
   ['strafter', fixed(2, strings.strafter)],
-  ['year', fixed(1, terms.year)],
-  ['month', fixed(1, terms.month)],
-  ['day', fixed(1, terms.day)],
-  ['hours', fixed(1, terms.hours)],
-  ['minutes', fixed(1, terms.minutes)],
-  ['seconds', fixed(1, terms.seconds)],
-  ['timezone', fixed(1, terms.timezone)],
-  ['tz', fixed(1, terms.tz)],
+  ['year', fixed(1, calendar.year)],
+  ['month', fixed(1, calendar.month)],
+  ['day', fixed(1, calendar.day)],
+  ['hours', fixed(1, calendar.hours)],
+  ['minutes', fixed(1, calendar.minutes)],
+  ['seconds', fixed(1, calendar.seconds)],
+  ['timezone', fixed(1, calendar.timezone)],
+  ['tz', fixed(1, calendar.tz)],
   ['uuid', fixed(0, terms.uuid)],
   ['struuid', fixed(0, terms.struuid)],
   ['strlang', fixed(2, terms.strlang)],
@@ -343,7 +349,12 @@ function compileNamed(e: Algebra.NamedExpression, c: Compilation): Evaluator {
   const iri = e.name.value;
   const args = e.args.map((a) => compile(a, c));
   const cast = castFunction(iri);
-  if (cast === undefined) return () => fail(`unknown function <${iri}>`);
+  if (cast === undefined) {
+    const f = FUNCTION_LIBRARY.get(iri);
+    if (f === undefined) return () => fail(`unknown function <${iri}>`);
+    if (args.length < f.min || args.length > f.max) return () => fail(`<${iri}> takes ${argumentCount(f.min, f.max)}, got ${args.length}`);
+    return strict(args, f.bind(c.context));
+  }
   if (args.length !== 1) return () => fail(`<${iri}> takes one argument, got ${args.length}`);
   return strict(args, cast);
 }
@@ -380,7 +391,8 @@ function compile(e: Algebra.Expression, c: Compilation): Evaluator {
  * without `?`) or undefined. The closure returns the value or throws {@link ExpressionError}.
  * Structural problems (an aggregate or `*` in a scalar expression, an unknown operator, a built-in
  * with the wrong number of arguments, BOUND of a non-variable) throw ExpressionError here, at
- * compile time; an unknown function IRI is an error when evaluated.
+ * compile time; an unknown function IRI, or a function IRI called with the wrong number of
+ * arguments, is an error when evaluated.
  */
 export function compileExpression(expression: Algebra.Expression, context: EvaluationContext): (get: (variable: string) => Value | undefined) => Value {
   const c: Compilation = { context, now: undefined, labels: undefined, usesLabels: false };

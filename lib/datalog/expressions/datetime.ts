@@ -10,6 +10,7 @@ import {
   type Decimal,
   decimalAdd,
   decimalCompare,
+  decimalFloor,
   decimalFromBigInt,
   decimalSign,
   decimalToPlainString,
@@ -340,4 +341,48 @@ export function compareDurations(a: DurationValue, b: DurationValue): number | u
 export function compareDurationsTotal(a: DurationValue, b: DurationValue): number {
   if (a.months !== b.months) return a.months < b.months ? -1 : 1;
   return decimalCompare(a.seconds, b.seconds);
+}
+
+/**
+ * The canonical lexical form of a duration of the given datatype from its signed months and
+ * seconds (which must not have opposite signs): `-P1Y2M3DT4H5M6.5S`, `PT0S` (`P0M` for an
+ * xsd:yearMonthDuration) when zero.
+ */
+export function formatDuration(months: bigint, seconds: Decimal, kind: DurationValue['kind']): string {
+  if (kind === 'dayTimeDuration') return formatDayTimeDuration(seconds);
+  const negative = months < 0n || decimalSign(seconds) < 0;
+  const m = months < 0n ? -months : months;
+  let out = `${negative ? '-' : ''}P`;
+  if (m >= 12n) out += `${m / 12n}Y`;
+  if (m % 12n !== 0n) out += `${m % 12n}M`;
+  if (kind === 'yearMonthDuration') return m === 0n ? 'P0M' : out;
+  const time = formatDayTimeDuration(negative ? makeDecimal(-seconds.unscaled, seconds.scale) : seconds);
+  if (time !== 'PT0S') out += time.slice(1);
+  return out === 'P' || out === '-P' ? 'PT0S' : out;
+}
+
+/**
+ * A date/time value moved to the timezone `tz` (minutes east of UTC), as XPath's
+ * fn:adjust-dateTime-to-timezone and its date and time variants do: a value without a timezone
+ * gets `tz` with its local fields unchanged; a value with one is converted to the same instant
+ * in `tz` (a date as its midnight, keeping the date part; a time on its reference day, keeping
+ * the time part). With `tz` undefined, the timezone is removed and the local fields kept.
+ */
+export function adjustTimezone(v: DateTimeValue, tz: number | undefined): DateTimeValue {
+  if (tz === undefined || v.tz === undefined) {
+    return build(v.kind, v.year, v.month, v.day, v.hour, v.minute, v.second, tz, formatTz(tz));
+  }
+  const local = decimalAdd(v.instant, decimalFromBigInt(BigInt(tz * 60)));
+  const wholeSeconds = decimalFloor(local);
+  const fraction = decimalAdd(local, decimalFromBigInt(-wholeSeconds));
+  const days = floorDiv(wholeSeconds, 86400n);
+  const inDay = Number(wholeSeconds - days * 86400n);
+  const [year, month, day] = civilFromDays(days);
+  const hour = Math.floor(inDay / 3600);
+  const minute = Math.floor((inDay % 3600) / 60);
+  const second = decimalAdd(decimalFromBigInt(BigInt(inDay % 60)), fraction);
+  const adjusted = build('dateTime', year, month, day, hour, minute, second, tz, formatTz(tz));
+  if (v.kind === 'date') return toDate(adjusted);
+  if (v.kind === 'time') return toTime(adjusted);
+  return adjusted;
 }

@@ -11,5 +11,5 @@ export type { EvaluationContext } from './compile.js';
 export { compileExpression } from './compile.js';
 export { effectiveBooleanValue } from './ebv.js';
 export type { Aggregator, AggregateFunction, AggregatorOptions } from './aggregates.js';
-export { createAggregator } from './aggregates.js';
+export { aggregateArity, createAggregator } from './aggregates.js';
 export { compareForOrder, valueEquals } from './comparison.js';

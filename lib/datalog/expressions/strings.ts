@@ -2,7 +2,8 @@
  * SPARQL string functions (§17.4.3): STRLEN, SUBSTR, UCASE, LCASE, STRSTARTS, STRENDS,
  * CONTAINS, STRBEFORE, STRAFTER, ENCODE_FOR_URI, CONCAT, LANGMATCHES, REGEX and REPLACE, with
  * the argument compatibility rules (§17.4.3.1.2) and the language tags of results. Lengths and
- * positions count Unicode code points, not UTF-16 code units.
+ * positions count Unicode code points, not UTF-16 code units. Also RDFox's ESCAPE_HTML_URI and
+ * IRI_TO_URI (XPath fn:escape-html-uri and fn:iri-to-uri).
  * @module
  */
 import type * as RDF from '@rdfjs/types';
@@ -124,6 +125,36 @@ export function encodeForUri(arg: Value): Value {
     else for (const byte of encoder.encode(ch)) out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
   }
   return stringLiteral(out);
+}
+
+/** Percent-encodes (UTF-8) the characters of a string literal argument for which `escape` holds. */
+function percentEncode(arg: Value, what: string, escape: (codePoint: number) => boolean): Value {
+  const s = requireString(arg, what).lexical;
+  let out = '';
+  for (const ch of s) {
+    if (!escape(ch.codePointAt(0)!)) out += ch;
+    else for (const byte of encoder.encode(ch)) out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return stringLiteral(out);
+}
+
+/** The characters fn:iri-to-uri escapes besides the non-ASCII ones: controls, space and `<>"{}|\^\``. */
+const NOT_IN_URIS = new Set([...' <>"{}|\\^`'].map((c) => c.codePointAt(0)!));
+
+/**
+ * ESCAPE_HTML_URI (fn:escape-html-uri): percent-encodes every character outside printable ASCII
+ * (code points 32–126), as HTML does with URIs in attribute values; a simple literal.
+ */
+export function escapeHtmlUri(arg: Value): Value {
+  return percentEncode(arg, 'ESCAPE_HTML_URI', (c) => c < 0x20 || c > 0x7e);
+}
+
+/**
+ * IRI_TO_URI (fn:iri-to-uri): percent-encodes the characters an IRI may contain and a URI may
+ * not (non-ASCII characters, controls, space and `<>"{}|\^\``); a simple literal.
+ */
+export function iriToUri(arg: Value): Value {
+  return percentEncode(arg, 'IRI_TO_URI', (c) => c < 0x20 || c > 0x7e || NOT_IN_URIS.has(c));
 }
 
 /** CONCAT: the result has a language tag only when every argument has that same tag. */

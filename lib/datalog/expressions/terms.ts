@@ -1,32 +1,19 @@
 /**
  * Functions on RDF terms (§17.4.2) and the numeric functions (§17.4.4): STR, LANG, DATATYPE,
  * IRI/URI, STRDT, STRLANG, UUID, STRUUID, isIRI/isURI, isBLANK, isLITERAL, isNUMERIC, sameTerm,
- * RAND, ABS, ROUND, CEIL, FLOOR, and the date/time accessors YEAR … TZ (§17.4.5). BNODE, BOUND,
- * IF, COALESCE, IN and NOT IN need the evaluation context or lazy arguments and are compiled in
- * `compile.ts`.
+ * RAND, ABS, ROUND, CEIL, FLOOR, and RDFox's isInteger, isDecimal and STREX. The date/time
+ * accessors YEAR … TZ (§17.4.5) are in `calendar.ts`. BNODE, BOUND, IF, COALESCE, IN and NOT IN
+ * need the evaluation context or lazy arguments and are compiled in `compile.ts`.
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import { sameTerm as termEquals } from './comparison.js';
-import { formatDayTimeDuration } from './datetime.js';
-import { decimalFromBigInt } from './decimal.js';
 import { fail } from './errors.js';
 import { isValidIri, hasScheme, resolveIri } from './iri.js';
-import { type Numeric, double, numericAbs, numericCeil, numericFloor, numericRound, decimal } from './numeric.js';
-import {
-  type Value,
-  decode,
-  describe,
-  integerLiteral,
-  numericLiteral,
-  requireDateTime,
-  requireNumeric,
-  requireSimple,
-  stringLiteral,
-} from './values.js';
-import { booleanLiteral, iri, RDF_DIR_LANG_STRING, RDF_LANG_STRING, typedLiteral, XSD_DAY_TIME_DURATION } from './vocabulary.js';
+import { type Numeric, double, numericAbs, numericCeil, numericFloor, numericRound } from './numeric.js';
+import { type Value, decode, describe, numericLiteral, requireNumeric, requireSimple, stringLiteral } from './values.js';
+import { booleanLiteral, iri, RDF_DIR_LANG_STRING, RDF_LANG_STRING, typedLiteral } from './vocabulary.js';
 
 /** STR: the lexical form of a literal or the string of an IRI, as a simple literal. */
 export function str(arg: Value): Value {
@@ -107,6 +94,28 @@ export function isNumeric(arg: Value): Value {
   return booleanLiteral(arg.termType === 'Literal' && decode(arg).kind === 'numeric');
 }
 
+/** isInteger (RDFox): a valid literal of xsd:integer or one of its derived datatypes (xsd:int, …). */
+export function isInteger(arg: Value): Value {
+  if (arg.termType !== 'Literal') return booleanLiteral(false);
+  const v = decode(arg);
+  return booleanLiteral(v.kind === 'numeric' && v.numeric.type === 'integer');
+}
+
+/** isDecimal (RDFox): a valid xsd:decimal literal (not one of the integer datatypes). */
+export function isDecimal(arg: Value): Value {
+  if (arg.termType !== 'Literal') return booleanLiteral(false);
+  const v = decode(arg);
+  return booleanLiteral(v.kind === 'numeric' && v.numeric.type === 'decimal');
+}
+
+/**
+ * STREX (RDFox): a string for any term, where STR fails on blank nodes: the IRI of an IRI, the
+ * lexical form of a literal, `_:label` for a blank node.
+ */
+export function strex(arg: Value): Value {
+  return stringLiteral(arg.termType === 'BlankNode' ? `_:${arg.value}` : arg.value);
+}
+
 /** sameTerm. */
 export function sameTerm(a: Value, b: Value): Value {
   return booleanLiteral(termEquals(a, b));
@@ -129,45 +138,3 @@ export const round: (arg: Value) => Value = numericFunction('ROUND', numericRoun
 export const ceil: (arg: Value) => Value = numericFunction('CEIL', numericCeil);
 /** FLOOR. */
 export const floor: (arg: Value) => Value = numericFunction('FLOOR', numericFloor);
-
-/** YEAR of an xsd:dateTime (or xsd:date). */
-export function year(arg: Value): Value {
-  return integerLiteral(requireDateTime(arg, 'YEAR', ['date']).year);
-}
-
-/** MONTH of an xsd:dateTime (or xsd:date). */
-export function month(arg: Value): Value {
-  return integerLiteral(BigInt(requireDateTime(arg, 'MONTH', ['date']).month));
-}
-
-/** DAY of an xsd:dateTime (or xsd:date). */
-export function day(arg: Value): Value {
-  return integerLiteral(BigInt(requireDateTime(arg, 'DAY', ['date']).day));
-}
-
-/** HOURS of an xsd:dateTime (or xsd:time). */
-export function hours(arg: Value): Value {
-  return integerLiteral(BigInt(requireDateTime(arg, 'HOURS', ['time']).hour));
-}
-
-/** MINUTES of an xsd:dateTime (or xsd:time). */
-export function minutes(arg: Value): Value {
-  return integerLiteral(BigInt(requireDateTime(arg, 'MINUTES', ['time']).minute));
-}
-
-/** SECONDS of an xsd:dateTime (or xsd:time), as an xsd:decimal. */
-export function seconds(arg: Value): Value {
-  return numericLiteral(decimal(requireDateTime(arg, 'SECONDS', ['time']).second));
-}
-
-/** TIMEZONE: the timezone as an xsd:dayTimeDuration; error when there is none. */
-export function timezone(arg: Value): RDF.Literal {
-  const v = requireDateTime(arg, 'TIMEZONE', ['date', 'time']);
-  if (v.tz === undefined) fail('TIMEZONE of a value without a timezone');
-  return typedLiteral(formatDayTimeDuration(decimalFromBigInt(BigInt(v.tz * 60))), XSD_DAY_TIME_DURATION);
-}
-
-/** TZ: the timezone as written (`Z`, `-05:00`), `""` when there is none. */
-export function tz(arg: Value): Value {
-  return stringLiteral(requireDateTime(arg, 'TZ', ['date', 'time']).tzText);
-}

@@ -40,6 +40,29 @@ export const XSD_DURATION = `${XSD}duration`;
 export const XSD_DAY_TIME_DURATION = `${XSD}dayTimeDuration`;
 /** xsd:yearMonthDuration. */
 export const XSD_YEAR_MONTH_DURATION = `${XSD}yearMonthDuration`;
+/** xsd:gYear. */
+export const XSD_G_YEAR = `${XSD}gYear`;
+/** xsd:gYearMonth. */
+export const XSD_G_YEAR_MONTH = `${XSD}gYearMonth`;
+/** xsd:gMonth. */
+export const XSD_G_MONTH = `${XSD}gMonth`;
+/** xsd:gMonthDay. */
+export const XSD_G_MONTH_DAY = `${XSD}gMonthDay`;
+/** xsd:gDay. */
+export const XSD_G_DAY = `${XSD}gDay`;
+/** xsd:anyURI. */
+export const XSD_ANY_URI = `${XSD}anyURI`;
+
+/** The namespace of the XPath and XQuery functions (`fn:`). */
+export const FN = 'http://www.w3.org/2005/xpath-functions#';
+/** The namespace of the XPath mathematical functions (`math:`). */
+export const MATH = 'http://www.w3.org/2005/xpath-functions/math#';
+/**
+ * The namespace of the functions that have no standard IRI (RDFox's proprietary functions such
+ * as MINFN or DAY_OF_THE_WEEK, and math functions XPath lacks such as CBRT): the lower-case
+ * short name follows it, e.g. `urn:quadlog:function:minfn`.
+ */
+export const FUNCTION_NS = 'urn:quadlog:function:';
 
 /** The datatypes derived from xsd:integer, with their inclusive bounds (undefined = unbounded). */
 export const INTEGER_SUBTYPES: ReadonlyMap<string, readonly [bigint | undefined, bigint | undefined]> = new Map<
