@@ -18,11 +18,14 @@ export {
   type BeginTransactionOptions,
   type FactCountOptions,
   type ImportAxiomsOptions,
+  type ExportOptions,
   type ImportDataOptions,
   type ImportResult,
+  type MaterializationOptions,
   type TransactionType,
   type UpdateOptions,
 } from './api/data-store-connection.js';
+export { DEFAULT_PROGRESS_INTERVAL_MS, type ProgressOperation, type ProgressOptions, type ProgressReport } from './api/progress.js';
 export type { DataSourceColumnRow, DataSourceRow, DataSourceSample, DataSourceTableRow } from './server/data-sources.js';
 export {
   ANSWER_MEDIA_TYPES,

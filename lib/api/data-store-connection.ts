@@ -25,7 +25,7 @@ import type { Server } from '../server/server.js';
 import { ConnectionBase } from './connection-base.js';
 import { specifiersOf, storeAccess } from '../server/fact-access.js';
 import type { FactAccess } from '../storage/fact-access.js';
-import type { Catalogue } from '../storage/catalogue.js';
+import { type Catalogue, storesFacts } from '../storage/catalogue.js';
 import { type ResourcePath, storeResources } from '../server/resource-specifiers.js';
 import { importAxioms } from '../server/axioms.js';
 import { AnswerBindings, type AnswerRow, Cursor, rowsInto } from './cursor.js';
@@ -35,6 +35,9 @@ import { type AnswerSink, type EvaluationOptions, evaluateQuery as evaluateSparq
 import { answerWriterSink } from '../sparql/answer-output.js';
 import { AnswerChannel } from './answer-channel.js';
 import { Interrupter } from '../model/control.js';
+import type { ByteCounter } from '../formats/byte-source.js';
+import type { ExportCounters } from '../server/export.js';
+import { monitored, ProgressMonitor, type ProgressOptions, type ProgressSample } from './progress.js';
 
 /** The kinds of transaction. */
 export type TransactionType = 'read-only' | 'read-write';
@@ -45,7 +48,7 @@ export const IMPLICIT_LOCK_TIMEOUT_MS = 2000;
 export type { ImportResult } from '../formats/notifications.js';
 
 /** Options of {@link DataStoreConnection.importData}. */
-export interface ImportDataOptions extends ImportOptions {
+export interface ImportDataOptions extends ImportOptions, ProgressOptions {
   /** Called with each error, warning or prefix row as soon as it is found. */
   readonly onNotification?: (row: NotificationRow) => void;
   /**
@@ -55,6 +58,20 @@ export interface ImportDataOptions extends ImportOptions {
    */
   readonly rejectOnError?: boolean;
 }
+
+/**
+ * Options of {@link DataStoreConnection.exportData}: `onProgress` reports the facts written,
+ * the bytes of output and the part of the store scanned.
+ */
+export type ExportOptions = ProgressOptions;
+
+/**
+ * Options of the calls that reason ({@link DataStoreConnection.commitTransaction},
+ * {@link DataStoreConnection.recomputeMaterialization},
+ * {@link DataStoreConnection.updateMaterialization}): `onProgress` reports the facts derived
+ * so far (operation `reasoning`).
+ */
+export type MaterializationOptions = ProgressOptions;
 
 /** Options of {@link DataStoreConnection.importAxiomsFromTriples}. */
 export interface ImportAxiomsOptions {
@@ -113,6 +130,40 @@ function resultOf(report: ImportReport, prefixes: ReadonlyMap<string, string>): 
     changedAxioms: report.changedAxioms,
     prefixes,
     text: report.toText(),
+  };
+}
+
+/** What an import has read so far, for progress reports. */
+function importSample(counters: readonly ByteCounter[], report: ImportReport): ProgressSample {
+  let bytes = 0;
+  let total: number | undefined = 0;
+  for (const c of counters) {
+    bytes += c.read;
+    total = total === undefined || c.size === undefined ? undefined : total + c.size;
+  }
+  if (counters.length === 0) total = undefined;
+  return { operation: 'import', bytes, totalBytes: total, facts: report.processedFacts, fraction: total ? Math.min(1, bytes / total) : undefined };
+}
+
+/** A sampler of the reasoning in a write transaction: the rows added to the fact tables since it started. */
+function reasoningSampler(state: StoreState): () => ProgressSample {
+  const rows = (): number => state.table(DEFAULT_TRIPLES_ID).rowCount + state.table(QUADS_ID).rowCount;
+  const start = rows();
+  return () => ({ operation: 'reasoning', bytes: 0, totalBytes: undefined, facts: Math.max(0, rows() - start), fraction: undefined });
+}
+
+/** An export output that counts the bytes written through it. */
+function countingOutput(output: ExportOutput, count: (bytes: number) => void): ExportOutput {
+  if (typeof output === 'function') {
+    return (chunk: string) => {
+      count(Buffer.byteLength(chunk));
+      return output(chunk);
+    };
+  }
+  return (chunk: string) => {
+    count(Buffer.byteLength(chunk));
+    if (output.write(chunk)) return undefined;
+    return new Promise<void>((resolve) => output.once('drain', resolve));
   };
 }
 
@@ -189,6 +240,15 @@ export class DataStoreConnection extends ConnectionBase {
     return new DataStoreConnection(this.server, this.store, this.roleName, this.incarnation);
   }
 
+  /**
+   * Asks the call running on this connection to stop (InterruptedError), a cursor's page being
+   * read included: that cursor's query stops, and the cursor must be opened again.
+   */
+  override interrupt(): void {
+    super.interrupt();
+    for (const channel of this.cursorRuns) channel.interrupt();
+  }
+
   /** Closes the connection, rolling back its open transaction. */
   override close(): void {
     if (this.transaction) this.endTransaction();
@@ -212,9 +272,9 @@ export class DataStoreConnection extends ConnectionBase {
   /**
    * Commits the open transaction (a read-only one just ends). Reasoning brings the
    * materialisation up to date first; if it fails or is interrupted, the transaction is
-   * rolled back.
+   * rolled back. `options.onProgress` reports the reasoning's progress.
    */
-  async commitTransaction(): Promise<void> {
+  async commitTransaction(options: MaterializationOptions = {}): Promise<void> {
     await this.guard('commitTransaction', async () => {
       const t = this.transaction;
       if (!t) throw new TransactionError('no transaction is open on this connection');
@@ -223,7 +283,8 @@ export class DataStoreConnection extends ConnectionBase {
       else {
         // the commit procedure and reasoning act for the store, not for the role
         t.tx.access = undefined;
-        await this.store.commit(t.tx, this.interrupter);
+        const monitor = ProgressMonitor.start(options, reasoningSampler(t.tx));
+        await monitored(monitor, () => this.store.commit(t.tx, this.interrupter));
       }
     });
   }
@@ -286,7 +347,8 @@ export class DataStoreConnection extends ConnectionBase {
     this.requireOn([], 'write');
     this.requireOn(['rules'], 'write');
     if (axioms) this.requireOn(['axioms'], 'write');
-    for (const name of catalogue.tupleTables.keys()) this.requireOn(['tupletables', name], 'write');
+    // built-in tables (SKOLEM) hold no facts to clear
+    for (const info of catalogue.tupleTables.values()) if (storesFacts(info)) this.requireOn(['tupletables', info.name], 'write');
     const graphs = specifiersOf(this.store.name).allGraphs;
     if (!this.server.roles.allowsAll(this.roleName, graphs, 'write')) throw new AccessDeniedError(`role '${this.roleName}' has no write access to every named graph ('${graphs.text}')`);
   }
@@ -384,28 +446,51 @@ export class DataStoreConnection extends ConnectionBase {
         if (row.type === 'prefix') prefixes.set(row.description, row.value);
         options.onNotification?.(row);
       };
-      await this.write(
-        (tx) => importInto(this.store, tx, updateType, source, options, report, this.interrupter),
-        () => report.errors > 0,
+      const counters: ByteCounter[] | undefined = options.onProgress ? [] : undefined;
+      const monitor = ProgressMonitor.start(options, () => importSample(counters ?? [], report));
+      await monitored(monitor, () =>
+        this.write(
+          async (tx) => {
+            await importInto(this.store, tx, updateType, source, options, report, this.interrupter, counters);
+            // what follows in an implicit transaction is the reasoning of its commit
+            monitor?.phase(reasoningSampler(tx));
+          },
+          () => report.errors > 0,
+        ),
       );
       return settle(resultOf(report, prefixes), options.rejectOnError, 'import');
     });
   }
 
-  /** Writes the store's facts to `output` in an RDF media type (parameter fact-domain). */
-  async exportData(output: ExportOutput, mediaType: string, parameters: ExportParameters = {}): Promise<void> {
-    await this.guard('exportData', () =>
-      this.read((state) => {
-        if (canonicalMediaType(mediaType) === DATALOG) this.requireOn(['rules'], 'read');
-        return exportFacts(state, this.store.facts.dictionary, output, mediaType, parameters, this.interrupter, this.access(state.catalogue));
-      }),
+  /**
+   * Writes the store's facts to `output` in an RDF media type (parameter fact-domain).
+   * `options.onProgress` reports the facts and bytes written and the part of the store scanned.
+   */
+  async exportData(output: ExportOutput, mediaType: string, parameters: ExportParameters = {}, options: ExportOptions = {}): Promise<void> {
+    const counters: ExportCounters | undefined = options.onProgress ? { facts: 0, scanned: 0, total: 0 } : undefined;
+    let bytes = 0;
+    const monitor = ProgressMonitor.start(options, () => ({
+      operation: 'export',
+      bytes,
+      totalBytes: undefined,
+      facts: counters?.facts ?? 0,
+      fraction: counters && counters.total > 0 ? Math.min(1, counters.scanned / counters.total) : undefined,
+    }));
+    const out = monitor ? countingOutput(output, (n) => (bytes += n)) : output;
+    await monitored(monitor, () =>
+      this.guard('exportData', () =>
+        this.read((state) => {
+          if (canonicalMediaType(mediaType) === DATALOG) this.requireOn(['rules'], 'read');
+          return exportFacts(state, this.store.facts.dictionary, out, mediaType, parameters, this.interrupter, this.access(state.catalogue), counters);
+        }),
+      ),
     );
   }
 
   /** Exports to a string (convenient for small stores). */
-  async exportDataToString(mediaType: string, parameters: ExportParameters = {}): Promise<string> {
+  async exportDataToString(mediaType: string, parameters: ExportParameters = {}, options: ExportOptions = {}): Promise<string> {
     const parts: string[] = [];
-    await this.exportData((chunk) => void parts.push(chunk), mediaType, parameters);
+    await this.exportData((chunk) => void parts.push(chunk), mediaType, parameters, options);
     return parts.join('');
   }
 
@@ -541,7 +626,10 @@ export class DataStoreConnection extends ConnectionBase {
       {
         start: () => {
           this.checkUsable();
-          const channel = new AnswerChannel<AnswerRow>();
+          // the run's own interrupter stops it when the cursor closes, and when the connection is
+          // interrupted while a page is being read (an aggregate hands over no row to pause at)
+          const interrupter = new Interrupter();
+          const channel = new AnswerChannel<AnswerRow>(undefined, () => interrupter.interrupt());
           let variables: readonly string[] = [];
           const sink = rowsInto(channel, (names) => (variables = names));
           const dictionary = this.store.facts.dictionary;
@@ -554,7 +642,7 @@ export class DataStoreConnection extends ConnectionBase {
             const own = this.transaction?.type === 'read-only' ? undefined : this.store.facts.read();
             const state = own ?? (this.transaction as { snapshot: Snapshot }).snapshot;
             try {
-              await runQuery(state, dictionary, query, this.withAccess(state, options), new Interrupter(), sink, undefined, channel.pause);
+              await runQuery(state, dictionary, query, this.withAccess(state, options), interrupter, sink, undefined, channel.pause);
             } finally {
               if (own) this.store.facts.release(own);
             }
@@ -696,7 +784,9 @@ export class DataStoreConnection extends ConnectionBase {
     return this.guard('countFacts', () =>
       this.read((state) => {
         const mask = factDomainMask(options.factDomain, 'all');
-        const ids = options.tupleTable !== undefined ? [this.store.tableInfo(state, options.tupleTable).id] : [DEFAULT_TRIPLES_ID, QUADS_ID];
+        const info = options.tupleTable !== undefined ? this.store.tableInfo(state, options.tupleTable) : undefined;
+        if (info && !storesFacts(info)) throw new BadRequestError(`tuple table '${info.name}' is built in: its facts are computed, not stored, and cannot be counted`);
+        const ids = info ? [info.id] : [DEFAULT_TRIPLES_ID, QUADS_ID];
         const access = this.access(state.catalogue);
         for (const id of ids) access?.checkRead(id);
         const readable = access?.readableGraph;
@@ -731,22 +821,35 @@ export class DataStoreConnection extends ConnectionBase {
     });
   }
 
-  /** Recomputes the materialisation from scratch (from the explicit facts and the rules). */
-  async recomputeMaterialization(): Promise<void> {
-    await this.guard('recomputeMaterialization', () =>
-      this.writeTo([], async (tx) => {
-        this.store.reasoner.requestRecompute();
-        await this.store.reasoner.reason(tx, this.interrupter);
-      }),
+  /**
+   * Recomputes the materialisation from scratch (from the explicit facts and the rules).
+   * `options.onProgress` reports the facts derived so far.
+   */
+  async recomputeMaterialization(options: MaterializationOptions = {}): Promise<void> {
+    const progress: { monitor?: ProgressMonitor | undefined } = {};
+    await monitored(
+      { finish: () => progress.monitor?.finish() },
+      () =>
+        this.guard('recomputeMaterialization', () =>
+          this.writeTo([], async (tx) => {
+            progress.monitor = ProgressMonitor.start(options, reasoningSampler(tx));
+            this.store.reasoner.requestRecompute();
+            await this.store.reasoner.reason(tx, this.interrupter);
+          }),
+        ),
     );
   }
 
-  /** Brings the materialisation up to date inside the open read/write transaction. */
-  async updateMaterialization(): Promise<void> {
+  /**
+   * Brings the materialisation up to date inside the open read/write transaction.
+   * `options.onProgress` reports the facts derived so far.
+   */
+  async updateMaterialization(options: MaterializationOptions = {}): Promise<void> {
     await this.guard('updateMaterialization', async () => {
       this.requireOn([], 'write');
       if (this.transaction?.type !== 'read-write') throw new TransactionError('update-materialization needs an open read-write transaction');
-      await this.reasonInTransaction(this.transaction.tx);
+      const tx = this.transaction.tx;
+      await monitored(ProgressMonitor.start(options, reasoningSampler(tx)), () => this.reasonInTransaction(tx));
     });
   }
 

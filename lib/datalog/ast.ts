@@ -91,8 +91,23 @@ export interface NegationLiteral {
   readonly position: SourcePosition;
 }
 
-/** Aggregate functions. */
-export type AggregateFunction = 'count' | 'sum' | 'min' | 'max' | 'avg';
+/**
+ * The aggregate functions of rules (RDFox's): the SPARQL ones except SAMPLE and GROUP_CONCAT,
+ * and MUL, COUNT_MIN, COUNT_MAX, MIN_ARGMIN, MAX_ARGMIN, MIN_ARGMAX and MAX_ARGMAX.
+ */
+export type AggregateFunction =
+  | 'count'
+  | 'sum'
+  | 'min'
+  | 'max'
+  | 'avg'
+  | 'mul'
+  | 'count_min'
+  | 'count_max'
+  | 'min_argmin'
+  | 'max_argmin'
+  | 'min_argmax'
+  | 'max_argmax';
 
 /** One `BIND f(expr) AS ?v` of an AGGREGATE. */
 export interface AggregateBinding {
@@ -100,12 +115,23 @@ export interface AggregateBinding {
   readonly fn: AggregateFunction;
   /** Whether DISTINCT was given. */
   readonly distinct: boolean;
-  /** The argument; undefined for `COUNT(*)`. */
+  /** The first argument; undefined for `COUNT(*)` and `COUNT()`. */
   readonly expression: Algebra.Expression | undefined;
-  /** Source text of the argument (`*` for COUNT(*)). */
+  /**
+   * Every argument, in order: none for `COUNT(*)` and `COUNT()`, two (A, V) for MIN_ARGMIN,
+   * MAX_ARGMIN, MIN_ARGMAX and MAX_ARGMAX, one or more for COUNT, one otherwise. Absent in
+   * bindings built by hand before it existed: then `expression` alone is the argument.
+   */
+  readonly expressions?: readonly Algebra.Expression[];
+  /** Source text of the arguments, as written between the parentheses after DISTINCT (`*` for COUNT(*)). */
   readonly text: string;
   /** The variable receiving the result (without `?`). */
   readonly variable: string;
+}
+
+/** The arguments of an aggregate binding, in order (see {@link AggregateBinding.expressions}). */
+export function aggregateArguments(binding: AggregateBinding): readonly Algebra.Expression[] {
+  return binding.expressions ?? (binding.expression ? [binding.expression] : []);
 }
 
 /** `AGGREGATE(B1, …, Bk ON ?g1 … ?gn BIND f(expr) AS ?v …)`. */

@@ -8,9 +8,13 @@
 import type { StoreState } from '../storage/fact-store.js';
 import { ANY, PAIR_MIN_CHAIN, type TupleTable, type TableView } from '../storage/tuple-table.js';
 import type { PairIndex } from '../storage/pair-index.js';
-import { compileExpression, createAggregator, effectiveBooleanValue, type Aggregator } from './expressions/index.js';
-import type { CompiledAtom, CompiledLiteral, CompiledRule } from './program.js';
+import { DataFactory } from 'n3';
+import { aggregateArguments } from './ast.js';
+import { aggregateArity, compileExpression, createAggregator, effectiveBooleanValue, type Aggregator } from './expressions/index.js';
+import { termKey } from './expressions/comparison.js';
+import type { CompiledAtom, CompiledLiteral, CompiledRule, VariableScope } from './program.js';
 import type { TermValue, TermValues } from './term-values.js';
+import { evaluateSkolem, skolemReady } from './skolem.js';
 
 /** Which rows count for a scan; null means every visible row. */
 export type RowFilter = ((tableId: number, row: number) => boolean) | null;
@@ -20,6 +24,7 @@ export type MatchCallback = (slots: Int32Array) => boolean | void;
 
 type Step =
   | { readonly kind: 'scan'; readonly atom: CompiledAtom }
+  | { readonly kind: 'skolem'; readonly args: Int32Array }
   | { readonly kind: 'filter'; readonly test: (slots: Int32Array) => boolean }
   | { readonly kind: 'bind'; readonly slot: number; readonly compute: (slots: Int32Array) => number }
   | { readonly kind: 'not'; readonly steps: readonly Step[]; readonly local: readonly number[] }
@@ -30,7 +35,8 @@ type Step =
       readonly resultSlots: readonly number[];
       readonly innerSlots: readonly number[];
       readonly makeAggregators: () => Aggregator[];
-      readonly args: ReadonlyArray<((slots: Int32Array) => TermValue | undefined) | undefined>;
+      /** Per binding: adds the values of one solution to its aggregator. */
+      readonly feeds: ReadonlyArray<(aggregator: Aggregator, slots: Int32Array) => void>;
     };
 
 const NOW = new Date();
@@ -126,6 +132,12 @@ export class RuleEvaluator {
             bound.add(l.slot);
             remaining.splice(i--, 1);
             progress = true;
+          } else if (l.kind === 'skolem' && skolemReady(l, bound)) {
+            // a function of its leading arguments (or unpacking its last one): as cheap as a BIND
+            steps.push({ kind: 'skolem', args: l.args });
+            for (const v of l.vars) bound.add(v);
+            remaining.splice(i--, 1);
+            progress = true;
           }
         }
       }
@@ -188,9 +200,11 @@ export class RuleEvaluator {
     switch (l.kind) {
       case 'atom':
         return { kind: 'scan', atom: l.atom };
+      case 'skolem':
+        return { kind: 'skolem', args: l.args };
       case 'filter': {
         const f = compileExpression(l.source.expression, { now: NOW });
-        const get = this.getter(rule);
+        const get = this.getter(l.scope);
         return {
           kind: 'filter',
           test: (slots) => {
@@ -204,7 +218,7 @@ export class RuleEvaluator {
       }
       case 'bind': {
         const f = compileExpression(l.source.expression, { now: NOW });
-        const get = this.getter(rule);
+        const get = this.getter(l.scope);
         return {
           kind: 'bind',
           slot: l.slot,
@@ -231,28 +245,43 @@ export class RuleEvaluator {
         const before = new Set(bound);
         const steps = this.order(rule, l.inner, inner);
         const innerSlots = [...inner].filter((s) => !before.has(s));
-        const get = this.getter(rule);
-        const args = l.source.bindings.map((b) => {
-          if (!b.expression) return undefined;
-          const f = compileExpression(b.expression, { now: NOW });
-          return (slots: Int32Array): TermValue | undefined => {
+        const get = this.getter(l.scope);
+        const compile = (e: Parameters<typeof compileExpression>[0]): ((slots: Int32Array) => TermValue | undefined) => {
+          const f = compileExpression(e, { now: NOW });
+          return (slots) => {
             try {
               return f(get(slots));
             } catch {
               return undefined;
             }
           };
+        };
+        const feeds = l.source.bindings.map((b): ((aggregator: Aggregator, slots: Int32Array) => void) => {
+          const args = aggregateArguments(b).map(compile);
+          if (aggregateArity(b.fn) === 2) return (a, slots) => a.add(args[0]!(slots), args[1]!(slots));
+          if (args.length === 0) {
+            // COUNT(*): with DISTINCT, a term that identifies the solution (its inner bindings)
+            if (!b.distinct) return (a) => a.add(undefined);
+            return (a, slots) => a.add(DataFactory.literal(innerSlots.map((x) => slots[x]).join(',')));
+          }
+          if (args.length === 1) return (a, slots) => a.add(args[0]!(slots));
+          // COUNT(e1, …, en): the solutions where every expression has a value (distinct tuples with DISTINCT)
+          return (a, slots) => {
+            const values = args.map((f) => f(slots));
+            if (values.some((v) => v === undefined)) a.add(undefined);
+            else a.add(b.distinct ? DataFactory.literal(values.map((v) => termKey(v!)).join('\u0000')) : values[0]);
+          };
         });
-        const makeAggregators = (): Aggregator[] => l.source.bindings.map((b) => createAggregator(b.fn, b.distinct, { countStar: !b.expression }));
-        return { kind: 'aggregate', steps, groupSlots: l.groupSlots, resultSlots: l.resultSlots, innerSlots, makeAggregators, args };
+        const makeAggregators = (): Aggregator[] => l.source.bindings.map((b) => createAggregator(b.fn, b.distinct, { countStar: aggregateArguments(b).length === 0 }));
+        return { kind: 'aggregate', steps, groupSlots: l.groupSlots, resultSlots: l.resultSlots, innerSlots, makeAggregators, feeds };
       }
     }
   }
 
-  private getter(rule: CompiledRule): (slots: Int32Array) => (name: string) => TermValue | undefined {
-    const index = new Map(rule.slotNames.map((n, i) => [n, i]));
+  /** Reads the variables of an expression (by the slots of its scope) from the slots of a match. */
+  private getter(scope: VariableScope): (slots: Int32Array) => (name: string) => TermValue | undefined {
     return (slots) => (name) => {
-      const s = index.get(name);
+      const s = scope.get(name);
       if (s === undefined) return undefined;
       const id = slots[s]!;
       return id >= 0 ? this.terms.value(id) : undefined;
@@ -266,11 +295,16 @@ export class RuleEvaluator {
     switch (step.kind) {
       case 'scan':
         return this.scan(step.atom, steps, i, slots, onMatch);
+      case 'skolem':
+        return evaluateSkolem(step.args, slots, this.terms, (check) => this.exec(steps, i + 1, slots, check ? (s) => check(s) && onMatch(s) === true : onMatch));
       case 'filter':
         return step.test(slots) ? this.exec(steps, i + 1, slots, onMatch) : false;
       case 'bind': {
         const id = step.compute(slots);
         if (id < 0) return false;
+        // a variable bound already: the BIND tests that its value is the same term
+        const old = slots[step.slot]!;
+        if (old >= 0) return old === id ? this.exec(steps, i + 1, slots, onMatch) : false;
         slots[step.slot] = id;
         const stop = this.exec(steps, i + 1, slots, onMatch);
         slots[step.slot] = -1;
@@ -389,10 +423,7 @@ export class RuleEvaluator {
         g = { key, aggregators: step.makeAggregators() };
         groups.set(k, g);
       }
-      for (let b = 0; b < g.aggregators.length; b++) {
-        const arg = step.args[b];
-        g.aggregators[b]!.add(arg ? arg(inner) : undefined);
-      }
+      for (let b = 0; b < g.aggregators.length; b++) step.feeds[b]!(g.aggregators[b]!, inner);
     });
     for (const s of step.innerSlots) slots[s] = -1;
     if (groups.size === 0 && step.groupSlots.length === 0) groups.set('', { key: [], aggregators: step.makeAggregators() });

@@ -29,6 +29,7 @@ import type { PendingChanges } from './pending.js';
 import type { CompiledAtom, CompiledProgram, CompiledRule } from './program.js';
 import { TermValues } from './term-values.js';
 import type { TermDictionary } from '../model/dictionary.js';
+import { storesFacts } from '../storage/catalogue.js';
 
 const A = 1;
 const D_ABSENT = 2;
@@ -140,7 +141,6 @@ export class Maintenance {
   private anyLoss = false;
   private readonly underived = new Map<number, number[]>(); // level → keys marked D_UNDERIVED
   private readonly evaluator: RuleEvaluator;
-  private readonly levelCache = new Map<string, number>();
   private readonly iOld: RowFilter;
   private readonly iCur: RowFilter;
   private currentLevel = 0;
@@ -251,7 +251,7 @@ export class Maintenance {
     for (const levels of groups) {
       const rules = levels.flatMap((l) => byLevel.get(l) ?? []);
       this.currentLevel = levels[0]!;
-      this.readsLower = rules.some((r) => this.atomNodes(r.body).some((n) => this.program.levelOfNode(n) < this.currentLevel));
+      this.readsLower = rules.some((r) => this.atomLevels(r.body).some((l) => l < this.currentLevel));
       const levelSet = new Set(levels);
       // a deleted explicit fact that rules derive from settled facts stays (only its explicit
       // status goes), and nothing that depends on it is overdeleted
@@ -323,13 +323,7 @@ export class Maintenance {
   }
 
   private levelOfRow(tableId: number, row: number): number {
-    const node = this.nodeOfRow(tableId, row);
-    let l = this.levelCache.get(node);
-    if (l === undefined) {
-      l = this.program.levelOfNode(node);
-      this.levelCache.set(node, l);
-    }
-    return l;
+    return this.program.levelOfFact(this.nodeOfRow(tableId, row), this.tx.table(tableId), row);
   }
 
   private push(lists: Map<string, NodeList>, tableId: number, row: number, node = this.nodeOfRow(tableId, row)): void {
@@ -406,6 +400,16 @@ export class Maintenance {
       });
     }
     return out;
+  }
+
+  /** Levels of every atom of `literals` (inside NOT and AGGREGATE too). */
+  private atomLevels(literals: CompiledRule['body'], levels: number[] = []): number[] {
+    for (const l of literals) {
+      if (l.kind === 'atom') levels.push(l.atom.level);
+      else if (l.kind === 'not') levels.push(...l.atoms.map((a) => a.level));
+      else if (l.kind === 'aggregate') this.atomLevels(l.inner, levels);
+    }
+    return levels;
   }
 
   /** Nodes of every atom of `literals` (inside NOT and AGGREGATE too). */
@@ -617,7 +621,7 @@ export class Maintenance {
       this.restore(tableId, row);
     };
     for (const [node, list] of this.minus) {
-      if (!levels.has(this.program.levelOfNode(node))) continue;
+      if (!this.program.levelsOfNode(node).some((l) => levels.has(l))) continue;
       for (const row of list.rows) {
         check(list.tableId, row, D_ABSENT);
         if (this.tick()) await this.pause();
@@ -707,6 +711,7 @@ export class Maintenance {
   private dropDerived(): void {
     const tx = this.tx;
     for (const info of tx.catalogue.tupleTables.values()) {
+      if (!storesFacts(info)) continue;
       const table = tx.table(info.id);
       // rows appended here (explicit facts that were also derived) lie past the limit
       const view = tx.view(info.id);

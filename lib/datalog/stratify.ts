@@ -31,16 +31,23 @@ export interface Stratification {
 export class StratificationCycle {
   /** Creates the description. */
   constructor(
-    /** The nodes of the cycle, in order. */
+    /** The nodes of the cycle, in order (the first is repeated at the end). */
     readonly nodes: readonly string[],
     /** The rule whose negative dependency closes the cycle. */
     readonly rule: string,
+    /**
+     * The edges of the cycle, in order: `edges[i]` goes from `nodes[i]` to `nodes[i + 1]`; the
+     * last one is the negative edge that closes it.
+     */
+    readonly edges: readonly DependencyEdge[] = [],
   ) {}
 }
 
 /**
  * Computes levels with Tarjan's algorithm from the nodes rules derive (`headNodes`) and the
- * dependency edges; returns a cycle when NOT/AGGREGATE depends on its own component.
+ * dependency edges; returns a cycle when NOT/AGGREGATE depends on its own component (the cycle
+ * of the last such edge, which is the one of the rule added last when edges follow the rules'
+ * order).
  */
 export function stratify(headNodes: Iterable<string>, edges: readonly DependencyEdge[]): Stratification | StratificationCycle {
   const heads = new Set<string>(headNodes);
@@ -101,8 +108,12 @@ export function stratify(headNodes: Iterable<string>, edges: readonly Dependency
   components.reverse();
   const compOf = new Map<string, number>();
   components.forEach((c, i) => c.forEach((n) => compOf.set(n, i)));
-  for (const e of edges) {
-    if (e.negative && compOf.get(e.from) === compOf.get(e.to)) return new StratificationCycle(findCycle(e, out, compOf), e.rule);
+  for (let k = edges.length - 1; k >= 0; k--) {
+    const e = edges[k]!;
+    if (e.negative && compOf.get(e.from) === compOf.get(e.to)) {
+      const path = findCycle(e, out, compOf);
+      return new StratificationCycle([e.to, ...path.map((x) => x.to)], e.rule, path);
+    }
   }
   // level = 1 + longest path from a source component over components (topological order)
   const hasIncoming = new Set<number>();
@@ -131,30 +142,33 @@ export function stratify(headNodes: Iterable<string>, edges: readonly Dependency
   return { levelOf, levels, recursive };
 }
 
-/** A cycle from e.to back to e.from inside one component, closed by e. */
-function findCycle(e: DependencyEdge, out: Map<string, DependencyEdge[]>, compOf: Map<string, number>): string[] {
+/**
+ * The edges of a cycle through `e` inside one component, starting at `e.to` and ending with `e`
+ * (a shortest path from `e.to` back to `e.from`, then `e`).
+ */
+function findCycle(e: DependencyEdge, out: Map<string, DependencyEdge[]>, compOf: Map<string, number>): DependencyEdge[] {
   const comp = compOf.get(e.from);
-  const prev = new Map<string, string>();
+  const via = new Map<string, DependencyEdge>();
   const queue = [e.to];
   const seen = new Set([e.to]);
-  while (queue.length > 0) {
-    const n = queue.shift()!;
+  for (let head = 0; head < queue.length; head++) {
+    const n = queue[head]!;
     if (n === e.from) break;
     for (const x of out.get(n)!) {
       if (compOf.get(x.to) === comp && !seen.has(x.to)) {
         seen.add(x.to);
-        prev.set(x.to, n);
+        via.set(x.to, x);
         queue.push(x.to);
       }
     }
   }
-  const path = [e.from];
-  let n = e.from;
-  while (n !== e.to) {
-    n = prev.get(n)!;
-    if (n === undefined) break;
-    path.push(n);
+  const path: DependencyEdge[] = [];
+  for (let n = e.from; n !== e.to; ) {
+    const x = via.get(n);
+    if (x === undefined) break;
+    path.push(x);
+    n = x.from;
   }
   path.reverse();
-  return [...path, e.to === path[0] ? e.to : path[0]!];
+  return [...path, e];
 }

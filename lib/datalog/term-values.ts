@@ -5,14 +5,18 @@
  */
 import type * as RDF from '@rdfjs/types';
 import type { TermDictionary } from '../model/dictionary.js';
+import { internSkolem } from '../model/skolem.js';
 import { keyToTerm, termToKey } from '../model/terms.js';
+import type { SkolemTerms } from './skolem.js';
 
 /** A value an expression works on. */
 export type TermValue = RDF.NamedNode | RDF.BlankNode | RDF.Literal;
 
-/** Decodes and encodes terms for one run. */
-export class TermValues {
+/** Decodes and encodes terms for one run, and makes the terms of SKOLEM atoms. */
+export class TermValues implements SkolemTerms {
   private readonly cache = new Map<number, TermValue>();
+  /** SKOLEM terms made in this run, by their inputs (ids joined by commas). */
+  private readonly skolems = new Map<string, number>();
 
   /** Creates the cache over a dictionary. */
   constructor(private readonly dictionary: TermDictionary) {}
@@ -32,5 +36,18 @@ export class TermValues {
     const id = this.dictionary.intern(termToKey(value));
     if (!this.cache.has(id)) this.cache.set(id, value);
     return id;
+  }
+
+  /** The id of the SKOLEM term of `inputs` (interned if new, and remembered for unpacking). */
+  skolem(inputs: Uint32Array): number {
+    const key = inputs.join(',');
+    let id = this.skolems.get(key);
+    if (id === undefined) this.skolems.set(key, (id = internSkolem(this.dictionary, inputs)));
+    return id;
+  }
+
+  /** The inputs SKOLEM made term `id` from, or undefined when it did not make it in this store. */
+  skolemInputs(id: number): Uint32Array | undefined {
+    return this.dictionary.skolemInputs(id);
   }
 }

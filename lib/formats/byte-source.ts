@@ -10,7 +10,7 @@
  * @module
  */
 import { createReadStream } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
+import { type FileHandle, stat } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
 import { Readable } from 'node:stream';
 import { ParsingError } from '../model/errors.js';
@@ -36,6 +36,29 @@ export interface OpenedSource {
    * read to the end; harmless after they were, and when called again.
    */
   readonly close?: () => Promise<void>;
+}
+
+/**
+ * Counts the bytes a source delivers as read (before decompression), and knows its size when
+ * the source tells it (files, text and buffers, HTTP responses with a Content-Length). Sources
+ * are counted only when a counter is given, for progress reports.
+ */
+export class ByteCounter {
+  /** Bytes read so far. */
+  read = 0;
+  /** The size in bytes, once known. */
+  size: number | undefined = undefined;
+}
+
+/** The chunks, counted into `counter` when one is given. */
+function counted(chunks: AsyncIterable<Uint8Array>, counter: ByteCounter | undefined): AsyncIterable<Uint8Array> {
+  if (counter === undefined) return chunks;
+  return (async function* () {
+    for await (const chunk of chunks) {
+      counter.read += chunk.length;
+      yield chunk;
+    }
+  })();
 }
 
 async function* toBytes(source: AsyncIterable<Uint8Array | string>): AsyncGenerator<Uint8Array> {
@@ -79,19 +102,27 @@ export async function* gunzipIfNeeded(chunks: AsyncIterable<Uint8Array>): AsyncG
   } else yield* rest();
 }
 
-/** Opens a content source. */
-export function openSource(source: ContentSource): OpenedSource {
-  if (typeof source === 'string') return { chunks: single(Buffer.from(source, 'utf8')), name: 'input' };
-  if (source instanceof Uint8Array) return { chunks: gunzipIfNeeded(single(source)), name: 'input' };
+/** Opens a content source; `counter` (for progress reports) counts its bytes as read. */
+export function openSource(source: ContentSource, counter?: ByteCounter): OpenedSource {
+  if (typeof source === 'string') {
+    const bytes = Buffer.from(source, 'utf8');
+    if (counter) counter.size = bytes.length;
+    return { chunks: counted(single(bytes), counter), name: 'input' };
+  }
+  if (source instanceof Uint8Array) {
+    if (counter) counter.size = source.length;
+    return { chunks: gunzipIfNeeded(counted(single(source), counter)), name: 'input' };
+  }
   if ('path' in source && typeof source.path === 'string' && !(Symbol.asyncIterator in source)) {
     const path = source.path;
-    return { chunks: gunzipIfNeeded(readFileChunks(path)), name: path };
+    return { chunks: gunzipIfNeeded(counted(readFileChunks(path, counter), counter)), name: path };
   }
-  return { chunks: gunzipIfNeeded(toBytes(source as AsyncIterable<Uint8Array | string>)), name: 'input' };
+  return { chunks: gunzipIfNeeded(counted(toBytes(source as AsyncIterable<Uint8Array | string>), counter)), name: 'input' };
 }
 
 /** The chunks of a file; a file that cannot be read (missing, a directory, …) is a ParsingError. */
-async function* readFileChunks(path: string): AsyncGenerator<Uint8Array> {
+async function* readFileChunks(path: string, counter?: ByteCounter): AsyncGenerator<Uint8Array> {
+  if (counter) counter.size = await stat(path).then((s) => s.size, () => undefined);
   try {
     for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) yield chunk as Buffer;
   } catch (e) {
@@ -130,6 +161,8 @@ export interface OpenIriOptions {
   readonly signal?: AbortSignal | undefined;
   /** The time limit of a fetch until its headers (default {@link FETCH_TIMEOUT_MS}). */
   readonly timeoutMs?: number | undefined;
+  /** Counts the bytes read (for progress reports). */
+  readonly counter?: ByteCounter | undefined;
 }
 
 /** The error of every failed fetch of a permitted IRI: the same text whatever went wrong. */
@@ -152,17 +185,21 @@ export async function openIri(iri: string, checks: IriChecks, options: OpenIriOp
     throw new ParsingError(`'${iri}' is not an absolute IRI`);
   }
   checks.checkUrl(url, iri);
-  if (url.protocol === 'file:') return openedFile(await checks.openFile(url, iri), iri);
+  if (url.protocol === 'file:') return openedFile(await checks.openFile(url, iri), iri, options.counter);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ParsingError(`cannot import from '${iri}': only file:, http: and https: IRIs are supported`);
   return fetchIri(url, iri, checks, options);
 }
 
-/** The chunks of an open file; the file is closed when they end, fail, or `close` is called. */
-export function openedFile(handle: FileHandle, name: string): OpenedSource {
+/**
+ * The chunks of an open file; the file is closed when they end, fail, or `close` is called.
+ * `counter` (for progress reports) counts its bytes as read.
+ */
+export function openedFile(handle: FileHandle, name: string, counter?: ByteCounter): OpenedSource {
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> => (closed ??= handle.close().catch(() => undefined));
   async function* chunks(): AsyncGenerator<Uint8Array> {
     try {
+      if (counter) counter.size = (await handle.stat()).size;
       for await (const chunk of handle.createReadStream({ start: 0, highWaterMark: 1 << 20, autoClose: false })) yield chunk as Buffer;
     } catch (e) {
       throw new ParsingError(`cannot read '${name}': ${(e as NodeJS.ErrnoException).code ?? 'read error'}`);
@@ -170,7 +207,7 @@ export function openedFile(handle: FileHandle, name: string): OpenedSource {
       await close();
     }
   }
-  return { chunks: gunzipIfNeeded(chunks()), name, close };
+  return { chunks: gunzipIfNeeded(counted(chunks(), counter)), name, close };
 }
 
 async function fetchIri(first: URL, iri: string, checks: IriChecks, options: OpenIriOptions): Promise<OpenedSource> {
@@ -218,6 +255,9 @@ async function fetchIri(first: URL, iri: string, checks: IriChecks, options: Ope
     clearTimeout(timer);
   }
   const declared = response.headers.get('content-type') ?? undefined;
+  const counter = options.counter;
+  const length = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (counter && Number.isSafeInteger(length) && length >= 0) counter.size = length;
   const body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>);
   const close = (): Promise<void> => {
     caller?.removeEventListener('abort', onAbort);
@@ -234,7 +274,7 @@ async function fetchIri(first: URL, iri: string, checks: IriChecks, options: Ope
       await close();
     }
   }
-  const opened: OpenedSource = { chunks: gunzipIfNeeded(chunks()), name: iri, close };
+  const opened: OpenedSource = { chunks: gunzipIfNeeded(counted(chunks(), counter)), name: iri, close };
   return declared !== undefined ? { ...opened, declaredType: declared } : opened;
 }
 

@@ -29,6 +29,7 @@
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import { Algebra, sparqlParser, translate } from '../datalog/expressions/sparql-libraries.js';
+import { type FunctionNameRewrite, rewriteFunctionNames } from '../datalog/expressions/function-names.js';
 import type {
   AggregateBinding,
   AggregateFunction,
@@ -472,21 +473,22 @@ class StatementError extends Error {
 const AGGREGATE_FUNCTIONS: ReadonlyMap<string, AggregateFunction> = new Map([
   ['COUNT', 'count'],
   ['SUM', 'sum'],
+  ['MUL', 'mul'],
+  ['AVG', 'avg'],
   ['MIN', 'min'],
   ['MAX', 'max'],
-  ['AVG', 'avg'],
+  ['COUNT_MIN', 'count_min'],
+  ['COUNT_MAX', 'count_max'],
+  ['MIN_ARGMIN', 'min_argmin'],
+  ['MAX_ARGMIN', 'max_argmin'],
+  ['MIN_ARGMAX', 'min_argmax'],
+  ['MAX_ARGMAX', 'max_argmax'],
 ]);
-const UNSUPPORTED_AGGREGATES = new Set([
-  'MUL',
-  'COUNT_MIN',
-  'COUNT_MAX',
-  'MIN_ARGMIN',
-  'MAX_ARGMIN',
-  'MIN_ARGMAX',
-  'MAX_ARGMAX',
-  'SAMPLE',
-  'GROUP_CONCAT',
-]);
+/** The functions of two arguments (A, V). */
+const TWO_ARGUMENT_AGGREGATES: ReadonlySet<AggregateFunction> = new Set(['min_argmin', 'max_argmin', 'min_argmax', 'max_argmax']);
+/** Aggregate functions of SPARQL (and RDFox) that rules refuse: their results are not determined by the solutions. */
+const NONDETERMINISTIC_AGGREGATES = new Set(['SAMPLE', 'SAMPLE_ARGMIN', 'SAMPLE_ARGMAX', 'GROUP_CONCAT']);
+const EXPECTED_AGGREGATE = `an aggregate function (${[...AGGREGATE_FUNCTIONS.keys()].slice(0, -1).join(', ')} or ${[...AGGREGATE_FUNCTIONS.keys()].at(-1)!}) after BIND`;
 
 /** The wrapper around an expression handed to sparqljs. */
 const EXPRESSION_PREFIX = 'SELECT * WHERE { FILTER((';
@@ -978,18 +980,17 @@ class DatalogParser {
 
   private aggregateBinding(): AggregateBinding {
     const fnToken = this.peek();
-    const expectedFn = 'an aggregate function (COUNT, SUM, MIN, MAX or AVG) after BIND';
-    if (fnToken.kind !== 'name') this.fail(fnToken, expectedFn);
+    if (fnToken.kind !== 'name') this.fail(fnToken, EXPECTED_AGGREGATE);
     const upper = fnToken.value.toUpperCase();
     const fn = AGGREGATE_FUNCTIONS.get(upper);
     if (fn === undefined) {
-      if (UNSUPPORTED_AGGREGATES.has(upper)) {
+      if (NONDETERMINISTIC_AGGREGATES.has(upper)) {
         throw new StatementError(
           fnToken.start,
-          `aggregate function ${upper} is not supported (expected COUNT, SUM, MIN, MAX or AVG)`,
+          `aggregate function ${upper} is not allowed in rules: its result is not determined by the values aggregated (SAMPLE, SAMPLE_ARGMIN, SAMPLE_ARGMAX and GROUP_CONCAT are for queries only)`,
         );
       }
-      this.fail(fnToken, expectedFn);
+      this.fail(fnToken, EXPECTED_AGGREGATE);
     }
     this.next();
     this.expectPunct('(', `'(' after ${upper}`);
@@ -998,26 +999,40 @@ class DatalogParser {
       this.next();
       distinct = true;
     }
-    let expression: Algebra.Expression | undefined;
+    const expressions: Algebra.Expression[] = [];
     let text: string;
     if (fn === 'count' && this.isPunct('*')) {
       this.next();
       this.expectPunct(')', `')' after '*'`);
       text = '*';
+    } else if (fn === 'count' && this.isPunct(')')) {
+      // COUNT() counts the solutions, like COUNT(*)
+      this.next();
+      text = '';
     } else {
       const range = this.expressionRange(`${upper}(`);
-      const comma = range.topLevel.find((k) => {
+      const commas = range.topLevel.filter((k) => {
         const t = this.tokens[k]!;
         return t.kind === 'punct' && t.value === ',';
       });
-      if (comma !== undefined) {
-        throw new StatementError(this.tokens[comma]!.start, `${upper} takes a single expression, found ','`);
+      const two = TWO_ARGUMENT_AGGREGATES.has(fn);
+      if (two && commas.length !== 1) {
+        const at = commas.length === 0 ? this.tokens[range.close]! : this.tokens[commas[1]!]!;
+        throw new StatementError(at.start, `${upper} takes two expressions (${upper}(A, V)), found ${commas.length === 0 ? 'one' : 'more'}`);
       }
-      ({ expression, text } = this.expression(range.from, range.to, range.close, upper));
+      if (!two && fn !== 'count' && commas.length > 0) {
+        throw new StatementError(this.tokens[commas[0]!]!.start, `${upper} takes a single expression, found ','`);
+      }
+      let from = range.from;
+      for (const end of [...commas, range.to]) {
+        expressions.push(this.expression(from, end, end === range.to ? range.close : end, upper).expression);
+        from = end + 1;
+      }
+      text = this.text.slice(this.tokens[range.from]!.start, this.tokens[range.to - 1]!.end);
     }
     this.expectKeyword('AS', `'AS' after ${upper}(…)`);
     const variable = this.expectVariable(`a variable after AS`);
-    return { fn, distinct, expression, text, variable };
+    return { fn, distinct, expression: expressions[0], expressions, text, variable };
   }
 
   // --- expressions ---------------------------------------------------------
@@ -1096,7 +1111,9 @@ class DatalogParser {
     }
     const startOffset = this.tokens[from]!.start;
     const text = this.text.slice(startOffset, this.tokens[to - 1]!.end);
-    const query = EXPRESSION_PREFIX + text + EXPRESSION_SUFFIX;
+    // RDFox's unprefixed function names (`LOG(?x)`) become calls of their IRIs
+    const rewrite = rewriteFunctionNames(text);
+    const query = EXPRESSION_PREFIX + rewrite.text + EXPRESSION_SUFFIX;
     let algebra: Algebra.Operation;
     try {
       const parser = sparqlParser({
@@ -1105,8 +1122,10 @@ class DatalogParser {
       });
       algebra = translate(parser.parse(query));
     } catch (e) {
-      throw this.sparqlError(e, query, startOffset, text.length, this.tokens[close]!.start, context);
+      throw this.sparqlError(e, query, startOffset, rewrite, this.tokens[close]!.start, context);
     }
+    const arity = rewrite.arityProblem;
+    if (arity) throw new StatementError(startOffset + arity.offset, `invalid expression in ${context}: ${arity.message}`);
     const filter = algebra.type === Algebra.types.PROJECT ? algebra.input : undefined;
     if (filter?.type !== Algebra.types.FILTER || filter.input.type !== Algebra.types.BGP) {
       throw new StatementError(startOffset, `invalid expression in ${context}: aggregates are not allowed here`);
@@ -1127,7 +1146,7 @@ class DatalogParser {
     error: unknown,
     query: string,
     textStart: number,
-    textLength: number,
+    rewrite: FunctionNameRewrite,
     closeOffset: number,
     context: string,
   ): StatementError {
@@ -1157,11 +1176,11 @@ class DatalogParser {
       } else break;
     }
     const relative = queryOffset - EXPRESSION_PREFIX.length;
-    if (relative >= textLength) {
+    if (relative >= rewrite.text.length) {
       return new StatementError(closeOffset, `invalid expression in ${context}: the expression is incomplete`);
     }
-    const offset = relative < 0 ? textStart : textStart + relative;
-    const text = typeof hash?.text === 'string' ? hash.text : '';
+    const offset = relative < 0 ? textStart : textStart + rewrite.originalOffset(relative);
+    const text = rewrite.nameAt(relative) ?? (typeof hash?.text === 'string' ? hash.text : '');
     const found = hash?.token === 'INVALID' ? `unrecognised text '${text}'` : `'${text}'`;
     const names = Array.isArray(hash?.expected)
       ? hash.expected.filter((x): x is string => typeof x === 'string').map((x) => x.replace(/^'|'$/g, ''))

@@ -170,8 +170,10 @@ class DatalogWriter {
         let out = `AGGREGATE(${literal.body.map((b) => this.bodyLiteral(b)).join(', ')}`;
         if (literal.groupBy.length > 0) out += ` ON ${literal.groupBy.map(variable).join(' ')}`;
         for (const b of literal.bindings) {
-          const argument = b.expression === undefined ? '*' : b.text;
-          out += ` BIND ${b.fn.toUpperCase()}(${b.distinct ? 'DISTINCT ' : ''}${argument}) AS ${variable(b.variable)}`;
+          // COUNT(*) and COUNT() have no expression; the ARG functions' text holds both arguments
+          const argument = b.expression === undefined ? (b.text === '' ? '' : '*') : b.text;
+          const inside = b.distinct ? (argument === '' ? 'DISTINCT' : `DISTINCT ${argument}`) : argument;
+          out += ` BIND ${b.fn.toUpperCase()}(${inside}) AS ${variable(b.variable)}`;
         }
         return `${out})`;
       }

@@ -16,6 +16,7 @@
  */
 import { AccessDeniedError, AuthenticationError, ConnectionFactory, GUEST_ROLE, type ServerConnection } from '../index.js';
 import type { ConnectionRegistry, RegisteredConnection } from './connections.js';
+import type { RegisteredShell, ShellRegistry } from './shells.js';
 
 /** How a request was authenticated. */
 export type AuthenticationScheme = 'basic' | 'guest' | 'service';
@@ -38,24 +39,26 @@ export class Authenticator {
   /** Verifications in progress, so that concurrent requests with one header hash once. */
   private readonly pending = new Map<string, Promise<Principal>>();
 
-  /** Creates an authenticator for the server at `serverURL` and the endpoint's connections. */
+  /** Creates an authenticator for the server at `serverURL` and the endpoint's connections (and shells). */
   constructor(
     private readonly serverURL: string,
     private readonly connections: ConnectionRegistry,
+    private readonly shells?: ShellRegistry,
   ) {}
 
   /**
-   * The principal of a request from its Authorization header; `named` is the connection the
-   * request names (by `connection=` or its path), if any.
+   * The principal of a request from its Authorization header; `named` is the connection (or
+   * shell) the request names (by `connection=`, `shell=` or its path), if any.
    * @throws AuthenticationError (401) for missing, malformed or wrong credentials;
    * AccessDeniedError (403) when valid credentials are not those of the named connection's role.
    */
-  async authenticate(authorization: string | undefined, named: RegisteredConnection | undefined): Promise<Principal> {
+  async authenticate(authorization: string | undefined, named: RegisteredConnection | RegisteredShell | undefined): Promise<Principal> {
     const header = authorization?.trim() ?? '';
+    const what = named?.kind === 'shell' ? 'shell' : 'connection';
     if (header === '') {
       const principal: Principal = { roleName: GUEST_ROLE, scheme: 'guest', root: ConnectionFactory.newGuestConnection(this.serverURL) };
       if (named && named.roleName !== GUEST_ROLE) {
-        throw new AuthenticationError(`connection '${named.id}' belongs to another role: authenticate with that role's credentials (Basic) or the connection's token (Service)`);
+        throw new AuthenticationError(`${what} '${named.id}' belongs to another role: authenticate with that role's credentials (Basic) or the ${what}'s token (Service)`);
       }
       return principal;
     }
@@ -69,14 +72,15 @@ export class Authenticator {
       const roleName = decoded.slice(0, colon);
       const principal = await this.verified(header, roleName, decoded.slice(colon + 1));
       if (named && named.roleName !== principal.roleName) {
-        throw new AccessDeniedError(`connection '${named.id}' belongs to another role than '${principal.roleName}'`);
+        throw new AccessDeniedError(`${what} '${named.id}' belongs to another role than '${principal.roleName}'`);
       }
       return principal;
     }
     if (scheme === 'service') {
       if (!named) throw new AuthenticationError('the Service authentication scheme is for requests on a connection: name the connection with connection=<id>');
-      if (credentials === '' || !this.connections.checkToken(named.id, credentials)) throw new AuthenticationError(`invalid authentication token for connection '${named.id}'`);
-      if (!named.root.isUsable) throw new AuthenticationError(`connection '${named.id}' can no longer be used: its role was deleted`);
+      const valid = named.kind === 'shell' ? (this.shells?.checkToken(named.id, credentials) ?? false) : this.connections.checkToken(named.id, credentials);
+      if (credentials === '' || !valid) throw new AuthenticationError(`invalid authentication token for ${what} '${named.id}'`);
+      if (!named.root.isUsable) throw new AuthenticationError(`${what} '${named.id}' can no longer be used: its role was deleted`);
       return { roleName: named.roleName, scheme: 'service', root: named.root };
     }
     throw new AuthenticationError(`unsupported authorization scheme '${header.slice(0, space < 0 ? header.length : space)}' (use Basic or Service)`);

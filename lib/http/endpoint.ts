@@ -28,6 +28,14 @@ export interface EndpointOptions {
    * whole into memory (forms, queries, updates, IRI lists) keep their own limit of 16 MiB.
    */
   readonly maxContentBytes?: number;
+  /**
+   * Whether the endpoint serves the web console at `/console/` (default true): a page that
+   * signs in with a role and password and works through this interface (stores, SPARQL,
+   * imports, prefixes, rules). It is served without authentication and holds no data; false
+   * answers every path under `/console` as the unknown resource it then is (404). See
+   * docs/console.md.
+   */
+  readonly console?: boolean;
 }
 
 /** A running endpoint. */
@@ -70,6 +78,7 @@ export async function startEndpoint(server: Server, options: EndpointOptions = {
     ...(options.variant !== undefined ? { variant: options.variant } : {}),
     ...(options.objectKeepAliveTime !== undefined ? { objectKeepAliveTime: options.objectKeepAliveTime } : {}),
     ...(options.maxContentBytes !== undefined ? { maxContentBytes: options.maxContentBytes } : {}),
+    ...(options.console !== undefined ? { console: options.console } : {}),
   });
   const variant = handler.variant;
   const http: HttpServer = createServer((req, res) => handler(req, res));

@@ -23,6 +23,7 @@ import type { ConnectionRegistry, RegisteredConnection } from './connections.js'
 import { PayloadTooLargeError } from './errors.js';
 import { chooseAnswerType } from './negotiation.js';
 import type { RequestRegistry, RunningRequest } from './requests.js';
+import type { ShellRegistry } from './shells.js';
 
 /** Which variant of the management interface the endpoint speaks. */
 export type Variant = 'A' | 'B';
@@ -102,6 +103,8 @@ export interface EndpointContext {
   readonly connections: ConnectionRegistry;
   /** The running requests (listed in variant B). */
   readonly requests: RequestRegistry;
+  /** The shells opened over HTTP (`/shells`). */
+  readonly shells: ShellRegistry;
   /** The authenticator. */
   readonly authenticator: Authenticator;
   /** The largest request body the endpoint accepts, in bytes (streamed or not; larger ones answer 413). */

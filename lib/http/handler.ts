@@ -8,9 +8,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Server, UnknownResourceError } from '../index.js';
 import { Authenticator } from './auth.js';
 import { ConnectionRegistry } from './connections.js';
+import { createConsoleListener } from './console.js';
 import { sendError, ServiceUnavailableError } from './errors.js';
 import type { EndpointContext, Variant } from './exchange.js';
 import { RequestRegistry } from './requests.js';
+import { ShellRegistry } from './shells.js';
 import { createRequestListener } from './router.js';
 
 /** Options of {@link createRequestHandler}. */
@@ -33,6 +35,11 @@ export interface RequestHandlerOptions {
    * and changes nothing (see {@link EndpointOptions.maxContentBytes}).
    */
   readonly maxContentBytes?: number;
+  /**
+   * Whether the web console is served at `<prefix>/console/` (default true; see
+   * {@link EndpointOptions.console}).
+   */
+  readonly console?: boolean;
 }
 
 /**
@@ -106,16 +113,19 @@ export function createRequestHandler(server: Server, options: RequestHandlerOpti
   if (!Number.isSafeInteger(maxContentBytes) || maxContentBytes <= 0) throw new RangeError(`invalid maxContentBytes ${maxContentBytes} (expected a positive integer number of bytes)`);
 
   const connections = new ConnectionRegistry(keepAlive);
+  const shells = new ShellRegistry(keepAlive);
   const context: EndpointContext = {
     server,
     variant,
     prefix,
     connections,
     requests: new RequestRegistry(),
-    authenticator: new Authenticator(server.url, connections),
+    shells,
+    authenticator: new Authenticator(server.url, connections, shells),
     maxContentBytes,
   };
   const listener = createRequestListener(context);
+  const consoleListener = options.console === false ? undefined : createConsoleListener(prefix);
   const serving = new Set<Promise<void>>();
   let closing: Promise<void> | undefined;
 
@@ -132,6 +142,7 @@ export function createRequestHandler(server: Server, options: RequestHandlerOpti
       sendError(res, new ServiceUnavailableError('the management interface has been closed'));
       return;
     }
+    if (consoleListener?.(req, res, inside)) return;
     const running = listener(req, res, inside, target);
     serving.add(running);
     void running.finally(() => serving.delete(running));
@@ -146,7 +157,7 @@ export function createRequestHandler(server: Server, options: RequestHandlerOpti
         unsubscribe();
         context.requests.cancelAll();
         connections.closeAll();
-        await Promise.allSettled([...serving]);
+        await Promise.allSettled([...serving, shells.closeAll()]);
       })();
       return closing;
     },

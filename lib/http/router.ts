@@ -22,6 +22,8 @@ import { handleContent } from './resources/content.js';
 import { handleCursor, handleCursors } from './resources/cursors.js';
 import { handleDataStore, handleDataStores } from './resources/datastores.js';
 import { notImplemented } from './resources/not-implemented.js';
+import { handleCommands, handleShell, handleShells } from './resources/shells.js';
+import type { RegisteredShell } from './shells.js';
 import { handlePrefixes } from './resources/prefixes.js';
 import { handleMembers, handleMemberships, handlePassword, handlePrivileges, handleRole, handleRoles } from './resources/roles.js';
 
@@ -49,6 +51,11 @@ export interface Route {
    * for it), its kind, and the parameter naming its data store.
    */
   readonly connection?: { readonly parameter: string; readonly kind: ConnectionKind; readonly dataStore?: string };
+  /**
+   * The parameter naming a shell of `/shells` (in the path, or in the query string), which the
+   * request must be authenticated for.
+   */
+  readonly shell?: { readonly parameter: string; readonly inQuery: boolean };
 }
 
 const DS_CONNECTION = { parameter: 'conn', kind: 'datastore', dataStore: 'ds' } as const;
@@ -56,7 +63,7 @@ const DS_CONNECTION = { parameter: 'conn', kind: 'datastore', dataStore: 'ds' } 
 /** The path map of the management interface (every path and method of the specification). */
 export const ROUTES: readonly Route[] = [
   { path: '/', methods: ['GET', 'PATCH'], handler: handleServer },
-  { path: '/commands', methods: ['POST'], handler: notImplemented('shell commands (/commands)') },
+  { path: '/commands', methods: ['POST'], handler: handleCommands, shell: { parameter: 'shell', inQuery: true } },
   { path: '/connections', methods: ['GET', 'POST'], handler: handleServerConnections },
   { path: '/connections/:conn', methods: ['GET', 'PATCH', 'DELETE'], handler: handleServerConnection, connection: { parameter: 'conn', kind: 'server' } },
   { path: '/datastores', methods: ['GET'], handler: handleDataStores },
@@ -89,8 +96,8 @@ export const ROUTES: readonly Route[] = [
   { path: '/roles/:role/privileges', methods: ['GET', 'PATCH'], handler: handlePrivileges },
   { path: '/roles/:role/memberships', methods: ['GET', 'PATCH'], handler: handleMemberships },
   { path: '/roles/:role/members', methods: ['GET'], handler: handleMembers },
-  { path: '/shells', methods: ['GET', 'POST'], handler: notImplemented('shells (/shells)') },
-  { path: '/shells/:shell', methods: ['GET', 'PATCH', 'DELETE'], handler: notImplemented('shells (/shells/<name>)') },
+  { path: '/shells', methods: ['GET', 'POST'], handler: handleShells },
+  { path: '/shells/:shell', methods: ['GET', 'PATCH', 'DELETE'], handler: handleShell, shell: { parameter: 'shell', inQuery: false } },
 ];
 
 interface CompiledRoute {
@@ -201,9 +208,11 @@ async function serve(context: EndpointContext, router: Router, req: IncomingMess
     return;
   }
 
-  const named = namedConnection(context, route, match.parameters, params);
-  const principal = await context.authenticator.authenticate(req.headers.authorization, named);
+  const shell = namedShell(context, route, match.parameters, params);
+  const named = shell ? undefined : namedConnection(context, route, match.parameters, params);
+  const principal = await context.authenticator.authenticate(req.headers.authorization, shell ?? named);
   if (named) context.connections.touch(named);
+  if (shell) context.shells.touch(shell);
   const request = new RunningRequest(requestId, principal.roleName, method, target);
   const unregister = route.register !== false ? context.requests.register(request) : undefined;
   try {
@@ -238,6 +247,14 @@ function namedConnection(context: EndpointContext, route: Route, parameters: Rea
   const found = context.connections.get(id);
   if (!found) throw new UnknownResourceError(`connection '${id}' does not exist (it may have expired)`);
   return found;
+}
+
+/** The shell a request names: by its path (`/shells/<id>`) or by `shell=` (`/commands`). */
+function namedShell(context: EndpointContext, route: Route, parameters: Readonly<Record<string, string>>, params: URLSearchParams): RegisteredShell | undefined {
+  if (!route.shell) return undefined;
+  const id = route.shell.inQuery ? params.get(route.shell.parameter) : parameters[route.shell.parameter];
+  if (id === null || id === undefined || id === '') return undefined;
+  return context.shells.find(id);
 }
 
 /** The principal of an unauthenticated path (it opens no connection). */

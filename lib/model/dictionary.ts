@@ -45,6 +45,8 @@ export class TermDictionary {
   /** Direct-mapped cache of recently seen ids (`id + 1`) by length and last bytes (checked before hashing). */
   private readonly sketches = new Uint32Array(8192);
   private count = 0;
+  /** By term id: the leading arguments of the SKOLEM terms created in this store (see skolem.ts). */
+  private readonly skolems = new Map<number, Uint32Array>();
   private scratch = Buffer.alloc(256);
   /** The scratch buffer as a plain Uint8Array (keeps the byte loops monomorphic). */
   private scratchBytes = new Uint8Array(this.scratch.buffer, this.scratch.byteOffset, this.scratch.length);
@@ -139,11 +141,28 @@ export class TermDictionary {
     }
   }
 
+  /**
+   * Remembers that SKOLEM made term `id` from the leading arguments `inputs` (term ids), so
+   * that the term can be unpacked; a term already remembered keeps its first arguments.
+   */
+  recordSkolem(id: number, inputs: ArrayLike<number>): void {
+    if (!this.skolems.has(id)) this.skolems.set(id, Uint32Array.from(inputs));
+  }
+
+  /** The leading arguments SKOLEM made term `id` from, or undefined when SKOLEM did not make it here. */
+  skolemInputs(id: number): Uint32Array | undefined {
+    return this.skolems.get(id);
+  }
+
   /** Removes every id >= mark (rolls the dictionary back to an earlier size). */
   truncate(mark: number): void {
     if (mark < this.count) {
       this.recent.fill(0);
       this.sketches.fill(0);
+      // SKOLEM terms made from (or being) terms that go are forgotten
+      if (this.skolems.size > 0) {
+        for (const [id, inputs] of this.skolems) if (id >= mark || inputs.some((t) => t >= mark)) this.skolems.delete(id);
+      }
     }
     for (let id = this.count - 1; id >= mark; id--) this.removeSlot(id);
     if (mark < this.count) {

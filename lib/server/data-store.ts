@@ -6,8 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { OrderedMap } from 'immutable';
 import { BadRequestError, DuplicateResourceError, ParsingError, ResourceInUseError, UnknownResourceError } from '../model/errors.js';
-import { FactStore, DEFAULT_TRIPLES, QUADS, type StoreState, type WriteTransaction } from '../storage/fact-store.js';
-import type { TupleTableInfo } from '../storage/catalogue.js';
+import { FactStore, DEFAULT_TRIPLES, QUADS, skolemTableInfo, type StoreState, type WriteTransaction } from '../storage/fact-store.js';
+import { storesFacts, type TupleTableInfo } from '../storage/catalogue.js';
+import { SKOLEM_TABLE } from '../model/skolem.js';
 import { DERIVED, EXPLICIT } from '../storage/tuple-table.js';
 import type { Interrupter } from '../model/control.js';
 import type { Snapshot } from '../storage/fact-store.js';
@@ -43,17 +44,25 @@ export interface PropertyRow {
 export interface TupleTableRow {
   /** Table name. */
   readonly name: string;
-  /** Table type (`memory`). */
+  /** Table type (`memory`, or `builtin` for built-in tables such as SKOLEM). */
   readonly type: string;
   /** Unique id within the store. */
   readonly id: number;
   /** Minimum atom arity. */
   readonly minArity: number;
-  /** Maximum atom arity. */
+  /** Maximum atom arity (4294967295, `UNBOUNDED_ARITY` of the catalogue, for any number of arguments). */
   readonly maxArity: number;
 }
 
-const BUILT_IN_TABLES = new Set([DEFAULT_TRIPLES, QUADS]);
+/** The tables every store has and keeps: they cannot be deleted. */
+const PERMANENT_TABLES = new Set([DEFAULT_TRIPLES, QUADS]);
+
+/**
+ * The built-in tables (type `builtin`, content determined by the store) by name, with the
+ * catalogue entry each gets for an id. Every new store has them; they can be deleted, and
+ * creating a table of that name with no parameters recreates them.
+ */
+const BUILT_IN_TABLES: ReadonlyMap<string, (id: number) => TupleTableInfo> = new Map([[SKOLEM_TABLE, skolemTableInfo]]);
 
 /** Checks a prefix name (`ex:` or `:`) and an IRI. */
 export function checkPrefix(name: string, iri?: string): void {
@@ -265,6 +274,7 @@ export class DataStore {
     tx.catalogue = tx.catalogue.set('rules', tx.catalogue.rules.filter((r) => r.domain === 'internal')).set('axioms', tx.catalogue.axioms.clear());
     this.reasoner.discardPending();
     for (const info of tx.catalogue.tupleTables.values()) {
+      if (!storesFacts(info)) continue;
       const table = tx.table(info.id);
       const view = tx.view(info.id);
       const tuple = new Uint32Array(table.arity);
@@ -282,6 +292,7 @@ export class DataStore {
     tx.catalogue = tx.catalogue.set('rules', tx.catalogue.rules.filter((r) => r.domain === 'internal')).set('axioms', tx.catalogue.axioms.clear());
     this.reasoner.discardPending();
     for (const info of tx.catalogue.tupleTables.values()) {
+      if (!storesFacts(info)) continue;
       const table = tx.table(info.id);
       const view = tx.view(info.id);
       const flat: number[] = [];
@@ -311,8 +322,8 @@ export class DataStore {
       { property: 'ID', value: String(t.id) },
       { property: 'min-arity', value: String(t.minArity) },
       { property: 'max-arity', value: String(t.maxArity) },
-      { property: 'facts', value: String(state.table(t.id).liveCount) },
     ];
+    if (storesFacts(t)) rows.push({ property: 'facts', value: String(state.table(t.id).liveCount) });
     for (const [k, v] of Object.entries(t.parameters)) rows.push({ property: `parameters.${k}`, value: v });
     return rows;
   }
@@ -324,9 +335,15 @@ export class DataStore {
     return t;
   }
 
-  /** Creates an in-memory tuple table (non-transactional: published at once). */
+  /**
+   * Creates an in-memory tuple table, or with the name of a deleted built-in table and no
+   * parameters recreates that table (non-transactional: published at once). The name of a
+   * built-in table cannot be used for any other table.
+   */
   async createTupleTable(name: string, parameters: Readonly<Record<string, string>>, lockTimeoutMs: number): Promise<TupleTableInfo> {
     if (!/^[A-Za-z_][\w.-]*$/.test(name)) throw new BadRequestError(`invalid tuple table name '${name}'`);
+    const builtIn = BUILT_IN_TABLES.get(name);
+    if (builtIn) return this.recreateBuiltInTable(name, builtIn, parameters, lockTimeoutMs);
     let type = 'memory';
     let arity: number | undefined;
     for (const [key, value] of Object.entries(parameters)) {
@@ -351,19 +368,33 @@ export class DataStore {
     return info!;
   }
 
-  /** Deletes a user tuple table and its facts (non-transactional). */
+  /** Creates the built-in table `name` again after it was deleted (it takes no parameters). */
+  private async recreateBuiltInTable(name: string, entry: (id: number) => TupleTableInfo, parameters: Readonly<Record<string, string>>, lockTimeoutMs: number): Promise<TupleTableInfo> {
+    let info: TupleTableInfo | undefined;
+    await this.facts.alterCatalogue(lockTimeoutMs, (catalogue) => {
+      if (catalogue.tupleTables.has(name)) throw new DuplicateResourceError(`tuple table '${name}' already exists in data store '${this.name}'`);
+      if (Object.keys(parameters).length > 0) {
+        throw new BadRequestError(`'${name}' is the name of a built-in tuple table and cannot be used for another tuple table; create it with no parameters to recreate the built-in table`);
+      }
+      info = entry(this.facts.allocateTableId());
+      return catalogue.set('tupleTables', catalogue.tupleTables.set(name, info));
+    });
+    return info!;
+  }
+
+  /** Deletes a user tuple table and its facts, or a built-in table (non-transactional). */
   async deleteTupleTable(name: string, lockTimeoutMs: number): Promise<void> {
-    if (BUILT_IN_TABLES.has(name)) throw new ResourceInUseError(`tuple table '${name}' is built in and cannot be deleted`);
+    if (PERMANENT_TABLES.has(name)) throw new ResourceInUseError(`tuple table '${name}' is built in and cannot be deleted`);
     let id = -1;
     await this.facts.alterCatalogue(lockTimeoutMs, (catalogue) => {
       const t = catalogue.tupleTables.get(name);
       if (!t) throw new UnknownResourceError(`tuple table '${name}' does not exist in data store '${this.name}'`);
       const user = [...catalogue.rules.values()].find((r) => ruleUsesTable(r.rule as Rule, name));
       if (user) throw new ResourceInUseError(`tuple table '${name}' is used by the rule ${user.key}: delete the rule first`);
-      id = t.id;
+      id = storesFacts(t) ? t.id : -1;
       return catalogue.set('tupleTables', catalogue.tupleTables.delete(name));
     });
-    this.facts.dropTable(id);
+    if (id >= 0) this.facts.dropTable(id);
   }
 
   /** The component tree of the store. */
@@ -371,6 +402,8 @@ export class DataStore {
     const tables: Component[] = [];
     let facts = 0;
     for (const info of state.catalogue.tupleTables.values()) {
+      // built-in tables hold no facts and take no memory
+      if (!storesFacts(info)) continue;
       const table = state.table(info.id);
       const view = state.view(info.id);
       let explicit = 0;

@@ -25,6 +25,16 @@ async function emit(output: ExportOutput, chunk: string): Promise<void> {
   if (!output.write(chunk)) await new Promise<void>((resolve) => output.once('drain', resolve));
 }
 
+/** What an export has done so far, for progress reports: facts written, rows scanned of all rows. */
+export interface ExportCounters {
+  /** Facts written. */
+  facts: number;
+  /** Rows scanned. */
+  scanned: number;
+  /** Rows to scan. */
+  total: number;
+}
+
 /** Parameters of an export. */
 export interface ExportParameters {
   /** For the RDF formats: `explicit` (default), `derived` or `all`. */
@@ -35,7 +45,8 @@ export interface ExportParameters {
 
 /**
  * Writes the facts of `state` as `mediaType` to `output`; with `access`, only what the role
- * may read (facts of named graphs it may not read are left out).
+ * may read (facts of named graphs it may not read are left out). `counters`, when given, is
+ * kept up to date as the export goes (for progress reports).
  */
 export async function exportFacts(
   state: StoreState,
@@ -45,6 +56,7 @@ export async function exportFacts(
   parameters: ExportParameters,
   interrupter: Interrupter,
   access?: FactAccess,
+  counters?: ExportCounters,
 ): Promise<void> {
   const type = canonicalMediaType(mediaType);
   if (type === DATALOG) {
@@ -67,20 +79,28 @@ export async function exportFacts(
   let pending = 0;
   for (const [id] of tables) access?.checkRead(id);
   const readable = access?.readableGraph;
+  if (counters) for (const [id] of tables) counters.total += state.view(id).limit;
   for (const [id, arity] of tables) {
     const table = state.table(id);
     const view = state.view(id);
+    const scannedBefore = counters?.scanned ?? 0;
     for (let row = 0; row < view.limit; row++) {
       if (!table.visible(row, view) || (table.statusOf(row) & mask) === 0) continue;
       if (arity === 4 && readable && !readable(table.get(row, 3))) continue;
       writer.statement(table.get(row, 0), table.get(row, 1), table.get(row, 2), arity === 4 ? table.get(row, 3) : -1);
       if (++pending >= 4096) {
+        if (counters) {
+          counters.facts += pending;
+          counters.scanned = scannedBefore + row + 1;
+        }
         pending = 0;
         await emit(output, writer.take());
         await interrupter.maybeYield();
       }
     }
+    if (counters) counters.scanned = scannedBefore + view.limit;
   }
+  if (counters) counters.facts += pending;
   writer.end();
   await emit(output, writer.take());
 }

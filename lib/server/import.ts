@@ -8,14 +8,16 @@ import type { Interrupter } from '../model/control.js';
 import { BadRequestError, ParsingError, RuleCompilationError } from '../model/errors.js';
 import { iriKey, termToKey } from '../model/terms.js';
 import { DataFactory } from 'n3';
-import { type ContentSource, type OpenedSource, openSource } from '../formats/byte-source.js';
+import { ByteCounter, type ContentSource, type OpenedSource, openSource } from '../formats/byte-source.js';
 import { canonicalMediaType, DATALOG, mediaTypeOfFileName, TRIG, TURTLE, unsupportedMediaTypeMessage } from '../formats/media-types.js';
 import type { ImportReport } from '../formats/notifications.js';
 import { ABSENT_TERM, parseRdf, readText, sniffContent, type TermIds } from '../formats/rdf-parse.js';
 import { parseDatalog } from '../formats/datalog-parser.js';
 import { DEFAULT_TRIPLES, DEFAULT_TRIPLES_ID, QUADS, QUADS_ID, type WriteTransaction } from '../storage/fact-store.js';
+import { storesFacts } from '../storage/catalogue.js';
 import type { DataStore } from './data-store.js';
 import { checkIri, openIriUnder, type ReadPolicy } from './read-policy.js';
+import { builtinRuleSet, isBuiltinRuleSet } from './builtin-rules.js';
 
 /** How an import changes the store. */
 export type UpdateType = 'ADD' | 'DELETE' | 'ADDITION_UPDATE_PREFIXES';
@@ -27,6 +29,8 @@ export const UPDATE_TYPES: readonly UpdateType[] = ['ADD', 'DELETE', 'ADDITION_U
  * A list of IRIs (file:, http:, https:) whose contents are imported in parallel. Which of them
  * may be read is up to the server parameters `allowed-url-schemes-on-import` (default
  * `https`) and `sandbox-directory` (file IRIs must lie inside it; none may be read without it).
+ * An IRI of a built-in rule set (`rdfox:TBoxReasoning`) is not read: its rules are added to
+ * (or, when deleting, removed from) the `internal` rule domain.
  */
 export interface IriListSource {
   /** The IRIs; at least one. */
@@ -60,7 +64,8 @@ export function statedMediaType(mediaType: string | undefined): string | undefin
 
 /**
  * Imports content into `tx`. Errors are recorded in `report` (not thrown); the caller rolls
- * back when `report.errors > 0`. Interrupts and source failures throw.
+ * back when `report.errors > 0`. Interrupts and source failures throw. When `counters` is
+ * given, a counter of the bytes read is added to it for every source opened (for progress).
  * @internal
  */
 export async function importInto(
@@ -71,6 +76,7 @@ export async function importInto(
   options: ImportOptions,
   report: ImportReport,
   interrupter: Interrupter,
+  counters?: ByteCounter[],
 ): Promise<void> {
   const mediaType = statedMediaType(options.mediaType);
   const dictionary = store.facts.dictionary;
@@ -110,7 +116,14 @@ export async function importInto(
       }
     },
   };
-  const sources = await openAll(source, mediaType, store.readPolicy);
+  // IRIs of built-in rule sets are not read: their rules go to (or leave) the internal domain
+  let toOpen: ImportSource | undefined = source;
+  if (isIriList(source) && source.iris.some(isBuiltinRuleSet)) {
+    importBuiltinRuleSets(store, tx, source.iris.filter(isBuiltinRuleSet), deleting, report);
+    const others = source.iris.filter((i) => !isBuiltinRuleSet(i) && i.trim() !== '' && !i.trim().startsWith('#'));
+    toOpen = others.length > 0 ? { iris: others } : undefined;
+  }
+  const sources = toOpen === undefined ? [] : await openAll(toOpen, mediaType, store.readPolicy, counters);
   const prefixes = new Map(tx.catalogue.prefixes);
   const baseIRI = options.baseIRI ?? tx.catalogue.baseIRI;
   const definedPrefixes = new Map<string, string>();
@@ -165,12 +178,18 @@ export async function importInto(
  * opened. For IRI lists, checks a forced type against each item's declared type. When one
  * fails, those opened are closed and the error of the first failing item is thrown.
  */
-async function openAll(source: ImportSource, forced: string | undefined, policy: ReadPolicy): Promise<OpenedSource[]> {
-  if (!isIriList(source)) return [openSource(source)];
+async function openAll(source: ImportSource, forced: string | undefined, policy: ReadPolicy, counters: ByteCounter[] | undefined): Promise<OpenedSource[]> {
+  const counter = (): ByteCounter | undefined => {
+    if (counters === undefined) return undefined;
+    const c = new ByteCounter();
+    counters.push(c);
+    return c;
+  };
+  if (!isIriList(source)) return [openSource(source, counter())];
   const iris = source.iris.map((i) => i.trim()).filter((i) => i !== '' && !i.startsWith('#'));
   if (iris.length === 0) throw new BadRequestError('the list of IRIs to import is empty: at least one IRI is required');
   for (const iri of iris) checkIri(policy, iri);
-  const settled = await Promise.allSettled(iris.map((iri) => openIriUnder(iri, policy)));
+  const settled = await Promise.allSettled(iris.map((iri) => openIriUnder(iri, policy, { counter: counter() })));
   const opened = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   try {
     for (const s of settled) if (s.status === 'rejected') throw s.reason;
@@ -192,6 +211,21 @@ async function openAll(source: ImportSource, forced: string | undefined, policy:
 /** Releases what opened sources hold (see {@link OpenedSource.close}). */
 async function closeSources(sources: readonly OpenedSource[]): Promise<void> {
   await Promise.all(sources.flatMap((s) => (s.close ? [s.close()] : [])));
+}
+
+/** Adds (or removes) the rules of built-in rule sets named by IRI, in the `internal` domain. */
+function importBuiltinRuleSets(store: DataStore, tx: WriteTransaction, iris: readonly string[], deleting: boolean, report: ImportReport): void {
+  tx.access?.checkRules();
+  for (const iri of iris) {
+    const rules = builtinRuleSet(iri)!;
+    report.processedRules += rules.length;
+    try {
+      report.changedRules += deleting ? store.reasoner.removeRules(tx, rules, 'internal') : store.reasoner.addRules(tx, rules, 'internal');
+    } catch (e) {
+      if (!(e instanceof RuleCompilationError)) throw e;
+      report.error(`${iri.trim()}: ${e.message}`);
+    }
+  }
 }
 
 /** Splits a `line N: column N: message` error text into its parts. */
@@ -229,6 +263,10 @@ function importDatalog(
     const at = fact.position;
     if (!info) {
       report.error(`tuple table '${table}' does not exist`, at.line, at.column);
+      continue;
+    }
+    if (!storesFacts(info)) {
+      report.error(`tuple table '${table}' is built in: its facts are computed by the store and cannot be ${options.deleting ? 'deleted' : 'imported'}`, at.line, at.column);
       continue;
     }
     if (args.length < info.minArity || args.length > info.maxArity) {

@@ -99,7 +99,8 @@ export class StoreReasoner {
       fresh.push(key);
     }
     if (fresh.length === 0) return 0;
-    this.compile(tx, draft);
+    const added = new Set(fresh);
+    this.compile(tx, draft, (key) => added.has(key));
     tx.catalogue = tx.catalogue.set('rules', draft);
     const pending = this.pendingChanges();
     for (const key of fresh) {
@@ -109,14 +110,18 @@ export class StoreReasoner {
     return fresh.length;
   }
 
-  /** Removes rules (matched by their canonical text); returns how many existed. Internal rules stay. */
-  removeRules(tx: WriteTransaction, rules: readonly Rule[]): number {
+  /**
+   * Removes rules (matched by their canonical text); returns how many existed. Internal rules
+   * stay, unless `domain` is given: then only the rules of that domain go (`internal` for a
+   * built-in rule set).
+   */
+  removeRules(tx: WriteTransaction, rules: readonly Rule[], domain?: string): number {
     let draft = tx.catalogue.rules;
     const gone: StoredRule[] = [];
     for (const rule of rules) {
       const key = ruleKey(rule);
       const stored = draft.get(key);
-      if (!stored || stored.domain === 'internal') continue;
+      if (!stored || (domain === undefined ? stored.domain === 'internal' : stored.domain !== domain)) continue;
       draft = draft.delete(key);
       gone.push(stored);
     }
@@ -197,10 +202,11 @@ export class StoreReasoner {
     this.pending = null;
   }
 
-  private compile(tx: WriteTransaction, rules: Rules): CompiledProgram {
+  /** The program of `rules` (cached); `isNew` tells errors which rules are the ones being added. */
+  private compile(tx: WriteTransaction, rules: Rules, isNew?: (key: string) => boolean): CompiledProgram {
     if (this.draft?.rules === rules) return this.draft.program;
     if (this.committed?.rules === rules) return this.committed.program;
-    const program = compileProgram([...rules.values()].map((r) => ({ key: r.key, rule: r.rule as Rule })), tx.catalogue, this.facts.dictionary);
+    const program = compileProgram([...rules.values()].map((r) => ({ key: r.key, rule: r.rule as Rule })), tx.catalogue, this.facts.dictionary, isNew ? { isNew } : {});
     this.draft = { rules, program };
     return program;
   }

@@ -33,6 +33,7 @@ import type { Interrupter } from '../model/control.js';
 import { PathEvaluator } from './paths.js';
 import { ANY_NAMED_GRAPH, DEFAULT_GRAPH, type QuadSource, UNBOUND } from './quad-source.js';
 import type { QueryTerm, QueryTerms } from './query-terms.js';
+import { describeTupleAtom, type TupleAtomPlan, type TupleAtomSplit, tupleAtomsOf, type TupleTableReader } from './tuple-table-access.js';
 
 /** Receives solutions; returning true stops the evaluation. */
 export type Emit = (solution: Int32Array) => boolean | void;
@@ -108,6 +109,10 @@ export class Engine {
   private current: Int32Array | undefined;
   /** BNODE(label) nodes of each solution; solutions extended by BIND or SELECT expressions share their input's. */
   private readonly bnodeScopes = new WeakMap<Int32Array, Map<string, RDF.BlankNode>>();
+  /** Reads tuple table atoms (`TT name { … }`, `(…) rdfox:TT "name"`); without it, a query using them fails. */
+  tupleTables: TupleTableReader | undefined;
+  /** The plans of the tuple table atoms of each basic graph pattern that has some. */
+  private readonly tuplePlans = new Map<TupleAtomSplit, TupleAtomPlan>();
 
   /** Prepares an evaluation. */
   constructor(
@@ -486,8 +491,36 @@ export class Engine {
     return { size: order.length, solution, step, argsOf, onMatchAt, bindAt, unbindAt };
   }
 
-  /** A basic graph pattern (see {@link Engine.bgpPlan}). */
+  /** The plan of the tuple table atoms of a basic graph pattern (made on first use). */
+  private tupleAtomPlan(split: TupleAtomSplit, active: number, graphSlot: number | undefined): TupleAtomPlan {
+    let plan = this.tuplePlans.get(split);
+    if (!plan) {
+      if (!this.tupleTables) throw new UnsupportedQueryError('tuple table atoms (TT, rdfox:TT) cannot be used here');
+      const patternSlots = new Set<number>();
+      for (const p of split.patterns) for (const t of [p.subject, p.predicate, p.object, p.graph]) if (t.termType === 'Variable') patternSlots.add(this.slot(t.value));
+      if (graphSlot !== undefined && split.patterns.length > 0) patternSlots.add(graphSlot);
+      plan = this.tupleTables.plan(split, (t) => this.termRef(t, active), patternSlots);
+      this.tuplePlans.set(split, plan);
+      if (this.plan) this.plan.push(`tuple table atoms (each once its arguments allow):\n${split.atoms.map((a, k) => `  ${k + 1}. ${describeTupleAtom(a)}`).join('\n')}`);
+    }
+    return plan;
+  }
+
+  /** `GRAPH ?g { … }` over tuple table atoms alone: once per named graph, with ?g bound to it. */
+  private tupleAtomsInEachGraph(patterns: readonly Algebra.Pattern[], seed: Int32Array, emit: Emit, graphSlot: number): boolean {
+    for (const g of this.graphs()) {
+      const s = seed.slice();
+      s[graphSlot] = g;
+      if (this.bgp(patterns, s, g, emit)) return true;
+    }
+    return false;
+  }
+
+  /** A basic graph pattern (see {@link Engine.bgpPlan}); its tuple table atoms around its patterns. */
   private bgp(patterns: readonly Algebra.Pattern[], seed: Int32Array, active: number, emit: Emit, graphSlot?: number): boolean {
+    const split = tupleAtomsOf(patterns);
+    if (split && graphSlot !== undefined && split.patterns.length === 0) return this.tupleAtomsInEachGraph(patterns, seed, emit, graphSlot);
+    if (split) return this.tupleAtomPlan(split, active, graphSlot).run(seed, emit, (s, e) => this.bgp(split.patterns, s, active, e, graphSlot));
     const plan = this.bgpPlan(patterns, seed, active, emit, graphSlot);
     return plan ? plan.step(0) : false;
   }
@@ -499,6 +532,9 @@ export class Engine {
    * loop. Emits the same solutions in the same order as {@link Engine.bgp}.
    */
   private async bgpAsync(patterns: readonly Algebra.Pattern[], seed: Int32Array, active: number, emit: Emit, graphSlot?: number): Promise<boolean> {
+    const split = tupleAtomsOf(patterns);
+    if (split && graphSlot !== undefined && split.patterns.length === 0) return this.tupleAtomsInEachGraph(patterns, seed, emit, graphSlot);
+    if (split) return this.tupleAtomPlan(split, active, graphSlot).run(seed, emit, (s, e) => this.bgpAsync(split.patterns, s, active, e, graphSlot));
     const plan = this.bgpPlan(patterns, seed, active, emit, graphSlot);
     if (!plan) return false;
     const matcher = this.source.matcher?.bind(this.source);

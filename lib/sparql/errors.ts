@@ -6,12 +6,16 @@
  * - `syntax error in the SPARQL query at line 1, column 1: unexpected 'SELEC'` (or `… in the
  *   SPARQL update …`; `unexpected end of the query` when the text stops short);
  * - `unknown prefix 'ex:' at line 1, column 18: declare it in the input or add it to the
- *   store's prefixes` (the wording of every path, from `model/messages`).
+ *   store's prefixes` (the wording of every path, from `model/messages`);
+ * - `wrong number of arguments in the SPARQL query at line 1, column 9: LOG takes 1 argument,
+ *   got 2` for a call of one of RDFox's unprefixed function names (which sparqljs does not know,
+ *   so it does not check them).
  *
  * Lines and columns are 1-based; columns count UTF-16 code units, and a line ends at `\n`,
  * `\r\n` or `\r`.
  * @module
  */
+import { functionArityProblem } from '../datalog/expressions/function-names.js';
 import { unknownPrefixMessage } from '../model/messages.js';
 import { QueryCompilationError } from '../model/errors.js';
 
@@ -126,4 +130,17 @@ export function sparqlSyntaxError(kind: SparqlTextKind, text: string, offset: nu
 export function unknownPrefixError(prefix: string, text: string, offset: number | undefined, options?: ErrorOptions): QueryCompilationError {
   const at = offset === undefined ? undefined : ((p) => `at line ${p.line}, column ${p.column}`)(positionAt(text, offset));
   return new QueryCompilationError(unknownPrefixMessage(prefix, at), options);
+}
+
+/**
+ * Throws the error for the first call in `text` (as written) of one of RDFox's unprefixed
+ * function names (`LOG`, `MINFN`, …) with a number of arguments the function does not take:
+ * `wrong number of arguments in the SPARQL query at line L, column C: LOG takes 1 argument, got 2`.
+ * Texts without such a name cost one regular-expression test.
+ */
+export function checkFunctionArity(text: string, kind: SparqlTextKind): void {
+  const problem = functionArityProblem(text);
+  if (problem === undefined) return;
+  const { line, column } = positionAt(text, problem.offset);
+  throw new QueryCompilationError(`wrong number of arguments in the SPARQL ${kind} at line ${line}, column ${column}: ${problem.message}`);
 }

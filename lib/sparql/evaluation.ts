@@ -18,6 +18,7 @@ import { Engine } from './engine.js';
 import { compileQuery, parseQuery, toAlgebra } from './parse.js';
 import { DEFAULT_GRAPH, UNBOUND } from './quad-source.js';
 import { QueryTerms, type QueryTerm } from './query-terms.js';
+import { TupleTableReader } from './tuple-table-access.js';
 import type { AnswerSink, EvaluationOptions, QueryAnswer } from './types.js';
 
 /**
@@ -52,6 +53,7 @@ export async function runQuery(
   if (options.defaultGraphs || options.namedGraphs) dataset = { defaultGraphs: ids(options.defaultGraphs ?? []), namedGraphs: ids(options.namedGraphs ?? []) };
   const source = new StoreQuadSource(state, dictionary, factDomainMask(options.factDomain, 'all', QueryCompilationError), dataset, options.access);
   const engine = new Engine(source, terms, interrupter, parsed.base ?? baseIRI, () => source.graphNames());
+  engine.tupleTables = new TupleTableReader(state, dictionary, terms, factDomainMask(options.factDomain, 'all', QueryCompilationError), options.access);
   engine.plan = plan;
   engine.pause = pause;
   if (options.timeLimitMs !== undefined) engine.deadline = performance.now() + options.timeLimitMs;

@@ -8,9 +8,20 @@ import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import type { SparqlQuery } from 'sparqljs';
 import { Algebra, sparqlParser, translate } from '../datalog/expressions/sparql-libraries.js';
+import { functionNameEdits } from '../datalog/expressions/function-names.js';
 import { BadRequestError, QueryCompilationError } from '../model/errors.js';
-import { checkBlankNodeScopes, keepOptionalFilterScope, parseSparqlText } from './syntax.js';
+import { checkFunctionArity } from './errors.js';
+import { checkBlankNodeScopes, keepOptionalFilterScope, parseSparqlText, type TextRewrite } from './syntax.js';
+import { tupleTableEdits } from './tuple-table-syntax.js';
 import type { UpdateDataset } from './types.js';
+
+/** The extensions of SPARQL's syntax, written as standard SPARQL before sparqljs parses a text (queries and updates alike). */
+const SYNTAX_EXTENSIONS: readonly TextRewrite[] = [
+  // RDFox's `TT name { t1 … tn }` tuple table atoms
+  tupleTableEdits,
+  // RDFox's unprefixed function names (`LOG(?x)`), as calls of the functions' IRIs
+  functionNameEdits,
+];
 
 /** The store's prefixes as sparqljs takes them (names without the colon). */
 function prefixObject(prefixes: ReadonlyMap<string, string>): Record<string, string> {
@@ -20,7 +31,8 @@ function prefixObject(prefixes: ReadonlyMap<string, string>): Record<string, str
 /** Parses a query with the store's prefixes; syntax errors are QueryCompilationError. */
 export function parseQuery(text: string, prefixes: ReadonlyMap<string, string>, baseIRI: string): SparqlQuery {
   const parser = sparqlParser({ prefixes: prefixObject(prefixes), baseIRI });
-  const parsed = parseSparqlText((t) => parser.parse(t), text, 'query');
+  const parsed = parseSparqlText((t) => parser.parse(t), text, 'query', SYNTAX_EXTENSIONS);
+  checkFunctionArity(text, 'query');
   if (parsed.type !== 'query') throw new QueryCompilationError('expected a query, found an update (use evaluateUpdate)');
   checkBlankNodeScopes(parsed);
   return parsed;
@@ -76,7 +88,8 @@ export function toAlgebra(parsed: Parameters<typeof translate>[0], baseIRI: stri
  */
 export function parseUpdate(text: string, prefixes: ReadonlyMap<string, string>, baseIRI: string, dataset?: UpdateDataset): Algebra.Operation {
   const parser = sparqlParser({ prefixes: prefixObject(prefixes), baseIRI });
-  const parsed = parseSparqlText((t) => parser.parse(t), text, 'update');
+  const parsed = parseSparqlText((t) => parser.parse(t), text, 'update', SYNTAX_EXTENSIONS);
+  checkFunctionArity(text, 'update');
   // an empty request (only prologue, or nothing) is a valid update that does nothing
   if (!('type' in parsed)) return { type: Algebra.types.COMPOSITE_UPDATE, updates: [] } as unknown as Algebra.Operation;
   if (parsed.type !== 'update') throw new QueryCompilationError('expected an update, found a query (use evaluateQuery)');

@@ -202,7 +202,7 @@ export function keepOptionalFilterScope(query: unknown): void {
  * Calls `visit` with the index of every character outside strings, IRIs and comments, in
  * order (an IRI, a string or a comment is reported as its first character only, with `kind`).
  */
-function forEachSignificant(text: string, visit: (i: number, kind: 'char' | 'iri' | 'string') => void): void {
+export function forEachSignificant(text: string, visit: (i: number, kind: 'char' | 'iri' | 'string') => void): void {
   let i = 0;
   while (i < text.length) {
     const c = text[i]!;
@@ -309,11 +309,22 @@ function bracketSubjectEdits(text: string): Edit[] {
 // ---- edits, and parsing with errors against the text as written ----
 
 /** The replacement of `text[start, end)` by `replacement`, one change a preparation makes. */
-interface Edit {
+export interface TextEdit {
+  /** Offset of the first character replaced. */
   readonly start: number;
+  /** Offset after the last character replaced (`start` for an insertion). */
   readonly end: number;
+  /** What replaces them. */
   readonly replacement: string;
 }
+
+type Edit = TextEdit;
+
+/**
+ * A rewrite of SPARQL text into what sparqljs parses: the edits (in order, not overlapping)
+ * that make it, so that errors are still reported against the text as written.
+ */
+export type TextRewrite = (text: string) => readonly TextEdit[];
 
 /** The text with `edits` (in order, not overlapping) made. */
 function applyEdits(text: string, edits: readonly Edit[]): string {
@@ -411,13 +422,15 @@ function parserError(error: unknown, text: string, prepared: PreparedText, kind:
 }
 
 /**
- * Parses SPARQL text with sparqljs after {@link unescapeIriCodepoints} and
- * {@link keepPositiveSigns}; when sparqljs fails on a blank node property list standing as a
- * triple, the text is parsed again with {@link labelBracketSubjects}. Every error is a
- * QueryCompilationError worded as errors.ts says, its position that of the text as written.
+ * Parses SPARQL text with sparqljs after {@link unescapeIriCodepoints},
+ * {@link keepPositiveSigns} and then `rewrites` (extensions of the syntax, in order); when
+ * sparqljs fails on a blank node property list standing as a triple, the text is parsed again
+ * with {@link labelBracketSubjects}. Every error is a QueryCompilationError worded as
+ * errors.ts says, its position that of the text as written.
  */
-export function parseSparqlText<T>(parse: (text: string) => T, text: string, kind: SparqlTextKind = 'query'): T {
-  const prepared = prepare(prepare({ text, steps: [] }, iriCodepointEdits), positiveSignEdits);
+export function parseSparqlText<T>(parse: (text: string) => T, text: string, kind: SparqlTextKind = 'query', rewrites: readonly TextRewrite[] = []): T {
+  let prepared = prepare(prepare({ text, steps: [] }, iriCodepointEdits), positiveSignEdits);
+  for (const rewrite of rewrites) prepared = prepare(prepared, (t) => [...rewrite(t)]);
   try {
     return parse(prepared.text);
   } catch (e) {

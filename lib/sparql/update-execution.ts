@@ -9,11 +9,13 @@ import { Algebra } from '../datalog/expressions/sparql-libraries.js';
 import { BadRequestError, QueryCompilationError } from '../model/errors.js';
 import { termToKey } from '../model/terms.js';
 import { DEFAULT_TRIPLES_ID, QUADS_ID } from '../storage/fact-store.js';
+import { type Catalogue, storesFacts } from '../storage/catalogue.js';
 import { EXPLICIT, DERIVED } from '../storage/tuple-table.js';
 import type { TermDictionary } from '../model/dictionary.js';
 import { StoreQuadSource, type DatasetGraphs } from './dataset.js';
 import { Engine } from './engine.js';
 import { QueryTerms } from './query-terms.js';
+import { describeTupleAtom, type TupleAtomPattern, type TupleAtomSplit, tupleAtomsOf, TupleTableReader } from './tuple-table-access.js';
 import type { UpdateTarget } from './types.js';
 
 /** Runs every operation of an update, in order. */
@@ -142,6 +144,17 @@ function freshLabel(dictionary: TermDictionary): string {
   }
 }
 
+/** The id of the table a template's tuple table atom writes to, checked: it exists, stores facts, and the arity fits. */
+function writableTable(catalogue: Catalogue, atom: TupleAtomPattern, verb: string): number {
+  const info = catalogue.tupleTables.get(atom.table);
+  if (!info) throw new BadRequestError(`tuple table '${atom.table}' does not exist (in ${describeTupleAtom(atom)})`);
+  if (!storesFacts(info)) throw new BadRequestError(`tuple table '${atom.table}' is built in: its facts are computed by the store and cannot be ${verb} (in ${describeTupleAtom(atom)})`);
+  if (atom.args.length < info.minArity || atom.args.length > info.maxArity) {
+    throw new BadRequestError(`tuple table '${atom.table}' takes ${info.maxArity} arguments, not ${atom.args.length} (in ${describeTupleAtom(atom)})`);
+  }
+  return info.id;
+}
+
 /** DELETE/INSERT with an optional WHERE: all solutions first, then deletions, then insertions. */
 function deleteInsert(op: Algebra.DeleteInsert, target: UpdateTarget, baseIRI: string): void {
   const dictionary = target.dictionary;
@@ -155,14 +168,25 @@ function deleteInsert(op: Algebra.DeleteInsert, target: UpdateTarget, baseIRI: s
   }
   const source = new StoreQuadSource(target.tx, dictionary, EXPLICIT | DERIVED, dataset, target.tx.access);
   const engine = new Engine(source, terms, target.interrupter, baseIRI, () => source.graphNames());
+  const tupleTables = new TupleTableReader(target.tx, dictionary, terms, EXPLICIT | DERIVED, target.tx.access);
+  engine.tupleTables = tupleTables;
   engine.collectVariables(op);
+  // tuple table atoms of the templates write to their tables (checked before anything runs)
+  const deleteSplit = op.delete ? tupleAtomsOf(op.delete) : undefined;
+  const insertSplit = op.insert ? tupleAtomsOf(op.insert) : undefined;
+  const deleteTables = deleteSplit?.atoms.map((a) => writableTable(target.tx.catalogue, a, 'deleted')) ?? [];
+  const insertTables = insertSplit?.atoms.map((a) => writableTable(target.tx.catalogue, a, 'inserted')) ?? [];
   const solutions = where ? engine.collect(where, engine.empty()) : [engine.empty()];
   const value = (t: RDF.Term, s: Int32Array, bnodes: Map<string, number>): number => {
     if (t.termType === 'Variable') {
       const slot = engine.slots.get(t.value);
       const id = slot === undefined ? -1 : s[slot]!;
       if (id === -1) return -1;
-      return id >= 0 ? id : dictionary.intern(termToKey(terms.termOf(id)));
+      const stored = id >= 0 ? id : dictionary.intern(termToKey(terms.termOf(id)));
+      // a SKOLEM term the WHERE clause made: the store can unpack it from now on
+      const inputs = tupleTables.storedInputs(id, (t) => dictionary.intern(termToKey(t)));
+      if (inputs) dictionary.recordSkolem(stored, inputs);
+      return stored;
     }
     if (t.termType === 'BlankNode') {
       let id = bnodes.get(t.value);
@@ -172,12 +196,24 @@ function deleteInsert(op: Algebra.DeleteInsert, target: UpdateTarget, baseIRI: s
     if (t.termType === 'DefaultGraph') return -2;
     return dictionary.intern(termToKey(t));
   };
-  const instances = (templates: readonly Algebra.Pattern[] | undefined, fresh: boolean): Array<[number, number, number, number]> => {
+  /** The template's triples for every solution; its tuple table atoms' tuples go to `tuples` (with their table's id). */
+  const instances = (
+    templates: readonly Algebra.Pattern[] | undefined,
+    fresh: boolean,
+    split?: TupleAtomSplit,
+    tableIds: readonly number[] = [],
+    tuples: Array<[number, Uint32Array]> = [],
+  ): Array<[number, number, number, number]> => {
     const out: Array<[number, number, number, number]> = [];
     if (!templates) return out;
     solutions.forEach((s) => {
       const bnodes = new Map<string, number>();
-      for (const q of templates) {
+      split?.atoms.forEach((atom, k) => {
+        if (!fresh && atom.args.some((t) => t.termType === 'BlankNode')) return;
+        const tuple = atom.args.map((t) => value(t, s, bnodes));
+        if (!tuple.some((x) => x < 0)) tuples.push([tableIds[k]!, Uint32Array.from(tuple)]);
+      });
+      for (const q of split?.patterns ?? templates) {
         if (!fresh && (q.subject.termType === 'BlankNode' || q.object.termType === 'BlankNode')) continue;
         const v = [value(q.subject, s, bnodes), value(q.predicate, s, bnodes), value(q.object, s, bnodes), value(q.graph, s, bnodes)];
         if (v.slice(0, 3).some((x) => x === -1) || v[3] === -1) continue;
@@ -189,8 +225,12 @@ function deleteInsert(op: Algebra.DeleteInsert, target: UpdateTarget, baseIRI: s
     });
     return out;
   };
-  const deletions = instances(op.delete, false);
-  const insertions = instances(op.insert, true);
+  const deletedTuples: Array<[number, Uint32Array]> = [];
+  const insertedTuples: Array<[number, Uint32Array]> = [];
+  const deletions = instances(op.delete, false, deleteSplit, deleteTables, deletedTuples);
+  const insertions = instances(op.insert, true, insertSplit, insertTables, insertedTuples);
   for (const [s, p, o, g] of deletions) putTriple(g === -2 ? 'default' : g, s, p, o, target, false);
+  for (const [tableId, tuple] of deletedTuples) target.removeFact(tableId, tuple);
   for (const [s, p, o, g] of insertions) putTriple(g === -2 ? 'default' : g, s, p, o, target, true);
+  for (const [tableId, tuple] of insertedTuples) target.addFact(tableId, tuple);
 }

@@ -5,13 +5,22 @@
  */
 import { OrderedMap, Record } from 'immutable';
 
+/** The type of in-memory tuple tables (their facts are stored). */
+export const MEMORY_TABLE_TYPE = 'memory';
+
+/** The type of built-in tuple tables, whose content the store determines (nothing is stored). */
+export const BUILTIN_TABLE_TYPE = 'builtin';
+
+/** The maximum arity of a table whose atoms may have any number of arguments (2^32 - 1). */
+export const UNBOUNDED_ARITY = 0xffffffff;
+
 /** Description of one tuple table. */
 export interface TupleTableInfo {
   /** Table name (e.g. `DefaultTriples`). */
   readonly name: string;
   /** Unique numeric id within the store. */
   readonly id: number;
-  /** Kind of table: `memory` for in-memory tables. */
+  /** Kind of table: `memory` for in-memory tables, `builtin` for built-in ones (such as SKOLEM). */
   readonly type: string;
   /** Minimum number of arguments of atoms over the table. */
   readonly minArity: number;
@@ -19,6 +28,11 @@ export interface TupleTableInfo {
   readonly maxArity: number;
   /** Creation parameters. */
   readonly parameters: Readonly<{ [key: string]: string }>;
+}
+
+/** Whether a table stores facts (built-in tables store none: their facts are computed). */
+export function storesFacts(info: TupleTableInfo): boolean {
+  return info.type !== BUILTIN_TABLE_TYPE;
 }
 
 /** A rule held by a store, with the domain it belongs to (`user`, `axioms`, …). */

@@ -13,7 +13,8 @@ import type { FactAccess } from './fact-access.js';
 import { OrderedMap } from 'immutable';
 import { TermDictionary } from '../model/dictionary.js';
 import { TransactionError, UnknownResourceError } from '../model/errors.js';
-import { Catalogue, DEFAULT_BASE_IRI, DEFAULT_PREFIXES, type TupleTableInfo } from './catalogue.js';
+import { BUILTIN_TABLE_TYPE, Catalogue, DEFAULT_BASE_IRI, DEFAULT_PREFIXES, type TupleTableInfo, UNBOUNDED_ARITY } from './catalogue.js';
+import { SKOLEM_TABLE } from '../model/skolem.js';
 import { TupleTable, type TableSavepoint, type TableView } from './tuple-table.js';
 import { WriteLock } from './write-lock.js';
 
@@ -25,6 +26,13 @@ export const QUADS_ID = 2;
 export const DEFAULT_TRIPLES = 'DefaultTriples';
 /** Name of the named-graph quad table. */
 export const QUADS = 'Quads';
+/** Id of the built-in SKOLEM table in a new store (it holds no stored facts). */
+export const SKOLEM_ID = 3;
+
+/** The catalogue entry of the built-in SKOLEM table (arity 1 and up) with an id. */
+export function skolemTableInfo(id: number): TupleTableInfo {
+  return { name: SKOLEM_TABLE, id, type: BUILTIN_TABLE_TYPE, minArity: 1, maxArity: UNBOUNDED_ARITY, parameters: {} };
+}
 
 /** A point inside a write transaction (see {@link FactStore.savepoint}). */
 export interface StoreSavepoint {
@@ -145,13 +153,14 @@ export class FactStore {
   private writer: WriteTransaction | null = null;
   private readonly readers = new Map<number, number>(); // version → open readers
   private readonly liveSnapshots = new Map<number, Snapshot>();
-  private nextTableId = QUADS_ID + 1;
+  private nextTableId = SKOLEM_ID + 1;
 
-  /** Creates a store holding the two built-in tables and the default prefixes. */
+  /** Creates a store holding the tables DefaultTriples and Quads, the built-in SKOLEM, and the default prefixes. */
   constructor(private readonly label = 'the data store') {
     const tables = OrderedMap<string, TupleTableInfo>([
       [DEFAULT_TRIPLES, { name: DEFAULT_TRIPLES, id: DEFAULT_TRIPLES_ID, type: 'memory', minArity: 3, maxArity: 3, parameters: {} }],
       [QUADS, { name: QUADS, id: QUADS_ID, type: 'memory', minArity: 4, maxArity: 4, parameters: {} }],
+      [SKOLEM_TABLE, skolemTableInfo(SKOLEM_ID)],
     ]);
     this.tables.set(DEFAULT_TRIPLES_ID, new TupleTable(3));
     this.tables.set(QUADS_ID, new TupleTable(4));
@@ -281,6 +290,11 @@ export class FactStore {
     const table = new TupleTable(arity);
     this.tables.set(id, table);
     return id;
+  }
+
+  /** A new table id with no physical table (for a built-in table, which stores nothing). */
+  allocateTableId(): number {
+    return this.nextTableId++;
   }
 
   /** Drops the physical table (the catalogue entry is removed by the caller). */

@@ -253,11 +253,12 @@ describe('DataStoreConnection', () => {
   });
 
   describe('tuple tables', () => {
-    it('lists DefaultTriples (arity 3) and Quads (arity 4) in a new store', async () => {
+    it('lists DefaultTriples (arity 3), Quads (arity 4) and the built-in SKOLEM (arity 1 and up) in a new store', async () => {
       const ds = await env.newStore();
       expect(await ds.listTupleTables()).to.deep.equal([
         { name: 'DefaultTriples', type: 'memory', id: 1, minArity: 3, maxArity: 3 },
         { name: 'Quads', type: 'memory', id: 2, minArity: 4, maxArity: 4 },
+        { name: 'SKOLEM', type: 'builtin', id: 3, minArity: 1, maxArity: 4294967295 },
       ]);
     });
 
@@ -269,6 +270,7 @@ describe('DataStoreConnection', () => {
       expect(listed.map((t) => [t.name, t.type, t.minArity, t.maxArity])).to.deep.equal([
         ['DefaultTriples', 'memory', 3, 3],
         ['Quads', 'memory', 4, 4],
+        ['SKOLEM', 'builtin', 1, 4294967295],
         ['Pairs', 'memory', 2, 2],
         ['Wide', 'memory', 5, 5],
       ]);
@@ -286,8 +288,40 @@ describe('DataStoreConnection', () => {
       expect(builtIn.find((r) => r.property === 'max-arity')?.value).to.equal('4');
 
       await ds.deleteTupleTable('Pairs');
-      expect((await ds.listTupleTables()).map((t) => t.name)).to.deep.equal(['DefaultTriples', 'Quads', 'Wide']);
+      expect((await ds.listTupleTables()).map((t) => t.name)).to.deep.equal(['DefaultTriples', 'Quads', 'SKOLEM', 'Wide']);
       await expectError(ds.describeTupleTable('Pairs'), UnknownResourceError);
+    });
+
+    it('the built-in SKOLEM: described, deleted, recreated with no parameters; its name is for nothing else; its facts are not counted', async () => {
+      const ds = await env.newStore();
+      const described = await ds.describeTupleTable('SKOLEM');
+      expect(described).to.deep.equal([
+        { property: 'name', value: 'SKOLEM' },
+        { property: 'type', value: 'builtin' },
+        { property: 'ID', value: '3' },
+        { property: 'min-arity', value: '1' },
+        { property: 'max-arity', value: '4294967295' },
+      ]);
+      await expectError(ds.countFacts({ tupleTable: 'SKOLEM' }), BadRequestError);
+      await expectError(ds.createTupleTable('SKOLEM', {}), DuplicateResourceError);
+      await ds.deleteTupleTable('SKOLEM');
+      expect((await ds.listTupleTables()).map((t) => t.name)).to.deep.equal(['DefaultTriples', 'Quads']);
+      await expectError(ds.describeTupleTable('SKOLEM'), UnknownResourceError);
+      const other = await expectError(ds.createTupleTable('SKOLEM', { arity: '2' }), BadRequestError);
+      expect(other.message).to.contain("'SKOLEM' is the name of a built-in tuple table");
+      await ds.createTupleTable('SKOLEM', {});
+      const listed = await ds.listTupleTables();
+      expect(listed.map((t) => [t.name, t.type, t.minArity, t.maxArity])).to.deep.equal([
+        ['DefaultTriples', 'memory', 3, 3],
+        ['Quads', 'memory', 4, 4],
+        ['SKOLEM', 'builtin', 1, 4294967295],
+      ]);
+      expect(listed[2]!.id).not.to.equal(3);
+      const answer = await ds.evaluateQuery('SELECT ?e WHERE { TT SKOLEM { "x" ?e } }');
+      expect(answer.type === 'bindings' && answer.rows.length).to.equal(1);
+      // clearing the store leaves it (it holds no facts)
+      await ds.clear();
+      expect((await ds.listTupleTables()).map((t) => t.name)).to.include('SKOLEM');
     });
 
     it('is visible to other connections at once (not transactional)', async () => {
@@ -314,7 +348,7 @@ describe('DataStoreConnection', () => {
       await expectError(ds.createTupleTable('U', { arity: '2', type: 'postgres' }), BadRequestError);
       await expectError(ds.createTupleTable('U', { arity: '2', colour: 'red' }), BadRequestError);
       await expectError(ds.createTupleTable('bad name', { arity: '2' }), BadRequestError);
-      expect((await ds.listTupleTables()).map((t) => t.name)).to.deep.equal(['DefaultTriples', 'Quads', 'T']);
+      expect((await ds.listTupleTables()).map((t) => t.name)).to.deep.equal(['DefaultTriples', 'Quads', 'SKOLEM', 'T']);
     });
 
     it('cannot be created or deleted inside an open transaction', async () => {
@@ -326,7 +360,7 @@ describe('DataStoreConnection', () => {
         await expectError(ds.deleteTupleTable('Existing'), TransactionError);
         await ds.rollbackTransaction();
       }
-      expect((await ds.listTupleTables()).map((t) => t.name)).to.deep.equal(['DefaultTriples', 'Quads', 'Existing']);
+      expect((await ds.listTupleTables()).map((t) => t.name)).to.deep.equal(['DefaultTriples', 'Quads', 'SKOLEM', 'Existing']);
     });
   });
 

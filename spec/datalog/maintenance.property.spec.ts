@@ -49,21 +49,48 @@ const arity = (r: Relation): number => (r.kind === 'class' ? 1 : 2);
 const term = fc.oneof({ weight: 5, arbitrary: fc.constantFrom('?x', '?y', '?z') }, { weight: 1, arbitrary: fc.constantFrom(...CONSTANTS) });
 const relation = fc.constantFrom(...RELATIONS);
 
-/** A random safe, stratified rule (negation and aggregation only over lower layers). */
+/** The aggregates of random rules (`$` is the aggregated variable): SPARQL's COUNT and RDFox's own. */
+const AGGREGATES = ['COUNT($)', 'COUNT_MIN($)', 'COUNT_MAX(DISTINCT $)', 'MIN_ARGMAX($, STRLEN(STR($)))', 'MAX_ARGMIN($, $)', 'MUL(STRLEN(STR($)))'];
+
+/**
+ * Adds a SKOLEM atom to a random rule's body (`choice` picks its use) and returns the head's
+ * terms: a node made of a variable bound by an atom of a lower layer than the head's, which
+ * the head gets (so nodes are made only of the finitely many terms of lower layers); a bound
+ * variable unpacked into a new one the head gets; or a test that one bound variable is the
+ * node of another.
+ */
+function withSkolem(choice: number, bound: readonly string[], boundBelow: readonly string[], parts: string[], headTerms: readonly string[]): string[] {
+  const x = bound[choice % bound.length]!;
+  if (choice % 4 < 2 && boundBelow.length > 0) {
+    parts.push(`SKOLEM("n${choice % 2}", ${boundBelow[choice % boundBelow.length]!}, ?s)`);
+    return ['?s', headTerms[1]!];
+  }
+  if (choice % 4 === 2) {
+    parts.push(`SKOLEM("n0", ?k, ${x})`);
+    return [headTerms[0]!, '?k'];
+  }
+  parts.push(`SKOLEM(${x}, ${bound[(choice + 1) % bound.length]!})`);
+  return [...headTerms];
+}
+
+/** A random safe, stratified rule (negation and aggregation only over lower layers; SKOLEM makes nodes only from lower layers). */
 const ruleArb = fc
   .record({
     head: relation,
     body: fc.array(fc.tuple(fc.nat(RELATIONS.length - 1), fc.array(term, { minLength: 2, maxLength: 2 })), { minLength: 1, maxLength: 3 }),
     negation: fc.option(fc.tuple(fc.nat(RELATIONS.length - 1), fc.array(term, { minLength: 2, maxLength: 2 })), { freq: 3 }),
-    aggregate: fc.option(fc.nat(RELATIONS.length - 1), { freq: 6 }),
+    aggregate: fc.option(fc.nat(RELATIONS.length * AGGREGATES.length - 1), { freq: 6 }),
     filter: fc.boolean(),
     headArgs: fc.array(fc.nat(5), { minLength: 2, maxLength: 2 }),
+    skolem: fc.oneof({ weight: 3, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.nat(11) }),
   })
-  .map(({ head, body, negation, aggregate, filter, headArgs }) => {
+  .map(({ head, body, negation, aggregate, filter, headArgs, skolem }) => {
     const parts: string[] = [];
     const bound: string[] = [];
+    const boundBelow: string[] = [];
     for (const [ri, args] of body) {
       const r = RELATIONS.filter((x) => x.layer <= head.layer)[ri % RELATIONS.filter((x) => x.layer <= head.layer).length]!;
+      if (r.layer < head.layer) for (const t of args.slice(0, arity(r))) if (t.startsWith('?')) boundBelow.push(t);
       const a = args.slice(0, arity(r));
       parts.push(atom(r, a));
       for (const t of a) if (t.startsWith('?') && !bound.includes(t)) bound.push(t);
@@ -79,10 +106,12 @@ const ruleArb = fc
       const r = lower[aggregate % lower.length]!;
       const inner = r.kind === 'class' ? atom(r, ['?u']) : atom(r, ['?u', '?v']);
       const counted = r.kind === 'class' ? '?u' : '?v';
-      parts.push(`AGGREGATE(${inner} ON ?u BIND COUNT(${counted}) AS ?n)`);
+      const fn = AGGREGATES[Math.floor(aggregate / RELATIONS.length) % AGGREGATES.length]!.replaceAll('$', counted);
+      parts.push(`AGGREGATE(${inner} ON ?u BIND ${fn} AS ?n)`);
       headTerms = ['?u', '?n'];
     } else {
       headTerms = headArgs.map((i) => bound[i % bound.length]!);
+      if (skolem !== null) headTerms = withSkolem(skolem, bound, boundBelow, parts, headTerms);
     }
     if (negation !== null && lower.length > 0) {
       const [ri, args] = negation;

@@ -163,6 +163,21 @@ describe('datalog/stratify', () => {
       expect(new Set(c.nodes.slice(0, -1)).size).to.equal(c.nodes.length - 1);
     });
 
+    it('gives the edges of the cycle, the negative one last', () => {
+      const edges = [pos('x', 'a'), neg('c', 'a', 'closing'), pos('a', 'b'), pos('b', 'c')];
+      const c = cycle(edges);
+      expect(c.edges.map((e) => `${e.from}->${e.to}`)).to.deep.equal(['a->b', 'b->c', 'c->a']);
+      expect(c.edges.at(-1)).to.equal(edges[1]);
+      for (let i = 0; i < c.edges.length; i++) expect([c.edges[i]!.from, c.edges[i]!.to]).to.deep.equal([c.nodes[i], c.nodes[i + 1]]);
+    });
+
+    it('blames the last negative edge on a cycle (the rule added last, when edges follow the rules)', () => {
+      const c = cycle([neg('q', 'p', 'older'), neg('p', 'q', 'newer')]);
+      expect(c.rule).to.equal('newer');
+      expect(c.nodes).to.deep.equal(['q', 'p', 'q']);
+      expect(c.edges.map((e) => e.rule)).to.deep.equal(['older', 'newer']);
+    });
+
     it('a negative edge inside a large positive component is found', () => {
       const n = 500;
       const ring = Array.from({ length: n }, (_, i) => pos(`r${i}`, `r${(i + 1) % n}`));

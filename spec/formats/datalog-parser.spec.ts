@@ -486,21 +486,58 @@ describe('parseDatalog', () => {
       expect(plain.groupBy).to.deep.equal(['x']);
     });
 
-    it('rejects unsupported aggregate functions and several arguments', () => {
+    it("parses RDFox's MUL, COUNT_MIN, COUNT_MAX and the two-argument ARG functions", () => {
+      const [agg] = bodyOf(
+        'AGGREGATE(:p[?x, ?n], :age[?x, ?a] BIND MUL(?a) AS ?m BIND count_min(DISTINCT ?a) AS ?c BIND COUNT_MAX(?a) AS ?d BIND MIN_ARGMIN(?n, ?a) AS ?e BIND MAX_ARGMIN(DISTINCT ?n, ?a + 1) AS ?f BIND Min_ArgMax(?n, ?a) AS ?g BIND MAX_ARGMAX(STR(?n), COALESCE(?a, 0)) AS ?h)',
+      ) as [AggregateLiteral];
+      expect(agg.bindings.map((b) => [b.fn, b.distinct, b.text, b.variable, b.expressions?.length])).to.deep.equal([
+        ['mul', false, '?a', 'm', 1],
+        ['count_min', true, '?a', 'c', 1],
+        ['count_max', false, '?a', 'd', 1],
+        ['min_argmin', false, '?n, ?a', 'e', 2],
+        ['max_argmin', true, '?n, ?a + 1', 'f', 2],
+        ['min_argmax', false, '?n, ?a', 'g', 2],
+        ['max_argmax', false, 'STR(?n), COALESCE(?a, 0)', 'h', 2],
+      ]);
+      const [first, second] = agg.bindings[4]!.expressions! as [Algebra.TermExpression, Algebra.OperatorExpression];
+      expect(first.term.value).to.equal('n');
+      expect(second.operator).to.equal('+');
+      expect(agg.bindings[4]!.expression).to.equal(first);
+    });
+
+    it('parses COUNT() and COUNT over a list of expressions', () => {
+      const [agg] = bodyOf('AGGREGATE(:p[?x, ?y] BIND COUNT() AS ?a BIND COUNT(?x, ?y) AS ?b BIND COUNT(DISTINCT ?x, STR(?y)) AS ?c)') as [AggregateLiteral];
+      expect(agg.bindings.map((b) => [b.fn, b.distinct, b.text, b.expressions?.length, b.expression === undefined])).to.deep.equal([
+        ['count', false, '', 0, true],
+        ['count', false, '?x, ?y', 2, false],
+        ['count', true, '?x, STR(?y)', 2, false],
+      ]);
+    });
+
+    it('refuses SAMPLE, SAMPLE_ARGMIN, SAMPLE_ARGMAX and GROUP_CONCAT, and wrong numbers of arguments', () => {
+      const why = 'is not allowed in rules: its result is not determined by the values aggregated (SAMPLE, SAMPLE_ARGMIN, SAMPLE_ARGMAX and GROUP_CONCAT are for queries only)';
       expect(
         errorsOf(
-          '[?x, <p>, ?y] :- AGGREGATE([?x, <q>, ?a] ON ?x BIND COUNT_MAX(?a) AS ?y) .\n' +
-            '[?x, <p>, ?y] :- AGGREGATE([?x, <q>, ?a] ON ?x BIND MIN_ARGMAX(?a, ?x) AS ?y) .\n' +
-            '[?x, <p>, ?y] :- AGGREGATE([?x, <q>, ?a] ON ?x BIND COUNT(?a, ?x) AS ?y) .\n' +
+          '[?x, <p>, ?y] :- AGGREGATE([?x, <q>, ?a] ON ?x BIND SAMPLE(?a) AS ?y) .\n' +
+            '[?x, <p>, ?y] :- AGGREGATE([?x, <q>, ?a] ON ?x BIND group_concat(?a) AS ?y) .\n' +
+            '[?x, <p>, ?y] :- AGGREGATE([?x, <q>, ?a] ON ?x BIND SUM(?a, ?x) AS ?y) .\n' +
             '[?x, <p>, ?y] :- AGGREGATE([?x, <q>, ?a] ON ?x BIND FOO(?a) AS ?y) .\n' +
-            '[?x, <p>, ?y] :- AGGREGATE([?x, <q>, ?a] ON ?x BIND SUM() AS ?y) .\n',
+            '[?x, <p>, ?y] :- AGGREGATE([?x, <q>, ?a] ON ?x BIND SUM() AS ?y) .\n' +
+            '[?x, <p>, ?y] :- AGGREGATE([?x, <q>, ?a] ON ?x BIND SAMPLE_ARGMIN(?a, ?x) AS ?y) .\n' +
+            '[?x, <p>, ?y] :- AGGREGATE([?x, <q>, ?a] ON ?x BIND MIN_ARGMAX(?a) AS ?y) .\n' +
+            '[?x, <p>, ?y] :- AGGREGATE([?x, <q>, ?a] ON ?x BIND MIN_ARGMAX(?a, ?x, ?a) AS ?y) .\n' +
+            '[?x, <p>, ?y] :- AGGREGATE([?x, <q>, ?a] ON ?x BIND MAX_ARGMIN(?a, ) AS ?y) .\n',
         ),
       ).to.deep.equal([
-        [1, 53, 'aggregate function COUNT_MAX is not supported (expected COUNT, SUM, MIN, MAX or AVG)'],
-        [2, 53, 'aggregate function MIN_ARGMAX is not supported (expected COUNT, SUM, MIN, MAX or AVG)'],
-        [3, 61, "COUNT takes a single expression, found ','"],
-        [4, 53, "expected an aggregate function (COUNT, SUM, MIN, MAX or AVG) after BIND, found 'FOO'"],
+        [1, 53, `aggregate function SAMPLE ${why}`],
+        [2, 53, `aggregate function GROUP_CONCAT ${why}`],
+        [3, 59, "SUM takes a single expression, found ','"],
+        [4, 53, "expected an aggregate function (COUNT, SUM, MUL, AVG, MIN, MAX, COUNT_MIN, COUNT_MAX, MIN_ARGMIN, MAX_ARGMIN, MIN_ARGMAX or MAX_ARGMAX) after BIND, found 'FOO'"],
         [5, 57, "expected an expression in SUM, found ')'"],
+        [6, 53, `aggregate function SAMPLE_ARGMIN ${why}`],
+        [7, 66, 'MIN_ARGMAX takes two expressions (MIN_ARGMAX(A, V)), found one'],
+        [8, 70, 'MIN_ARGMAX takes two expressions (MIN_ARGMAX(A, V)), found more'],
+        [9, 68, "expected an expression in MAX_ARGMIN, found ')'"],
       ]);
     });
 
@@ -515,7 +552,7 @@ describe('parseDatalog', () => {
         ),
       ).to.deep.equal([
         [1, 42, "expected ',', 'ON', 'BIND' or ')', found 'FOO'"],
-        [2, 55, "expected an aggregate function (COUNT, SUM, MIN, MAX or AVG) after BIND, found ')'"],
+        [2, 55, "expected an aggregate function (COUNT, SUM, MUL, AVG, MIN, MAX, COUNT_MIN, COUNT_MAX, MIN_ARGMIN, MAX_ARGMIN, MIN_ARGMAX or MAX_ARGMAX) after BIND, found ')'"],
         [3, 45, "expected a group variable after ON, found 'BIND'"],
         [4, 61, "expected 'AS' after MIN(…), found variable ?y"],
         [5, 43, 'NOT is not allowed inside AGGREGATE'],

@@ -226,6 +226,10 @@ describe('writeDatalog', () => {
       '[:a, :r, :b] :- .',
       '[?x, :p, ?y], [?y, :p, ?x] :- [?x, :sym, ?y] .',
       '[?x, :p, ?y] :- [?x, :q, ?y], BIND(IF(BOUND(?y), COALESCE(?y, 0), -1) AS ?z), FILTER(!ISBLANK(?z) && DATATYPE(?z) = xsd:integer) .',
+      // RDFox's aggregate functions, COUNT() and COUNT over a list
+      '[:c, :maxAge, ?m], [:c, :count, ?n], [:c, :first, ?f] :- AGGREGATE(:Person[?p], :age[?p, ?a], :name[?p, ?n0] BIND MAX(?a) AS ?m BIND COUNT_MAX(?a) AS ?n BIND MIN_ARGMAX(?n0, ?a) AS ?f) .',
+      '[?f, :p, ?v] :- AGGREGATE(:m[?f, ?x], :v[?x, ?y] ON ?f BIND mul(DISTINCT ?y) AS ?v BIND Count_Min(?y) AS ?w BIND MAX_ARGMIN(DISTINCT STR(?x), -?y) AS ?u BIND MIN_ARGMIN(?x,?y) AS ?s BIND MAX_ARGMAX(?x, COALESCE(?y, 0)) AS ?t) .',
+      '[?f, :n, ?v] :- AGGREGATE(:m[?f, ?x], :v[?x, ?y] ON ?f BIND COUNT() AS ?v BIND COUNT(DISTINCT ?x, ?y) AS ?w BIND COUNT(?x, STR(?y)) AS ?c) .',
     ];
     const facts = [
       '[:a, :p, :b] .',

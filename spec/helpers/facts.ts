@@ -11,7 +11,7 @@ export function factsWithStatus(server: Server, storeName: string, table?: strin
   const state = store.facts.committed;
   const lines: string[] = [];
   for (const info of state.catalogue.tupleTables.values()) {
-    if (table !== undefined && info.name !== table) continue;
+    if ((table !== undefined && info.name !== table) || info.type === 'builtin') continue;
     const t = state.table(info.id);
     const view = state.view(info.id);
     for (let row = 0; row < view.limit; row++) {

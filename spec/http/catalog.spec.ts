@@ -78,6 +78,29 @@ describe('HTTP catalogue: data sources, tuple tables, statistics', () => {
     it('bad parameters are a 400', async () => {
       await expectErrorResponse(await env.fetch(`/datastores/${store}/tupletables/bad?arity=zero`, { method: 'POST' }), 400);
     });
+
+    it('the built-in SKOLEM is listed (type builtin, arity 1 and up), described, deleted and recreated with no parameters', async () => {
+      const listed = await readCsv(await env.fetch(`/datastores/${store}/tupletables`));
+      expect(listed.records).to.deep.include({ Name: 'SKOLEM', Type: 'builtin', ID: '3', MinArity: '1', MaxArity: '4294967295' });
+      const described = await readCsv(await env.fetch(`/datastores/${store}/tupletables/SKOLEM`));
+      expect(described.records).to.deep.include({ Property: 'type', Value: 'builtin' });
+      expect(described.records.map((r) => r.Property)).not.to.include('facts');
+      await expectErrorResponse(await env.fetch(`/datastores/${store}/tupletables/SKOLEM`, { method: 'POST' }), 409, 'DuplicateResourceError');
+      await expectEmpty(await env.fetch(`/datastores/${store}/tupletables/SKOLEM`, { method: 'DELETE' }), 204);
+      await expectErrorResponse(await env.fetch(`/datastores/${store}/tupletables/SKOLEM`), 404, 'UnknownResourceError');
+      const refused = await expectErrorResponse(await env.fetch(`/datastores/${store}/tupletables/SKOLEM?arity=2`, { method: 'POST' }), 400, 'BadRequestError');
+      expect(refused).to.contain('built-in tuple table');
+      await expectEmpty(await env.fetch(`/datastores/${store}/tupletables/SKOLEM`, { method: 'POST' }), 201);
+      const again = await readCsv(await env.fetch(`/datastores/${store}/tupletables`));
+      expect(again.records.filter((r) => r.Name === 'SKOLEM').map((r) => [r.Type, r.MinArity, r.MaxArity])).to.deep.equal([['builtin', '1', '4294967295']]);
+    });
+
+    it('TT SKOLEM through the SPARQL endpoint', async () => {
+      const query = encodeURIComponent('SELECT ?e WHERE { TT SKOLEM { "a" <http://ex/b> ?e } }');
+      const table = await readCsv(await env.fetch(`/datastores/${store}/sparql?query=${query}`, { headers: { accept: 'text/csv' } }));
+      expect(table.records).to.have.length(1);
+      expect(table.records[0]!.e).to.match(/^_:sk_[0-9a-f]{32}$/);
+    });
   });
 
   describe('statistics', () => {

@@ -85,8 +85,11 @@ try {
 const endpoint = await startEndpoint(server, { port: 0 });
 let health = 0;
 let csv = '';
+let consolePage = '';
 try {
   health = (await fetch(endpoint.url + '/health')).status;
+  const page = await fetch(endpoint.url + '/console/');
+  consolePage = page.status + ' ' + page.headers.get('content-type') + ' ' + ((await page.text()).includes('<script type="module"') ? 'script' : 'no script');
   const query = encodeURIComponent('SELECT ?o WHERE { <http://example.com/bob> <http://example.com/name> ?o }');
   const res = await fetch(endpoint.url + '/datastores/family/sparql?query=' + query, {
     headers: { accept: 'text/csv', authorization: 'Basic ' + Buffer.from('admin:secret').toString('base64') },
@@ -108,6 +111,7 @@ console.log(JSON.stringify({
   unknown,
   health,
   csv,
+  consolePage,
   port: endpoint.port,
 }));
 `;
@@ -252,6 +256,7 @@ interface SmokeSummary {
   readonly unknown: string;
   readonly health: number;
   readonly csv: string;
+  readonly consolePage: string;
   readonly port: number;
 }
 
@@ -380,11 +385,15 @@ describe('package: the packed tarball in a consumer project', function () {
     const paths = packed!.files.map((f) => f.path);
     const outside = paths.filter((p) => !p.startsWith('dist/') && !['LICENSE', 'README.md', 'CHANGELOG.md', 'package.json'].includes(p));
     expect(outside).to.deep.equal([]);
-    for (const p of ['LICENSE', 'README.md', 'CHANGELOG.md', 'package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/http/index.js', 'dist/http/index.d.ts', 'dist/shell/cli.js']) {
+    for (const p of ['LICENSE', 'README.md', 'CHANGELOG.md', 'package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/http/index.js', 'dist/http/index.d.ts', 'dist/shell/cli.js', 'dist/console/index.html', 'dist/console/licenses.txt']) {
       expect(paths, p).to.include(p);
     }
     // No source maps (they would point at lib/*.ts, which is not shipped).
     expect(paths.filter((p) => p.endsWith('.map'))).to.deep.equal([]);
+    // The web console: its page, one hashed script and stylesheet, the icon and the licences.
+    expect(paths.filter((p) => p.startsWith('dist/console/')).map((p) => p.replace(/-[A-Z2-7]{8}\./, '-HASH.')).sort()).to.deep.equal(
+      ['dist/console/console-HASH.css', 'dist/console/icon-HASH.svg', 'dist/console/index.html', 'dist/console/licenses.txt', 'dist/console/main-HASH.js'],
+    );
     expect(packed!.entryCount).to.equal(paths.length);
   });
 
@@ -406,6 +415,7 @@ describe('package: the packed tarball in a consumer project', function () {
         expect(summary.version).to.equal(version);
         expect(summary.rows).to.deep.equal([['http://example.com/bob'], ['http://example.com/carol']]);
         expect(summary.csv.split(/\r?\n/)).to.include.members(['o', 'Bob']);
+        expect(summary.consolePage).to.equal('200 text/html; charset=UTF-8 script');
         expect(summary.port).to.be.above(0);
       });
 

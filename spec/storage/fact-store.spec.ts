@@ -50,14 +50,15 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 }
 
 describe('FactStore', () => {
-  it('starts empty at version 0 with the two built-in tables', () => {
+  it('starts empty at version 0 with the two stored tables and the built-in SKOLEM (which stores nothing)', () => {
     const store = new FactStore();
     expect(store.committed.version).to.equal(0);
     expect(store.activeWriter).to.equal(null);
     expect(store.table(DEFAULT_TRIPLES_ID).arity).to.equal(3);
     expect(store.table(QUADS_ID).arity).to.equal(4);
     expect(stateOf(store, store.committed)).to.deep.equal({ triples: [], quads: [] });
-    expect(store.committed.catalogue.tupleTables.size).to.equal(2);
+    expect([...store.committed.catalogue.tupleTables.keys()]).to.deep.equal(['DefaultTriples', 'Quads', 'SKOLEM']);
+    expect(store.allTables().size).to.equal(2);
   });
 
   it('keeps a read-only snapshot unchanged across 1000 interleaved commits while the latest version changes', async () => {

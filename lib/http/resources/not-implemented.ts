@@ -1,6 +1,6 @@
 /**
  * Paths of the management interface that are routed but whose behaviour arrives with later
- * issues (roles and privileges, password change, shells, shell commands, explanation): they
+ * issues (explanation): they
  * answer 501 with a message naming the feature.
  * @module
  */
