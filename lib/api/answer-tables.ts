@@ -5,8 +5,8 @@
  * @module
  */
 import type * as RDF from '@rdfjs/types';
-import { compileExpression, effectiveBooleanValue, type Value } from '../datalog/expressions/index.js';
-import { Algebra, sparqlParser, translate } from '../datalog/expressions/sparql-libraries.js';
+import { compileExpression, effectiveBooleanValue, type Value } from '../expressions/index.js';
+import { Algebra, sparqlParser, translate } from '../expressions/sparql-libraries.js';
 import { ANSWER_MEDIA_TYPES, AnswerFormatError, createAnswerWriter, supportsBoolean, type AnswerTerm } from '../formats/answers/index.js';
 import { BadRequestError, QueryCompilationError } from '../model/errors.js';
 import { unescapeIriCodepoints } from '../sparql/syntax.js';

@@ -10,8 +10,8 @@ import { ANY, PAIR_MIN_CHAIN, type TupleTable, type TableView } from '../storage
 import type { PairIndex } from '../storage/pair-index.js';
 import { DataFactory } from 'n3';
 import { aggregateArguments } from './ast.js';
-import { aggregateArity, compileExpression, createAggregator, effectiveBooleanValue, type Aggregator } from './expressions/index.js';
-import { termKey } from './expressions/comparison.js';
+import { aggregateArity, compileExpression, createAggregator, effectiveBooleanValue, type Aggregator } from '../expressions/index.js';
+import { termKey } from '../expressions/comparison.js';
 import type { CompiledAtom, CompiledLiteral, CompiledRule, VariableScope } from './program.js';
 import type { TermValue, TermValues } from './term-values.js';
 import { evaluateSkolem, skolemReady } from './skolem.js';

@@ -28,8 +28,8 @@
  */
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
-import { Algebra, sparqlParser, translate } from '../datalog/expressions/sparql-libraries.js';
-import { type FunctionNameRewrite, rewriteFunctionNames } from '../datalog/expressions/function-names.js';
+import { Algebra, sparqlParser, translate } from '../expressions/sparql-libraries.js';
+import { type FunctionNameRewrite, rewriteFunctionNames } from '../expressions/function-names.js';
 import type {
   AggregateBinding,
   AggregateFunction,

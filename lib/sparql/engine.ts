@@ -26,9 +26,9 @@
  */
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
-import { Algebra } from '../datalog/expressions/sparql-libraries.js';
+import { Algebra } from '../expressions/sparql-libraries.js';
 import { InterruptedError, QueryCompilationError } from '../model/errors.js';
-import { compareForOrder, compileExpression, createAggregator, effectiveBooleanValue, type EvaluationContext, type Value } from '../datalog/expressions/index.js';
+import { compareForOrder, compileExpression, createAggregator, effectiveBooleanValue, type EvaluationContext, type Value } from '../expressions/index.js';
 import type { Interrupter } from '../model/control.js';
 import { PathEvaluator } from './paths.js';
 import { ANY_NAMED_GRAPH, DEFAULT_GRAPH, type QuadSource, UNBOUND } from './quad-source.js';

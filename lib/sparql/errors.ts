@@ -15,7 +15,7 @@
  * `\r\n` or `\r`.
  * @module
  */
-import { functionArityProblem } from '../datalog/expressions/function-names.js';
+import { functionArityProblem } from '../expressions/function-names.js';
 import { unknownPrefixMessage } from '../model/messages.js';
 import { QueryCompilationError } from '../model/errors.js';
 

@@ -7,7 +7,7 @@
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import type { SparqlQuery } from 'sparqljs';
-import { Algebra } from '../datalog/expressions/sparql-libraries.js';
+import { Algebra } from '../expressions/sparql-libraries.js';
 import type { Interrupter } from '../model/control.js';
 import type { TermDictionary } from '../model/dictionary.js';
 import { QueryCompilationError } from '../model/errors.js';

@@ -7,8 +7,8 @@
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import type { SparqlQuery } from 'sparqljs';
-import { Algebra, sparqlParser, translate } from '../datalog/expressions/sparql-libraries.js';
-import { functionNameEdits } from '../datalog/expressions/function-names.js';
+import { Algebra, sparqlParser, translate } from '../expressions/sparql-libraries.js';
+import { functionNameEdits } from '../expressions/function-names.js';
 import { BadRequestError, QueryCompilationError } from '../model/errors.js';
 import { checkFunctionArity } from './errors.js';
 import { checkBlankNodeScopes, keepOptionalFilterScope, parseSparqlText, type TextRewrite } from './syntax.js';

@@ -23,7 +23,7 @@
  * @module
  */
 
-import { Algebra } from '../datalog/expressions/sparql-libraries.js';
+import { Algebra } from '../expressions/sparql-libraries.js';
 import { ANY_NAMED_GRAPH, UNBOUND } from './quad-source.js';
 import type { QuadSource } from './quad-source.js';
 

@@ -20,7 +20,7 @@
  */
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
-import type { Algebra } from '../datalog/expressions/sparql-libraries.js';
+import type { Algebra } from '../expressions/sparql-libraries.js';
 import type { TermDictionary } from '../model/dictionary.js';
 import { QueryCompilationError } from '../model/errors.js';
 import { SKOLEM_TABLE, skolemLabel } from '../model/skolem.js';

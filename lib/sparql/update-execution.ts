@@ -5,7 +5,7 @@
  * @module
  */
 import type * as RDF from '@rdfjs/types';
-import { Algebra } from '../datalog/expressions/sparql-libraries.js';
+import { Algebra } from '../expressions/sparql-libraries.js';
 import { BadRequestError, QueryCompilationError } from '../model/errors.js';
 import { termToKey } from '../model/terms.js';
 import { DEFAULT_TRIPLES_ID, QUADS_ID } from '../storage/fact-store.js';

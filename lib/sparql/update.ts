@@ -7,7 +7,7 @@
  * (update-execution.ts, with the engine) is loaded by the first update that runs.
  * @module
  */
-import type { Algebra } from '../datalog/expressions/sparql-libraries.js';
+import type { Algebra } from '../expressions/sparql-libraries.js';
 import { loadedAsCommonJS, requireSparqlModule } from './lazy-load.js';
 import type { UpdateTarget } from './types.js';
 

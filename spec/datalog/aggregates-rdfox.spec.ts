@@ -8,11 +8,11 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { DataFactory } from 'n3';
-import { createAggregator, type Value } from '../../lib/datalog/expressions/index.js';
+import { createAggregator, type Value } from '../../lib/expressions/index.js';
 import type { DataStoreConnection, ImportResult, UpdateType } from '../../lib/index.js';
 import { factsWithStatus } from '../helpers/facts.js';
 import { sortedLines, useServer } from '../helpers/server.js';
-import { show, term } from './expressions/helpers.js';
+import { show, term } from '../expressions/helpers.js';
 
 const EX = 'http://ex/';
 const PREFIX = `@prefix : <${EX}> .\n`;

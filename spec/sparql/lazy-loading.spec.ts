@@ -10,7 +10,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { Algebra as SparqlAlgebra } from 'sparqlalgebrajs';
-import { Algebra } from '../../lib/datalog/expressions/sparql-libraries.js';
+import { Algebra } from '../../lib/expressions/sparql-libraries.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 

@@ -3,15 +3,15 @@
  * expression text to calls of the functions' IRIs, with positions mapped back and arities checked.
  */
 import { expect } from 'chai';
-import { FUNCTION_LIBRARY } from '../../../lib/datalog/expressions/function-library.js';
+import { FUNCTION_LIBRARY } from '../../lib/expressions/function-library.js';
 import {
   FUNCTION_NAMES,
   functionArityProblem,
   functionName,
   functionNameEdits,
   rewriteFunctionNames,
-} from '../../../lib/datalog/expressions/function-names.js';
-import { sparqlParser } from '../../../lib/datalog/expressions/sparql-libraries.js';
+} from '../../lib/expressions/function-names.js';
+import { sparqlParser } from '../../lib/expressions/sparql-libraries.js';
 
 const LOG = '<http://www.w3.org/2005/xpath-functions/math#log>';
 const SQRT = '<http://www.w3.org/2005/xpath-functions/math#sqrt>';

@@ -2,7 +2,7 @@ import type * as RDF from '@rdfjs/types';
 import { expect } from 'chai';
 import { DataFactory } from 'n3';
 import { Algebra, Factory } from 'sparqlalgebrajs';
-import { type Value, ExpressionError, compileExpression, effectiveBooleanValue } from '../../../lib/datalog/expressions/index.js';
+import { type Value, ExpressionError, compileExpression, effectiveBooleanValue } from '../../lib/expressions/index.js';
 import { context, ev, expr, filterExpr, show, term } from './helpers.js';
 
 const factory = new Factory();

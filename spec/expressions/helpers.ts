@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import { Algebra, translate } from 'sparqlalgebrajs';
-import { type EvaluationContext, type Value, compileExpression, ExpressionError } from '../../../lib/datalog/expressions/index.js';
+import { type EvaluationContext, type Value, compileExpression, ExpressionError } from '../../lib/expressions/index.js';
 
 export const XSD = 'http://www.w3.org/2001/XMLSchema#';
 const PREFIXES = `PREFIX xsd: <${XSD}> PREFIX rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> PREFIX ex: <http://example.org/> `;

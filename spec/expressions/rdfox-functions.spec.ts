@@ -5,9 +5,9 @@
  */
 import { expect } from 'chai';
 import { DataFactory } from 'n3';
-import { compileExpression, ExpressionError } from '../../../lib/datalog/expressions/index.js';
-import { FUNCTION_LIBRARY } from '../../../lib/datalog/expressions/function-library.js';
-import { rewriteFunctionNames } from '../../../lib/datalog/expressions/function-names.js';
+import { compileExpression, ExpressionError } from '../../lib/expressions/index.js';
+import { FUNCTION_LIBRARY } from '../../lib/expressions/function-library.js';
+import { rewriteFunctionNames } from '../../lib/expressions/function-names.js';
 import { context, ev, expr, F, T } from './helpers.js';
 
 const MATH = 'http://www.w3.org/2005/xpath-functions/math#';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { DataFactory } from 'n3';
-import { type Value, compareForOrder } from '../../../lib/datalog/expressions/index.js';
+import { type Value, compareForOrder } from '../../lib/expressions/index.js';
 import { show, term } from './helpers.js';
 
 describe('expressions: ORDER BY order (compareForOrder)', () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { DataFactory } from 'n3';
-import { ExpressionError, effectiveBooleanValue, valueEquals } from '../../../lib/datalog/expressions/index.js';
+import { ExpressionError, effectiveBooleanValue, valueEquals } from '../../lib/expressions/index.js';
 import { ev, F, T, table, term } from './helpers.js';
 
 describe('expressions: operators', () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { DataFactory } from 'n3';
-import { type Value, createAggregator } from '../../../lib/datalog/expressions/index.js';
+import { type Value, createAggregator } from '../../lib/expressions/index.js';
 import { show, term } from './helpers.js';
 
 type Fn = Parameters<typeof createAggregator>[0];

@@ -3,7 +3,7 @@
  * math module gives them) and the special values of C99.
  */
 import { expect } from 'chai';
-import { erf, erfc, gamma, lgamma } from '../../../lib/datalog/expressions/special-functions.js';
+import { erf, erfc, gamma, lgamma } from '../../lib/expressions/special-functions.js';
 
 /** Checks `fn(x)` within `tolerance` (relative) of each expected value. */
 function accurate(fn: (x: number) => number, cases: ReadonlyArray<readonly [number, number]>, tolerance: number): void {
