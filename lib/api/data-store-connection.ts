@@ -558,7 +558,7 @@ export class DataStoreConnection extends ConnectionBase {
   /** The options of an evaluation by this connection's role. */
   private withAccess(state: StoreState, options: QueryOptions): EvaluationOptions {
     const access = this.access(state.catalogue);
-    return access === undefined ? options : { ...options, access };
+    return access === undefined ? { ...options, agent: this.roleName } : { ...options, access, agent: this.roleName };
   }
 
   /**

@@ -97,6 +97,8 @@ export class Engine {
   /** Slot of each variable name. */
   readonly slots = new Map<string, number>();
   private readonly now = new Date();
+  /** The role evaluating the query, for AGENT() (undefined: AGENT() is an error). */
+  agent: string | undefined;
   private ticks = 0;
   /** performance.now() after which evaluation stops with InterruptedError (Infinity: no limit). */
   deadline = Infinity;
@@ -982,6 +984,7 @@ export class Engine {
     const context: EvaluationContext = {
       now: this.now,
       ...(this.baseIRI !== undefined ? { baseIRI: this.baseIRI } : {}),
+      ...(this.agent !== undefined ? { agent: this.agent } : {}),
       exists: (pattern: Op, get: (v: string) => Value | undefined): boolean => {
         const seed = this.empty();
         for (const [name, slot] of this.slots) {

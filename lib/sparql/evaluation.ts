@@ -56,6 +56,7 @@ export async function runQuery(
   engine.tupleTables = new TupleTableReader(state, dictionary, terms, factDomainMask(options.factDomain, 'all', QueryCompilationError), options.access);
   engine.plan = plan;
   engine.pause = pause;
+  engine.agent = options.agent;
   if (options.timeLimitMs !== undefined) engine.deadline = performance.now() + options.timeLimitMs;
   engine.collectVariables(algebra);
   // LIMIT 0 leaves no Slice in the algebra (sparqlalgebrajs treats 0 as absent)

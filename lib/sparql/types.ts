@@ -30,6 +30,8 @@ export interface QueryOptions {
 export interface EvaluationOptions extends QueryOptions {
   /** What the role may read (undefined: everything). */
   readonly access?: FactAccess | undefined;
+  /** The role evaluating the query, for AGENT(). */
+  readonly agent?: string | undefined;
 }
 
 /** The answer of a query. */

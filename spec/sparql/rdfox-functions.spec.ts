@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { type DataStoreConnection, QueryCompilationError } from '../../lib/index.js';
 import { parseDatalog } from '../../lib/formats/datalog-parser.js';
 import { importFailure } from '../helpers/imports.js';
-import { expectError, sortedLines, useServer } from '../helpers/server.js';
+import { ADMIN_ROLE, expectError, sortedLines, useServer } from '../helpers/server.js';
 
 const EX = 'http://ex/';
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
@@ -55,6 +55,11 @@ describe('sparql: RDFox functions', function () {
   }
 
   describe('in SPARQL queries', () => {
+    it('AGENT() is the role evaluating the query', async () => {
+      const ds = await store();
+      expect(await select(ds, 'SELECT ?a WHERE { BIND(AGENT() AS ?a) }')).to.deep.equal([[`"${ADMIN_ROLE}"`]]);
+    });
+
     it('calls unprefixed names and math: IRIs; an error leaves the BIND variable unbound', async () => {
       const ds = await store();
       const rows = await select(
