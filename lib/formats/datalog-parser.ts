@@ -30,6 +30,7 @@ import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import { Algebra, sparqlParser, translate } from '../expressions/sparql-libraries.js';
 import { type FunctionNameRewrite, rewriteFunctionNames } from '../expressions/function-names.js';
+import { MAX_NESTING_DEPTH, nestingMessage, treeTooDeep } from '../sparql/nesting.js';
 import type {
   AggregateBinding,
   AggregateFunction,
@@ -1109,6 +1110,7 @@ class DatalogParser {
       const t = this.tokens[k]!;
       if (t.kind === 'pname' || t.kind === 'iri') this.iri(t);
     }
+    this.checkNesting(from, to, context);
     const startOffset = this.tokens[from]!.start;
     const text = this.text.slice(startOffset, this.tokens[to - 1]!.end);
     // RDFox's unprefixed function names (`LOG(?x)`) become calls of their IRIs
@@ -1120,8 +1122,11 @@ class DatalogParser {
         prefixes: this.sparqlPrefixesObject(),
         ...(this.base !== undefined ? { baseIRI: this.base } : {}),
       });
-      algebra = translate(parser.parse(query));
+      const parsed = parser.parse(query);
+      if (treeTooDeep(parsed)) throw new StatementError(startOffset, `invalid expression in ${context}: ${nestingMessage('the expression')}`);
+      algebra = translate(parsed);
     } catch (e) {
+      if (e instanceof StatementError) throw e;
       throw this.sparqlError(e, query, startOffset, rewrite, this.tokens[close]!.start, context);
     }
     const arity = rewrite.arityProblem;
@@ -1134,6 +1139,17 @@ class DatalogParser {
     const forbidden = findForbidden(expression);
     if (forbidden) throw new StatementError(startOffset, `invalid expression in ${context}: ${forbidden}`);
     return { expression, text };
+  }
+
+  /** Refuses an expression (tokens `[from, to)`) whose parentheses nest deeper than the limit. */
+  private checkNesting(from: number, to: number, context: string): void {
+    let depth = 0;
+    for (let k = from; k < to; k++) {
+      const t = this.tokens[k]!;
+      if (t.kind !== 'punct') continue;
+      if (t.value === '(' && ++depth > MAX_NESTING_DEPTH) throw new StatementError(t.start, `invalid expression in ${context}: ${nestingMessage('the expression')}`);
+      if (t.value === ')') depth--;
+    }
   }
 
   private sparqlPrefixesObject(): Record<string, string> {

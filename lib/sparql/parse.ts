@@ -8,6 +8,7 @@ import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import type { SparqlQuery } from 'sparqljs';
 import { Algebra, sparqlParser, translate } from '../expressions/sparql-libraries.js';
+import { checkBracketNesting, checkTreeNesting } from './nesting.js';
 import { functionNameEdits } from '../expressions/function-names.js';
 import { BadRequestError, QueryCompilationError } from '../model/errors.js';
 import { checkFunctionArity } from './errors.js';
@@ -31,7 +32,9 @@ function prefixObject(prefixes: ReadonlyMap<string, string>): Record<string, str
 /** Parses a query with the store's prefixes; syntax errors are QueryCompilationError. */
 export function parseQuery(text: string, prefixes: ReadonlyMap<string, string>, baseIRI: string): SparqlQuery {
   const parser = sparqlParser({ prefixes: prefixObject(prefixes), baseIRI });
+  checkBracketNesting(text, 'query');
   const parsed = parseSparqlText((t) => parser.parse(t), text, 'query', SYNTAX_EXTENSIONS);
+  checkTreeNesting(parsed, 'query');
   checkFunctionArity(text, 'query');
   if (parsed.type !== 'query') throw new QueryCompilationError('expected a query, found an update (use evaluateUpdate)');
   checkBlankNodeScopes(parsed);
@@ -88,7 +91,9 @@ export function toAlgebra(parsed: Parameters<typeof translate>[0], baseIRI: stri
  */
 export function parseUpdate(text: string, prefixes: ReadonlyMap<string, string>, baseIRI: string, dataset?: UpdateDataset): Algebra.Operation {
   const parser = sparqlParser({ prefixes: prefixObject(prefixes), baseIRI });
+  checkBracketNesting(text, 'update');
   const parsed = parseSparqlText((t) => parser.parse(t), text, 'update', SYNTAX_EXTENSIONS);
+  checkTreeNesting(parsed, 'update');
   checkFunctionArity(text, 'update');
   // an empty request (only prologue, or nothing) is a valid update that does nothing
   if (!('type' in parsed)) return { type: Algebra.types.COMPOSITE_UPDATE, updates: [] } as unknown as Algebra.Operation;
