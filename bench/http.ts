@@ -20,9 +20,17 @@
  * latencies in whole milliseconds, so its p50 and p99 are coarse; the mean is exact enough.
  * Then large answers (every triple of LUBM(1) as TSV and as JSON, and the store exported as
  * N-Triples) are fetched with curl and timed against the same through the in-memory API.
+ * Last, LUBM(10) as N-Triples (1.27M triples) is imported into a fresh store from a file in the
+ * endpoint's process and sent over HTTP with `curl -T`, each three times.
  * @module
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -58,6 +66,10 @@ const LARGE: ReadonlyArray<{ readonly name: string; readonly query?: string; rea
   { name: 'export as N-Triples', accept: 'application/n-triples' },
 ];
 const LARGE_RUNS = 7;
+const LUBM10 = '/work/shared/lubm/lubm10.nt.gz';
+/** The store the import comparison creates and deletes, once per run and way. */
+const IMPORT_STORE = 'bench-import';
+const IMPORT_RUNS = 3;
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -78,6 +90,56 @@ function curl(url: string, headers: Record<string, string>): Promise<[number, nu
       else resolve([Number(seconds), Number(bytes)]);
     });
   });
+}
+
+/** Sends a file with curl -T as the body of `POST url`; returns its time in ms. */
+function curlUpload(url: string, headers: Record<string, string>, file: string): Promise<number> {
+  const args = ['-s', '-o', '/dev/null', '-w', '%{time_total} %{http_code}', '-X', 'POST', '-T', file, ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]), url];
+  return new Promise((resolve, reject) => {
+    const p = spawn('curl', args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    p.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    p.on('error', reject);
+    p.on('exit', () => {
+      const [seconds, status] = out.trim().split(' ');
+      if (status !== '200') reject(new Error(`curl -T ${url}: status ${status}`));
+      else resolve(Number(seconds) * 1000);
+    });
+  });
+}
+
+/**
+ * LUBM(10), decompressed to a temporary file, imported in the endpoint's process from the
+ * file and sent over HTTP as a request body, each into a fresh store: the table rows.
+ */
+async function measureImports(url: string, headers: Record<string, string>, child: ChildProcess, nextLine: () => Promise<string>): Promise<string[][]> {
+  const dir = await mkdtemp(join(tmpdir(), 'quadlog-bench-http-'));
+  try {
+    const file = join(dir, 'lubm10.nt');
+    await pipeline(createReadStream(LUBM10), createGunzip(), createWriteStream(file));
+    const local: number[] = [];
+    const http: number[] = [];
+    let triples = 0;
+    for (let i = 0; i < IMPORT_RUNS; i++) {
+      child.stdin!.write(`import ${file}\n`);
+      const measured = JSON.parse(await nextLine()) as { ms: number; facts: number };
+      local.push(measured.ms);
+      triples = measured.facts;
+      child.stdin!.write('create\n');
+      await nextLine();
+      http.push(await curlUpload(`${url}/datastores/${IMPORT_STORE}/content`, { ...headers, 'content-type': 'application/n-triples' }, file));
+      child.stdin!.write('count\n');
+      const counted = JSON.parse(await nextLine()) as { facts: number };
+      if (counted.facts !== triples) throw new Error(`the HTTP import gave ${counted.facts} facts, the in-process one ${triples}`);
+    }
+    const rate = (ms: number): string => (triples / ms / 1000).toFixed(2);
+    return [
+      ['in-process, from the file', String(triples), median(local).toFixed(0), rate(median(local)), ''],
+      ['HTTP, request body', String(triples), median(http).toFixed(0), rate(median(http)), (median(http) / median(local)).toFixed(2)],
+    ];
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -130,6 +192,27 @@ async function serveChild(): Promise<void> {
         times[large.name] = median(runs);
       }
       process.stdout.write(`${JSON.stringify(times)}\n`);
+    } else if (command === 'import') {
+      // an N-Triples file imported in-process into a fresh store, for comparison with the same sent over HTTP
+      const path = seconds!;
+      sc.createDataStore(IMPORT_STORE);
+      const target = sc.newDataStoreConnection(IMPORT_STORE);
+      const start = performance.now();
+      await target.importData('ADD', { path }, { mediaType: 'application/n-triples' });
+      const ms = performance.now() - start;
+      const facts = await target.countFacts();
+      target.close();
+      sc.deleteDataStore(IMPORT_STORE);
+      process.stdout.write(`${JSON.stringify({ ms, facts })}\n`);
+    } else if (command === 'create') {
+      sc.createDataStore(IMPORT_STORE);
+      process.stdout.write('{}\n');
+    } else if (command === 'count') {
+      const target = sc.newDataStoreConnection(IMPORT_STORE);
+      const facts = await target.countFacts();
+      target.close();
+      sc.deleteDataStore(IMPORT_STORE);
+      process.stdout.write(`${JSON.stringify({ facts })}\n`);
     } else break;
   }
   ds.close();
@@ -198,11 +281,13 @@ async function main(): Promise<void> {
       const local = inProcess[large.name]!;
       largeRows.push([large.name, (size / 1e6).toFixed(1), local.toFixed(0), http.toFixed(0), (http / local).toFixed(2), (size / 1e6 / (http / 1000)).toFixed(0)]);
     }
+    const importRows = await measureImports(url, headersOf(ROLE), child, nextLine);
     child.stdin.end('exit\n');
     await new Promise((resolve) => child.once('exit', resolve));
     const row = (name: string, m: Measured): string[] => [name, String(m.requests), m.perSecond.toFixed(0), m.mean.toFixed(3), m.p50.toFixed(2), m.p99.toFixed(2), String(m.errors)];
     console.log(`\n${table(['way', 'requests', 'req/s', 'mean ms', 'p50 ms', 'p99 ms', 'errors'], [row(`HTTP /sparql (${connections} clients), first role`, httpMeasured), row(`HTTP /sparql (${connections} clients), read-only role`, readerMeasured), row('in-memory evaluateQueryTo', memory)])}`);
     console.log(`\nlarge answers (median of ${LARGE_RUNS}; HTTP fetched by curl):\n${table(['answer', 'MB', 'in-process ms', 'HTTP ms', 'HTTP / in-process', 'HTTP MB/s'], largeRows)}`);
+    console.log(`\nimport of LUBM(10) as N-Triples (median of ${IMPORT_RUNS}; HTTP sent by curl -T):\n${table(['way', 'triples', 'ms', 'M triples/s', 'HTTP / in-process'], importRows)}`);
     const overheadUs = (1 / httpMeasured.perSecond - 1 / memory.perSecond) * 1e6;
     console.log(`\nadapter cost per request (from throughput): ${overheadUs.toFixed(0)} µs; HTTP serves ${((100 * httpMeasured.perSecond) / memory.perSecond).toFixed(0)}% of the in-memory rate`);
     console.log(`the read-only role's checks: ${((100 * readerMeasured.perSecond) / httpMeasured.perSecond).toFixed(1)}% of the first role's rate`);
