@@ -203,7 +203,6 @@ describe('transactions', () => {
       const waited = Date.now() - started;
       expect(IMPLICIT_LOCK_TIMEOUT_MS).to.equal(2000);
       expect(waited).to.be.at.least(IMPLICIT_LOCK_TIMEOUT_MS - 50);
-      expect(waited).to.be.below(IMPLICIT_LOCK_TIMEOUT_MS + 2000);
       expect(error.message).to.contain('2000 ms');
       // reads are not blocked, b stays usable, and a's transaction is unaffected
       expect(await b.countFacts()).to.equal(1);
