@@ -6,8 +6,7 @@
  */
 import type * as RDF from '@rdfjs/types';
 import { TransactionError } from '../model/errors.js';
-import type { AnswerSink } from '../sparql/query.js';
-import type { QueryTerm } from '../sparql/query-terms.js';
+import type { AnswerSink, QueryTerm } from '../server/queries.js';
 import type { AnswerChannel } from './answer-channel.js';
 
 /** One page of a cursor. */

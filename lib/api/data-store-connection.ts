@@ -10,32 +10,29 @@
  * @module
  */
 import { AccessDeniedError, ImportError, InvalidConnectionError, TransactionError, BadRequestError, DuplicateResourceError, UnknownResourceError } from '../model/errors.js';
-import { ImportReport, type ImportResult, type NotificationRow } from '../formats/notifications.js';
-import { canonicalMediaType, DATALOG } from '../formats/media-types.js';
-import type { Snapshot, StoreState, WriteTransaction } from '../storage/fact-store.js';
-import { DEFAULT_TRIPLES, DEFAULT_TRIPLES_ID, QUADS, QUADS_ID } from '../storage/fact-store.js';
+import type { ImportResult, NotificationRow } from '../model/import-result.js';
+import { canonicalMediaType, DATALOG, ImportReport } from '../server/import-formats.js';
+import type { Snapshot, StoreState, WriteTransaction } from '../server/store-state.js';
+import { DEFAULT_TRIPLES, DEFAULT_TRIPLES_ID, QUADS, QUADS_ID } from '../server/store-state.js';
 import { iriKey } from '../model/terms.js';
 import type { DataStore, PropertyRow, TupleTableRow } from '../server/data-store.js';
 import type { ComponentInfoRow } from '../server/component-info.js';
 import type { DataSourceColumnRow, DataSourceRow, DataSourceSample, DataSourceTableRow } from '../server/data-sources.js';
 import { type ExportOutput, type ExportParameters, exportFacts } from '../server/export.js';
-import { factDomainMask } from '../storage/tuple-table.js';
+import { factDomainMask } from '../server/store-state.js';
 import { type ImportOptions, type ImportSource, importInto, UPDATE_TYPES, type UpdateType } from '../server/import.js';
 import type { Server } from '../server/server.js';
 import { ConnectionBase } from './connection-base.js';
 import { specifiersOf, storeAccess } from '../server/fact-access.js';
-import type { FactAccess } from '../storage/fact-access.js';
-import { type Catalogue, storesFacts } from '../storage/catalogue.js';
+import { type Catalogue, type FactAccess, storesFacts } from '../server/store-state.js';
 import { type ResourcePath, storeResources } from '../server/resource-specifiers.js';
 import { importAxioms } from '../server/axioms.js';
 import { AnswerBindings, type AnswerRow, Cursor, rowsInto } from './cursor.js';
-import type { QueryTerm } from '../sparql/query-terms.js';
-import { parseUpdate } from '../sparql/update.js';
-import { type AnswerSink, type EvaluationOptions, evaluateQuery as evaluateSparql, explainQuery as explainSparql, runQuery, type QueryAnswer, type QueryOptions } from '../sparql/query.js';
-import { answerWriterSink } from '../sparql/answer-output.js';
+import { type AnswerSink, type EvaluationOptions, evaluateQuery as evaluateSparql, explainQuery as explainSparql, parseUpdate, type QueryAnswer, type QueryOptions, type QueryTerm, runQuery } from '../server/queries.js';
+import { answerWriterSink } from '../server/answer-output.js';
 import { AnswerChannel } from './answer-channel.js';
 import { Interrupter } from '../model/control.js';
-import type { ByteCounter } from '../formats/byte-source.js';
+import type { ByteCounter } from '../server/import-formats.js';
 import type { ExportCounters } from '../server/export.js';
 import { monitored, ProgressMonitor, type ProgressOptions, type ProgressSample } from './progress.js';
 
@@ -45,7 +42,7 @@ export type TransactionType = 'read-only' | 'read-write';
 /** The lock timeout of implicit transactions, in milliseconds. */
 export const IMPLICIT_LOCK_TIMEOUT_MS = 2000;
 
-export type { ImportResult } from '../formats/notifications.js';
+export type { ImportResult } from '../model/import-result.js';
 
 /** Options of {@link DataStoreConnection.importData}. */
 export interface ImportDataOptions extends ImportOptions, ProgressOptions {

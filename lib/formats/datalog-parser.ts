@@ -30,7 +30,7 @@ import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import { Algebra, sparqlParser, translate } from '../expressions/sparql-libraries.js';
 import { type FunctionNameRewrite, rewriteFunctionNames } from '../expressions/function-names.js';
-import { MAX_NESTING_DEPTH, nestingMessage, treeTooDeep } from '../sparql/nesting.js';
+import { MAX_NESTING_DEPTH, nestingMessage, treeTooDeep } from '../expressions/nesting.js';
 import type {
   AggregateBinding,
   AggregateFunction,

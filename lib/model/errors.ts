@@ -4,7 +4,7 @@
  * public API re-exports them.
  * @module
  */
-import type { ImportResult, NotificationRow } from '../formats/notifications.js';
+import type { ImportResult, NotificationRow } from './import-result.js';
 
 /** Base class of every error quadlog raises on purpose. */
 export class QuadlogError extends Error {

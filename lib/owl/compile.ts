@@ -11,7 +11,7 @@
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import type { BodyLiteral, DatalogTerm, FilterLiteral, Rule, TupleAtom, VariableTerm } from '../datalog/ast.js';
-import { parseDatalog } from '../formats/datalog-parser.js';
+import { among, and, argument, coalesce, compare, constantTerm, datatype, FALSE, type FilterExpression, integer, iri, isLiteral, not } from './filters.js';
 import { type ClassExpression, expressionText, isDataRange, type PropertyExpression, THING } from './expressions.js';
 import { type ObjectTerm, termKey } from './rdf-graph.js';
 import { type DatatypeTest, datatypeTest, passes, V } from './vocabulary.js';
@@ -393,41 +393,39 @@ export class RuleCompiler {
     for (const t of terms) {
       if (t.kind === 'const' && t.term.termType === 'BlankNode') return `a condition on the blank node ${termKey(t.term)} cannot be written as a FILTER`;
     }
-    const [a, b] = terms.map(termText) as [string, string | undefined];
-    let text: string;
+    const [a, b] = terms.map(argument) as [FilterExpression, FilterExpression | undefined];
+    let condition: FilterExpression;
     switch (c.kind) {
       case 'member': {
         const { datatypes, min, max } = c.test;
-        const parts = [`isLiteral(${a})`];
-        if (datatypes !== undefined) parts.push(datatypes.length === 1 ? `DATATYPE(${a}) = <${datatypes[0]!}>` : `DATATYPE(${a}) IN (${datatypes.map((d) => `<${d}>`).join(', ')})`);
-        if (min !== undefined) parts.push(`${a} >= ${min}`);
-        if (max !== undefined) parts.push(`${a} <= ${max}`);
-        const test = parts.join(' && ');
-        text = c.negated ? `!(${test})` : test;
+        const parts = [isLiteral(a)];
+        if (datatypes !== undefined) parts.push(datatypes.length === 1 ? compare('=', datatype(a), iri(datatypes[0]!)) : among(datatype(a), datatypes.map(iri)));
+        if (min !== undefined) parts.push(compare('>=', a, integer(min)));
+        if (max !== undefined) parts.push(compare('<=', a, integer(max)));
+        const test = and(...(parts as [FilterExpression, ...FilterExpression[]]));
+        condition = c.negated ? not(test, true) : test;
         break;
       }
       case 'distinct':
-        if (c.mode === 'individuals') text = `${a} != ${b!}`;
-        else if (c.mode === 'nonliterals') text = `!isLiteral(${a}) && !isLiteral(${b!}) && ${a} != ${b!}`;
-        else text = `isLiteral(${a}) && isLiteral(${b!}) && !COALESCE(${a} = ${b!}, false)`;
+        if (c.mode === 'individuals') condition = compare('!=', a, b!);
+        else if (c.mode === 'nonliterals') condition = and(not(isLiteral(a), false), not(isLiteral(b!), false), compare('!=', a, b!));
+        else condition = and(isLiteral(a), isLiteral(b!), not(coalesce(compare('=', a, b!), FALSE), false));
         break;
       case 'in':
         if (c.set.some((v) => v.termType === 'BlankNode')) return 'a condition on blank nodes cannot be written as a FILTER';
-        text = `${a} IN (${c.set.map(termText2).join(', ')})`;
+        condition = among(a, c.set.map(constantTerm));
         break;
     }
     const vars = terms.filter((t) => t.kind === 'var').map((t) => (t).name);
-    return { literal: this.parseFilter(text), vars };
+    return { literal: this.filterLiteral(condition), vars };
   }
 
-  private parseFilter(text: string): FilterLiteral {
-    let literal = this.filterCache.get(text);
+  /** The FILTER literal of a condition, one object per text. */
+  private filterLiteral(condition: FilterExpression): FilterLiteral {
+    let literal = this.filterCache.get(condition.text);
     if (literal === undefined) {
-      const parsed = parseDatalog(`<urn:owl:h>[?h] :- FILTER(${text}) .`);
-      const found = parsed.document.rules[0]?.body[0];
-      if (parsed.errors.length > 0 || found?.kind !== 'filter') throw new Error(`internal error: cannot parse the filter ${text}: ${parsed.errors[0]?.message ?? ''}`);
-      literal = { ...found, position: { line: 0, column: 0 } };
-      this.filterCache.set(text, literal);
+      literal = { kind: 'filter', expression: condition.expression, text: condition.text, position: { line: 0, column: 0 } };
+      this.filterCache.set(condition.text, literal);
     }
     return literal;
   }
@@ -452,16 +450,23 @@ function decide(c: Exclude<Condition, { kind: 'triple' }>, values: readonly Obje
   }
 }
 
-/** A SPARQL term for a FILTER: `?v`, `<iri>` or a literal. */
-function termText(t: DatalogTerm): string {
-  return t.kind === 'var' ? `?${t.name}` : termText2(t.term);
+/**
+ * A key telling rules made by {@link RuleCompiler.finish} apart: equal for rules with the same
+ * atoms (tables and arguments) and filters (by text), in the same order, so equal exactly when
+ * their Datalog text is.
+ */
+export function ruleKey(rule: Rule): string {
+  const literal = (l: BodyLiteral): string => {
+    if (l.kind === 'atom') return atomKey(l);
+    if (l.kind === 'filter') return `FILTER(${l.text})`;
+    throw new Error(`internal error: an OWL rule has a ${l.kind} literal`);
+  };
+  return `${rule.head.map(atomKey).join(', ')} :- ${rule.body.map(literal).join(', ')} .`;
 }
 
-function termText2(t: ObjectTerm): string {
-  if (t.termType === 'NamedNode') return `<${t.value}>`;
-  if (t.termType === 'BlankNode') return `_:${t.value}`;
-  const value = JSON.stringify(t.value);
-  return t.language !== '' ? `${value}@${t.language}` : `${value}^^<${t.datatype.value}>`;
+/** An atom's table and arguments as text. */
+function atomKey(a: TupleAtom): string {
+  return `${a.table}(${a.args.map((t) => (t.kind === 'var' ? `?${t.name}` : termKey(t.term))).join(', ')})`;
 }
 
 /** Atoms without repetitions (by their arguments), in order. */

@@ -31,7 +31,6 @@
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import type { DatalogTerm, Rule } from '../datalog/ast.js';
-import { writeDatalog } from '../formats/datalog-writer.js';
 import {
   conjunction,
   constant,
@@ -39,6 +38,7 @@ import {
   product,
   propertyTriple,
   RuleCompiler,
+  ruleKey,
   TRUE,
   typeTriple,
   variable,
@@ -115,6 +115,7 @@ const OBJECT_ONLY = new Set<string>([V.InverseFunctionalProperty, V.SymmetricPro
 
 interface AxiomEntry {
   readonly rules: Rule[];
+  /** The {@link ruleKey}s of the rules, to leave repetitions out. */
   readonly texts: Set<string>;
 }
 
@@ -203,7 +204,7 @@ class Translator {
       const { rule, problem } = this.compiler.finish(p);
       if (problem !== undefined) issues.push(problem);
       if (rule === undefined) continue;
-      const text = writeDatalog({ rules: [rule] });
+      const text = ruleKey(rule);
       if (entry.texts.has(text)) continue;
       entry.texts.add(text);
       entry.rules.push(rule);

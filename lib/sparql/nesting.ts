@@ -7,18 +7,16 @@
  * level, so a long chain of operators (`1+1+…+1`) overflows the stack. A text that nests more
  * than {@link MAX_NESTING_DEPTH} levels is therefore refused with a clear error before it is
  * parsed (brackets, found by a linear scan), or right after (operators and patterns, counted
- * without recursion). Real queries stay far below the limit.
+ * without recursion). Real queries stay far below the limit. The limit, its message and the
+ * tree walk are in `expressions/nesting.ts`, which the Datalog parser shares.
  * @module
  */
 import { QueryCompilationError } from '../model/errors.js';
 import { positionAt, type SparqlTextKind } from './errors.js';
 import { forEachSignificant } from './syntax.js';
+import { MAX_NESTING_DEPTH, nestingMessage, treeTooDeep } from '../expressions/nesting.js';
 
-/** How deep a SPARQL text may nest: parentheses, brackets and braces, and operations in its tree. */
-export const MAX_NESTING_DEPTH = 500;
-
-/** The lists of patterns of a group, which the algebra nests one inside the other. */
-const SEQUENCES = new Set(['patterns', 'where']);
+export { MAX_NESTING_DEPTH, nestingMessage, treeTooDeep } from '../expressions/nesting.js';
 
 const OPENING = new Set(['(', '[', '{']);
 const CLOSING = new Set([')', ']', '}']);
@@ -38,40 +36,6 @@ export function tooDeepBracket(text: string, limit: number = MAX_NESTING_DEPTH):
     } else if (CLOSING.has(c) && depth > 0) depth--;
   });
   return found;
-}
-
-/** The message of a text that nests too deeply (`at` names where, when known). */
-export function nestingMessage(what: string, at?: string): string {
-  return `${what} nests more than ${MAX_NESTING_DEPTH} levels deep${at === undefined ? '' : ` ${at}`}: quadlog refuses deeper nesting (write the expression or pattern flatter)`;
-}
-
-/**
- * Whether a parsed syntax tree (sparqljs's, plain objects and arrays) holds a chain of more
- * than `limit` nested nodes that have a `type` (operations, function calls, patterns), the
- * k-th pattern of a group counting k levels (the algebra nests them): an iterative walk, safe
- * on any depth.
- */
-export function treeTooDeep(tree: unknown, limit: number = MAX_NESTING_DEPTH): boolean {
-  const stack: Array<{ readonly value: unknown; readonly depth: number }> = [{ value: tree, depth: 0 }];
-  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
-    const { value, depth } = top;
-    if (Array.isArray(value)) {
-      for (const item of value) if (typeof item === 'object' && item !== null) stack.push({ value: item, depth });
-      continue;
-    }
-    if (typeof value !== 'object' || value === null || 'termType' in value) continue;
-    const level = typeof (value as { type?: unknown }).type === 'string' ? depth + 1 : depth;
-    if (level > limit) return true;
-    for (const key of Object.keys(value)) {
-      const child = (value as Record<string, unknown>)[key];
-      if (typeof child !== 'object' || child === null) continue;
-      if (Array.isArray(child) && SEQUENCES.has(key)) {
-        // the algebra nests the patterns of a group one inside the other (OPTIONAL, MINUS, …)
-        child.forEach((item, k) => stack.push({ value: item, depth: level + k }));
-      } else stack.push({ value: child, depth: level });
-    }
-  }
-  return false;
 }
 
 /** Throws when a SPARQL text nests brackets deeper than the limit (before it is parsed). */

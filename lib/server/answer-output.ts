@@ -1,7 +1,9 @@
 /**
  * Writing a query's answer in a media type as it is produced: SELECT and ASK through the
  * answer writers (SPARQL JSON, XML, CSV, TSV, result-set Turtle, -abbrev variants, null),
- * CONSTRUCT and DESCRIBE as Turtle, N-Triples, N-Quads or TriG.
+ * CONSTRUCT and DESCRIBE as Turtle, N-Triples, N-Quads or TriG. The SPARQL evaluator knows only
+ * its {@link AnswerSink} interface; this module, in the server layer, is the glue that picks
+ * the writer from `formats/` for a media type and puts it behind that interface.
  * @module
  */
 import type * as RDF from '@rdfjs/types';
@@ -9,7 +11,7 @@ import { Writer } from 'n3';
 import { ANSWER_MEDIA_TYPES, answerMediaType, createAnswerWriter, supportsBoolean, type AnswerWriter } from '../formats/answers/index.js';
 import { canonicalMediaType, RDF_FORMATS } from '../formats/media-types.js';
 import { BadRequestError } from '../model/errors.js';
-import type { AnswerSink } from './types.js';
+import type { AnswerSink } from '../sparql/types.js';
 
 /** An answer sink that writes `mediaType` text to `write`; reports the number of answers. */
 export function answerWriterSink(
