@@ -46,6 +46,20 @@ export type { ExportOutput, ExportParameters } from './server/export.js';
 export type { FactDomain } from './storage/tuple-table.js';
 export type { ContentSource } from './formats/byte-source.js';
 export type { QueryAnswer, QueryOptions } from './sparql/query.js';
+export {
+  EXPLANATION_JSON,
+  EXPLANATION_TYPES,
+  checkExplanationType,
+  explanationToJson,
+  renderExplanation,
+  type Explanation,
+  type ExplanationFact,
+  type ExplanationJson,
+  type ExplanationJsonFact,
+  type ExplanationOptions,
+  type ExplanationRuleInstance,
+  type ExplanationType,
+} from './server/explanation.js';
 export type { QueryTerm } from './sparql/query-terms.js';
 export { type NotificationRow, type NotificationType, NOTIFICATION_COLUMNS, formatNotification } from './formats/notifications.js';
 export { TURTLE, N_TRIPLES, N_QUADS, TRIG, DATALOG, CONTENT_MEDIA_TYPES, unsupportedMediaTypeMessage, baseMediaType } from './formats/media-types.js';

@@ -44,7 +44,8 @@ function factsOf(json: unknown): Map<string, Fact> {
       fact: typeof value['fact'] === 'string' ? value['fact'] : id,
       type: typeof value['type'] === 'string' ? value['type'] : String(value['type']),
       ruleInstances: instances.filter(isRecord).map((r) => ({
-        rule: typeof r['rule'] === 'string' ? r['rule'] : '',
+        // the grounded rule (the instance) when the endpoint sends it, else the rule
+        rule: typeof r['grounded-rule'] === 'string' ? r['grounded-rule'] : typeof r['rule'] === 'string' ? r['rule'] : '',
         bodyFacts: Array.isArray(r['body-facts']) ? r['body-facts'].map((b) => (typeof b === 'string' || typeof b === 'number' ? String(b) : null)) : [],
       })),
     });

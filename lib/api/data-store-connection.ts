@@ -30,6 +30,7 @@ import { importAxioms } from '../server/axioms.js';
 import { AnswerBindings, type AnswerRow, Cursor, rowsInto } from './cursor.js';
 import { type AnswerSink, type EvaluationOptions, evaluateQuery as evaluateSparql, explainQuery as explainSparql, parseUpdate, type QueryAnswer, type QueryOptions, type QueryTerm, runQuery } from '../server/queries.js';
 import { answerWriterSink } from '../server/answer-output.js';
+import { type Explanation, explainFact, type ExplanationOptions } from '../server/explanation.js';
 import { AnswerChannel } from './answer-channel.js';
 import { Interrupter } from '../model/control.js';
 import type { ByteCounter } from '../server/import-formats.js';
@@ -535,6 +536,18 @@ export class DataStoreConnection extends ConnectionBase {
    */
   async explainQuery(query: string, options: QueryOptions = {}): Promise<string> {
     return this.guard('explainQuery', () => this.read((state) => explainSparql(state, this.store.facts.dictionary, query, this.withAccess(state, options), this.interrupter)));
+  }
+
+  /**
+   * Explains why a fact holds: `fact` is one fact in Datalog (the store's prefixes apply, e.g.
+   * `:A[:a]`, `[:a, :p, :b] :g` or `T(:a, :b)`), in any tuple table. The answer lists the rule
+   * instances that derive it and, recursively, its body facts, read from one state of the store
+   * (the open transaction's, or the latest version). A fact that does not hold gets a root of
+   * type `false`. A fact that does not parse, names an unknown tuple table or has variables
+   * fails with ParsingError or BadRequestError naming the position.
+   */
+  async explain(fact: string, options: ExplanationOptions = {}): Promise<Explanation> {
+    return this.guard('explain', () => this.read((state) => explainFact(state, this.store.facts.dictionary, fact, options, this.access(state.catalogue))));
   }
 
   /**

@@ -6,11 +6,14 @@
 import {
   ANSWER_MEDIA_TYPES,
   CONTENT_MEDIA_TYPES,
+  EXPLANATION_TYPES,
+  type ExplanationType,
   type ExportParameters,
   ImportError,
   type ImportResult,
   type ImportSource,
   type QueryOptions,
+  renderExplanation,
   sparqlOperationType,
   type TransactionType,
   type UpdateType,
@@ -413,14 +416,26 @@ const exec: Command = {
 const explain: Command = {
   name: 'explain',
   syntax: 'explain [shortest | to-explicit | exhaustive] [<max-depth> [<max-rule-instances>]] <fact>',
-  summary: 'explain how a fact was derived (needs the explanation API)',
+  summary: 'explain how a fact of the active data store was derived, as an indented proof tree',
   keywords: ['shortest', 'to-explicit', 'exhaustive'],
-  run(ctx) {
-    const ds = ctx.shell.store() as unknown as Record<string, unknown>;
-    if (typeof ds['explain'] !== 'function') {
-      return Promise.reject(new CommandError('explain is not available in this build: the API has no DataStoreConnection.explain, so there is no explanation of derivations to show'));
-    }
-    return Promise.reject(new CommandError('explain is not available in this build: the shell does not know this version of DataStoreConnection.explain'));
+  async run(ctx) {
+    const ds = ctx.shell.store();
+    const args = ctx.args;
+    let i = 0;
+    let type: ExplanationType | undefined;
+    if (args[i] && !args[i]!.quoted && (EXPLANATION_TYPES as readonly string[]).includes(args[i]!.text)) type = args[i++]!.text as ExplanationType;
+    const limits: number[] = [];
+    while (limits.length < 2 && args[i] && /^\d+$/.test(args[i]!.text) && i < args.length - 1) limits.push(Number(args[i++]!.text));
+    const first = args[i];
+    if (!first) throw new CommandError('explain needs the fact to explain, in Datalog (for example: explain :Person[:ann])');
+    const fact = i === args.length - 1 && first.quoted ? first.text : (i === 0 ? ctx.command.text.slice(first.start) : ctx.rest(args[i - 1]!)).trim();
+    ctx.blame = first;
+    const explanation = await ds.explain(fact, {
+      ...(type !== undefined ? { type } : {}),
+      ...(limits[0] !== undefined ? { maxDistanceFromRoot: limits[0] } : {}),
+      ...(limits[1] !== undefined ? { maxRuleInstancesPerFact: limits[1] } : {}),
+    });
+    await ctx.out(renderExplanation(explanation));
   },
 };
 

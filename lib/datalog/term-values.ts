@@ -38,6 +38,16 @@ export class TermValues implements SkolemTerms {
     return id;
   }
 
+  /** The canonical key of an id (see model/terms.ts). */
+  key(id: number): string {
+    return this.dictionary.keyOf(id);
+  }
+
+  /** The id of a canonical key (interned if new). */
+  internKey(key: string): number {
+    return this.dictionary.intern(key);
+  }
+
   /** The id of the SKOLEM term of `inputs` (interned if new, and remembered for unpacking). */
   skolem(inputs: Uint32Array): number {
     const key = inputs.join(',');

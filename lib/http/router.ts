@@ -21,7 +21,7 @@ import { handleDataStoreConnection, handleDataStoreConnections, handleServerConn
 import { handleContent } from './resources/content.js';
 import { handleCursor, handleCursors } from './resources/cursors.js';
 import { handleDataStore, handleDataStores } from './resources/datastores.js';
-import { notImplemented } from './resources/not-implemented.js';
+import { handleExplanation } from './resources/explanation.js';
 import { handleCommands, handleShell, handleShells } from './resources/shells.js';
 import type { RegisteredShell } from './shells.js';
 import { handlePrefixes } from './resources/prefixes.js';
@@ -80,7 +80,7 @@ export const ROUTES: readonly Route[] = [
   { path: '/datastores/:ds/datasources/:source/tables', methods: ['GET'], handler: handleDataSourceTables },
   { path: '/datastores/:ds/datasources/:source/tables/:table', methods: ['GET'], handler: handleDataSourceTable },
   { path: '/datastores/:ds/datasources/:source/tables/:table/data', methods: ['GET'], handler: handleDataSourceTableData },
-  { path: '/datastores/:ds/explanation', methods: ['GET'], handler: notImplemented('explanation of reasoning (/datastores/<name>/explanation)') },
+  { path: '/datastores/:ds/explanation', methods: ['GET'], handler: handleExplanation },
   { path: '/datastores/:ds/prefixes', methods: ['GET', 'PUT', 'PATCH'], handler: handlePrefixes },
   { path: '/datastores/:ds/sparql', methods: ['GET', 'POST'], handler: handleSparql },
   { path: '/datastores/:ds/stats', methods: ['GET', 'PUT'], handler: handleStatistics },

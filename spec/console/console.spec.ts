@@ -367,6 +367,23 @@ describe('web console: end to end in headless Chromium', function () {
     }
   });
 
+  it('explains a derived fact as a proof tree of grounded rule instances', async () => {
+    await tab('explanation');
+    await page.fill('[data-role=fact]', '[ex:alice, ex:ancestorOf, ex:dan]');
+    await page.click('.explanation-panel button[type=submit]');
+    const root = page.locator('[data-role=proof] > details.proof-node');
+    await root.waitFor();
+    const summary = root.locator(':scope > summary');
+    expect(await summary.textContent()).to.contain('[ex:alice, ex:ancestorOf, ex:dan]').and.contain('derived');
+    await summary.click();
+    const rule = root.locator(':scope > .rule-instance > .rule').first();
+    await rule.waitFor();
+    expect(await rule.textContent()).to.contain('[ex:alice, ex:ancestorOf, ex:dan] :- [ex:alice, ex:ancestorOf, ex:carol], [ex:carol, ex:parentOf, ex:dan] .');
+    expect(await root.locator(':scope > .rule-instance > .proof-leaf code').allTextContents()).to.include('[ex:carol, ex:parentOf, ex:dan]');
+    expect(await root.locator(':scope > .rule-instance > details.proof-node > summary code').allTextContents()).to.include('[ex:alice, ex:ancestorOf, ex:carol]');
+    await page.screenshot({ path: join(shots, 'explanation.png') });
+  });
+
   it('shows a store’s properties and deletes a store', async () => {
     await page.fill('[data-role=new-store-name]', 'scratch');
     await page.click('[data-role=create-store]');

@@ -99,12 +99,10 @@ describe('HTTP path map', () => {
         }
       });
 
-      it('answers 501 on the paths whose features are not implemented', async () => {
+      it('answers 400 on the explanation path without a fact', async () => {
         const store = await env.createStore();
-        for (const [method, path] of [['GET', `/datastores/${store}/explanation`]] as const) {
-          const text = await expectErrorResponse(await env.fetch(path, { method }), 501, 'NotImplementedError');
-          expect(text).to.contain('not implemented');
-        }
+        const text = await expectErrorResponse(await env.fetch(`/datastores/${store}/explanation`), 400, 'BadRequestError');
+        expect(text).to.contain("'fact' parameter is required");
       });
 
       it('answers 400 for malformed percent-encoding in the path', async () => {

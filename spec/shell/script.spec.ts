@@ -159,12 +159,19 @@ describe('shell: the command language', () => {
     }
   });
 
-  it('explains that explain needs an API this build lacks, unless it has it', async () => {
+  it('explain prints the proof tree of a fact (type and limits optional)', async () => {
     const s = await newShell();
     try {
-      await s.shell.run('dstore create s\nexplain <http://e.com/p>[<http://e.com/a>, <http://e.com/b>]', { source: 'e' });
-      const store = s.shell.store() as unknown as Record<string, unknown>;
-      if (typeof store['explain'] !== 'function') expect(s.errors()).to.contain('explain is not available in this build');
+      await s.shell.run('dstore create s\nprefix : <http://e.com/>\nINSERT DATA { :a :p :b . :b :p :c }', { source: 'e' });
+      await s.shell.store().importData('ADD', '@prefix : <http://e.com/> .\n[?x, :anc, ?y] :- [?x, :p, ?y] .\n[?x, :anc, ?z] :- [?x, :anc, ?y], [?y, :anc, ?z] .', { mediaType: 'application/x.datalog' });
+      await s.shell.run('explain [:a, :anc, :c]\nexplain to-explicit 0 [:a, :anc, :c]\nexplain [:c, :anc, :a]', { source: 'e' });
+      expect(s.errors()).to.equal('');
+      const out = s.output();
+      expect(out).to.contain('[:a, :anc, :c]    [derived, proof height 2]\n  <= [:a, :anc, :c] :- [:a, :anc, :b], [:b, :anc, :c] .\n    [:a, :anc, :b]    [derived, proof height 1]');
+      expect(out).to.contain('(incomplete: limits left parts of the explanation out)');
+      expect(out).to.contain('[:c, :anc, :a]    [does not hold]');
+      await s.shell.run('explain [:a, :anc', { source: 'e' });
+      expect(s.errors()).to.contain("explain, argument 1 '[:a,': ParsingError: line 1: column 11: expected ',', found the end of the fact");
     } finally {
       await s.close();
     }
