@@ -19,6 +19,7 @@ import {
   type UpdateType,
 } from '../index.js';
 import { bytesText, count, listing, plural, seconds, TablePrinter, TermFormatter } from './output.js';
+import { ADMIN_COMMANDS } from './admin-commands.js';
 import { type CommandContext, CommandError, SHELL_VARIABLES } from './base.js';
 import type { Shell } from './shell.js';
 import type { Word } from './words.js';
@@ -1003,7 +1004,8 @@ export const COMMANDS: readonly Command[] = [
   set,
   sleep,
   unset,
-];
+  ...ADMIN_COMMANDS,
+].sort((a, b) => a.name.localeCompare(b.name));
 
 /** The command with a name or alias (any case), or undefined. */
 export function findCommand(name: string): Command | undefined {
