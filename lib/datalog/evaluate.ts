@@ -6,12 +6,13 @@
  * @module
  */
 import type { StoreState } from '../storage/fact-store.js';
+import { DATA_SOURCE_TABLE_TYPE, mountedReaderOf, type TupleTableInfo } from '../storage/catalogue.js';
 import { ANY, PAIR_MIN_CHAIN, type TupleTable, type TableView } from '../storage/tuple-table.js';
 import type { PairIndex } from '../storage/pair-index.js';
 import { DataFactory } from 'n3';
 import { aggregateArguments } from './ast.js';
-import { aggregateArity, compileExpression, createAggregator, effectiveBooleanValue, type Aggregator } from '../expressions/index.js';
-import { termKey } from '../expressions/comparison.js';
+import { aggregateArity, compileExpression, createAggregator, effectiveBooleanValue, ExpressionError, type Aggregator } from '../expressions/index.js';
+import { termToKey } from '../model/terms.js';
 import type { CompiledAtom, CompiledLiteral, CompiledRule, VariableScope } from './program.js';
 import type { TermValue, TermValues } from './term-values.js';
 import { evaluateSkolem, skolemReady } from './skolem.js';
@@ -39,24 +40,36 @@ type Step =
       readonly feeds: ReadonlyArray<(aggregator: Aggregator, slots: Int32Array) => void>;
     };
 
-const NOW = new Date();
+declare const JOIN_PLAN: unique symbol;
 
-/** An opaque compiled join plan. */
-export type Plan = readonly unknown[];
+/**
+ * A rule body's join plan for one set of pre-bound slots, made by
+ * {@link RuleEvaluator.planFor} and run by {@link RuleEvaluator.runPlan}; opaque elsewhere.
+ */
+export interface JoinPlan {
+  /** Marks the type (a plan is the evaluator's list of steps). */
+  readonly [JOIN_PLAN]: true;
+}
 
 /** Evaluates the bodies of compiled rules against a store state. */
 export class RuleEvaluator {
   private readonly plans = new Map<CompiledRule, Map<number | string, Step[]>>();
+  /** The tables mounted on data sources, by id (found on first use). */
+  private mounted: Map<number, TupleTableInfo> | undefined;
   /** Row filter applied to every scan. */
   accept: RowFilter = null;
   private readonly probes: Uint32Array[] = Array.from({ length: 33 }, (_, n) => new Uint32Array(n));
   /** Per arity: the values a lookup binds (ANY elsewhere), to choose a pair index. */
   private readonly values: Int32Array[] = Array.from({ length: 33 }, (_, n) => new Int32Array(n));
 
-  /** Creates an evaluator for one reasoning run. */
+  /**
+   * Creates an evaluator for one reasoning run; `now` is the value of NOW() for every rule
+   * firing of the run (the time the evaluator is created unless given).
+   */
   constructor(
     private readonly state: StoreState,
     private readonly terms: TermValues,
+    private readonly now: Date = new Date(),
   ) {}
 
   /** Evaluates `rule`'s body with `slots` pre-bound (>= 0) and the literal `skip` left out. */
@@ -66,13 +79,13 @@ export class RuleEvaluator {
   }
 
   /** The plan for `rule` with the slots of `bound` pre-bound and `skip` left out (cached). */
-  planFor(rule: CompiledRule, bound: Int32Array, skip: number): Plan {
-    return this.plan(rule, bound, skip);
+  planFor(rule: CompiledRule, bound: Int32Array, skip: number): JoinPlan {
+    return this.plan(rule, bound, skip) as unknown as JoinPlan;
   }
 
   /** Runs a plan from {@link RuleEvaluator.planFor} (the same slots must be bound). */
-  runPlan(plan: Plan, slots: Int32Array, onMatch: MatchCallback): boolean {
-    return this.exec(plan as Step[], 0, slots, onMatch);
+  runPlan(plan: JoinPlan, slots: Int32Array, onMatch: MatchCallback): boolean {
+    return this.exec(plan as unknown as Step[], 0, slots, onMatch);
   }
 
   /** Binds `atom`'s variables to the tuple at `row` of its table; false when constants or repeats clash. */
@@ -175,6 +188,8 @@ export class RuleEvaluator {
    * large table: it goes before `[?x, :anc, ?y]` with ?x bound.)
    */
   private score(atom: CompiledAtom, bound: Set<number>, values: Int32Array | undefined): number {
+    // a table mounted on a data source: its size is unknown, so after the atoms that bind its columns
+    if (this.mountedInfo(atom.tableId)) return [...atom.args].filter((a) => a >= 0 || bound.has(-a - 1)).length * 1e12 - 1e11;
     const table = this.state.table(atom.tableId);
     const size = table.liveCount + 1;
     let boundPositions = 0;
@@ -203,31 +218,36 @@ export class RuleEvaluator {
       case 'skolem':
         return { kind: 'skolem', args: l.args };
       case 'filter': {
-        const f = compileExpression(l.source.expression, { now: NOW });
+        const f = compileExpression(l.source.expression, { now: this.now });
         const get = this.getter(l.scope);
         return {
           kind: 'filter',
           test: (slots) => {
             try {
               return effectiveBooleanValue(f(get(slots)));
-            } catch {
-              return false;
+            } catch (e) {
+              // an expression error fails the filter; anything else (an interruption, a bug) stops the run
+              if (e instanceof ExpressionError) return false;
+              throw e;
             }
           },
         };
       }
       case 'bind': {
-        const f = compileExpression(l.source.expression, { now: NOW });
+        const f = compileExpression(l.source.expression, { now: this.now });
         const get = this.getter(l.scope);
         return {
           kind: 'bind',
           slot: l.slot,
           compute: (slots) => {
+            let value: TermValue;
             try {
-              return this.terms.id(f(get(slots)));
-            } catch {
-              return -1;
+              value = f(get(slots));
+            } catch (e) {
+              if (e instanceof ExpressionError) return -1;
+              throw e;
             }
+            return this.terms.id(value);
           },
         };
       }
@@ -247,12 +267,13 @@ export class RuleEvaluator {
         const innerSlots = [...inner].filter((s) => !before.has(s));
         const get = this.getter(l.scope);
         const compile = (e: Parameters<typeof compileExpression>[0]): ((slots: Int32Array) => TermValue | undefined) => {
-          const f = compileExpression(e, { now: NOW });
+          const f = compileExpression(e, { now: this.now });
           return (slots) => {
             try {
               return f(get(slots));
-            } catch {
-              return undefined;
+            } catch (e) {
+              if (e instanceof ExpressionError) return undefined;
+              throw e;
             }
           };
         };
@@ -269,7 +290,7 @@ export class RuleEvaluator {
           return (a, slots) => {
             const values = args.map((f) => f(slots));
             if (values.some((v) => v === undefined)) a.add(undefined);
-            else a.add(b.distinct ? DataFactory.literal(values.map((v) => termKey(v!)).join('\u0000')) : values[0]);
+            else a.add(b.distinct ? DataFactory.literal(values.map((v) => termToKey(v!)).join('\u0000')) : values[0]);
           };
         });
         const makeAggregators = (): Aggregator[] => l.source.bindings.map((b) => createAggregator(b.fn, b.distinct, { countStar: aggregateArguments(b).length === 0 }));
@@ -320,7 +341,45 @@ export class RuleEvaluator {
     }
   }
 
+  /** The catalogue entry of a table mounted on a data source, or undefined for other tables. */
+  private mountedInfo(tableId: number): TupleTableInfo | undefined {
+    if (this.mounted === undefined) {
+      this.mounted = new Map();
+      for (const info of this.state.catalogue.tupleTables.values()) if (info.type === DATA_SOURCE_TABLE_TYPE) this.mounted.set(info.id, info);
+    }
+    return this.mounted.get(tableId);
+  }
+
+  /** A scan of a table mounted on a data source: the source is read with the bound arguments pushed down. */
+  private scanMounted(info: TupleTableInfo, atom: CompiledAtom, steps: readonly Step[], i: number, slots: Int32Array, onMatch: MatchCallback): boolean {
+    const args = atom.args;
+    const bound = [...args].map((a) => {
+      const v = a >= 0 ? a : slots[-a - 1]!;
+      return v >= 0 ? this.terms.key(v) : undefined;
+    });
+    return mountedReaderOf(info).scan(bound, (row) => {
+      let boundMask = 0;
+      let ok = true;
+      for (let c = 0; c < args.length && ok; c++) {
+        const a = args[c]!;
+        // constants and values bound before the atom: the reader checked them
+        if (a >= 0 || bound[c] !== undefined) continue;
+        const v = this.terms.internKey(row[c]!);
+        const s = -a - 1;
+        if (slots[s]! < 0) {
+          slots[s] = v;
+          boundMask |= 1 << c;
+        } else if (slots[s] !== v) ok = false;
+      }
+      const stop = ok && this.exec(steps, i + 1, slots, onMatch);
+      for (let c = 0; boundMask !== 0; c++, boundMask >>>= 1) if ((boundMask & 1) !== 0) slots[-args[c]! - 1] = -1;
+      return stop;
+    });
+  }
+
   private scan(atom: CompiledAtom, steps: readonly Step[], i: number, slots: Int32Array, onMatch: MatchCallback): boolean {
+    const mounted = this.mountedInfo(atom.tableId);
+    if (mounted) return this.scanMounted(mounted, atom, steps, i, slots, onMatch);
     const table = this.state.table(atom.tableId);
     const view: TableView = this.state.view(atom.tableId);
     const args = atom.args;

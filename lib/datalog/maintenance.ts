@@ -3,14 +3,14 @@
  *
  * Facts are tracked by their row during a run (each fact has one visible row in the
  * writer's view); per-table mark bytes say what happens to them:
- * - A: present now but not before the run (explicit additions, derived insertions);
- * - D_ABSENT: will be absent (overdeleted and not rederived);
- * - D_UNDERIVED: stays (explicit) but loses its derived status;
- * - GAIN: gains derived status;
- * - EMINUS: loses its explicit status;
+ * - ADDED: present now but not before the run (explicit additions, derived insertions);
+ * - WILL_BE_ABSENT: will be absent (overdeleted and not rederived);
+ * - LOSES_DERIVED: stays (explicit) but loses its derived status;
+ * - GAINS_DERIVED: gains derived status;
+ * - LOSES_EXPLICIT: loses its explicit status;
  * - PROVED: (FBF) proved from settled facts, so it stays whatever else it loses.
- * The old materialisation I_old is every visible row without A; the current one I_cur every
- * visible row without D_ABSENT. Statuses are applied at the end, so both stay readable.
+ * The old materialisation I_old is every visible row without ADDED; the current one I_cur every
+ * visible row without WILL_BE_ABSENT. Statuses are applied at the end, so both stay readable.
  *
  * Per level: overdelete (semi-naive over the deletions, rules evaluated on I_old), rederive
  * (a rule instance with its body in I_cur puts a fact back), insert (semi-naive over the
@@ -24,21 +24,23 @@
 import type { Interrupter } from '../model/control.js';
 import type { WriteTransaction } from '../storage/fact-store.js';
 import { DERIVED, EXPLICIT, type TupleTable } from '../storage/tuple-table.js';
-import { RuleEvaluator, type Plan, type RowFilter } from './evaluate.js';
+import { type JoinPlan, RuleEvaluator, type RowFilter } from './evaluate.js';
 import type { PendingChanges } from './pending.js';
 import type { CompiledAtom, CompiledProgram, CompiledRule } from './program.js';
 import { TermValues } from './term-values.js';
 import type { TermDictionary } from '../model/dictionary.js';
 import { storesFacts } from '../storage/catalogue.js';
+import { appendedRowOf, wasAppended } from '../storage/sentinels.js';
 
-const A = 1;
-const D_ABSENT = 2;
-const D_UNDERIVED = 4;
-const GAIN = 8;
-const EMINUS = 16;
+// The mark bits of a row during a run (see the module documentation).
+const ADDED = 1;
+const WILL_BE_ABSENT = 2;
+const LOSES_DERIVED = 4;
+const GAINS_DERIVED = 8;
+const LOSES_EXPLICIT = 16;
 const PROVED = 32;
 /** The marks that change a fact's status when the run ends. */
-const STATUS_MARKS = GAIN | D_ABSENT | D_UNDERIVED | EMINUS;
+const STATUS_MARKS = GAINS_DERIVED | WILL_BE_ABSENT | LOSES_DERIVED | LOSES_EXPLICIT;
 
 /**
  * Mark bytes by table id, kept by the caller from one run to the next (all zero between runs),
@@ -106,7 +108,7 @@ interface HeadEntry {
   /** Slots reused by every check. */
   readonly slots: Int32Array;
   /** The body's plan with the head's variables bound, made on first use. */
-  plan: Plan | undefined;
+  plan: JoinPlan | undefined;
 }
 
 /** A match callback that stops at the first match. */
@@ -121,7 +123,7 @@ interface Feed {
   /** Slots reused for every pivot of this feed. */
   readonly slots: Int32Array;
   /** The join plan (the bound slots are always the pivot atom's variables), made on first use. */
-  plan: Plan | undefined;
+  plan: JoinPlan | undefined;
 }
 
 /** One maintenance run over a write transaction. */
@@ -135,14 +137,14 @@ export class Maintenance {
   private readonly plus = new Map<string, NodeList>();
   private readonly minus = new Map<string, NodeList>();
   /**
-   * Whether some fact was marked D_ABSENT or D_UNDERIVED. Until then I_cur is every visible
+   * Whether some fact was marked WILL_BE_ABSENT or LOSES_DERIVED. Until then I_cur is every visible
    * row, and a derived fact derived again needs no restoring.
    */
   private anyLoss = false;
-  private readonly underived = new Map<number, number[]>(); // level → keys marked D_UNDERIVED
+  private readonly underived = new Map<number, number[]>(); // level → keys marked LOSES_DERIVED
   private readonly evaluator: RuleEvaluator;
-  private readonly iOld: RowFilter;
-  private readonly iCur: RowFilter;
+  private readonly inOldMaterialisation: RowFilter;
+  private readonly inCurrentMaterialisation: RowFilter;
   private currentLevel = 0;
   /** Whether the rules being maintained read facts of a lower level (then `settled` looks up levels). */
   private readsLower = false;
@@ -165,21 +167,22 @@ export class Maintenance {
   ) {
     this.marks = marks;
     this.evaluator = new RuleEvaluator(tx, new TermValues(dictionary));
-    this.iOld = (t, r) => (this.mark(t, r) & A) === 0;
-    this.iCur = (t, r) => (this.mark(t, r) & D_ABSENT) === 0;
+    this.inOldMaterialisation = (t, r) => (this.mark(t, r) & ADDED) === 0;
+    this.inCurrentMaterialisation = (t, r) => (this.mark(t, r) & WILL_BE_ABSENT) === 0;
     this.settled = (t, r) => {
       const m = this.mark(t, r);
-      if ((m & D_ABSENT) !== 0) return false;
-      if ((this.tx.table(t).statusOf(r) & EXPLICIT) !== 0 && (m & EMINUS) === 0) return true;
+      if ((m & WILL_BE_ABSENT) !== 0) return false;
+      if ((this.tx.table(t).statusOf(r) & EXPLICIT) !== 0 && (m & LOSES_EXPLICIT) === 0) return true;
       // finding a row's level costs a lookup: only done when the rules read lower levels at all
       return this.readsLower && this.levelOfRow(t, r) < this.currentLevel;
     };
   }
 
   /**
-   * Runs maintenance for the pending changes: `removed` are the compiled rules taken out of
-   * the program, `added` the keys of rules put in. With `pending.full`, every derived fact
-   * is dropped and the materialisation is recomputed from the explicit facts.
+   * Runs maintenance for the pending changes (facts added and deleted, and in
+   * `pending.rulesAdded` the keys of the rules put in); `removed` are the compiled rules taken
+   * out of the program. With `pending.full`, every derived fact is dropped and the
+   * materialisation is recomputed from the explicit facts.
    */
   async run(pending: PendingChanges, removed: readonly CompiledRule[]): Promise<MaintenanceStats> {
     try {
@@ -211,14 +214,14 @@ export class Maintenance {
     } else {
       for (const [tableId, rows] of pending.added) {
         for (const r of rows) {
-          this.setMark(tableId, r, A);
+          this.setMark(tableId, r, ADDED);
           this.push(this.plus, tableId, r);
         }
       }
       for (const [tableId, rows] of pending.deleted) {
         const table = tx.table(tableId);
         for (const r of rows) {
-          this.setMark(tableId, r, EMINUS);
+          this.setMark(tableId, r, LOSES_EXPLICIT);
           // with FBF, a deleted fact that rules also derive is checked at its level first (no
           // rule derives facts of level 0 any more)
           const level = (table.statusOf(r) & DERIVED) !== 0 && !this.options.useDRed ? this.levelOfRow(tableId, r) : 0;
@@ -230,7 +233,7 @@ export class Maintenance {
     const added = new Set(pending.full ? this.program.rules.map((r) => r.key) : pending.rulesAdded);
     // heads of removed rules lost a derivation
     const removedCandidates = new Map<number, number[]>();
-    this.evaluator.accept = this.iOld;
+    this.evaluator.accept = this.inOldMaterialisation;
     for (const rule of removed) {
       this.eachHead(rule, -1, null, ({ tableId }, tuple) => {
         const row = tx.table(tableId).find(tuple, tx.view(tableId));
@@ -300,14 +303,14 @@ export class Maintenance {
     const old = m[row]!;
     m[row] = old | bits;
     if (old === 0) (this.dirty[tableId] ??= []).push(row);
-    if ((bits & (D_ABSENT | D_UNDERIVED)) !== 0) this.anyLoss = true;
+    if ((bits & (WILL_BE_ABSENT | LOSES_DERIVED)) !== 0) this.anyLoss = true;
     // the rows whose status may change, so that applying the marks visits only them
     if ((old & STATUS_MARKS) === 0 && (bits & STATUS_MARKS) !== 0) (this.touched[tableId] ??= []).push(row);
   }
 
   /** The filter of I_cur: null (no filtering) while no fact is marked absent. */
   private current(): RowFilter {
-    return this.anyLoss ? this.iCur : null;
+    return this.anyLoss ? this.inCurrentMaterialisation : null;
   }
 
   private clearMark(tableId: number, row: number, bits: number): void {
@@ -443,27 +446,27 @@ export class Maintenance {
 
   /** Marks a fact absent and lists it, so that what depends on it is overdeleted. */
   private overdeleteNow(tableId: number, row: number): void {
-    this.setMark(tableId, row, D_ABSENT);
+    this.setMark(tableId, row, WILL_BE_ABSENT);
     this.push(this.minus, tableId, row);
   }
 
   /** A fact lost a derivation: overdelete it unless it is explicit (then it only loses its derived status). */
   private candidate(tableId: number, row: number, force: boolean): void {
     const m = this.mark(tableId, row);
-    if ((m & (D_ABSENT | D_UNDERIVED | A | PROVED)) !== 0) return;
+    if ((m & (WILL_BE_ABSENT | LOSES_DERIVED | ADDED | PROVED)) !== 0) return;
     const table = this.tx.table(tableId);
     const status = table.statusOf(row);
     if ((status & DERIVED) === 0) return;
     // an explicit fact that stays is not deleted: whether it stays derived is left to the
     // rederivation, which checks once against the whole current materialisation
-    const staysExplicit = (status & EXPLICIT) !== 0 && (m & EMINUS) === 0;
+    const staysExplicit = (status & EXPLICIT) !== 0 && (m & LOSES_EXPLICIT) === 0;
     if (!force && !staysExplicit && !this.options.useDRed && this.provable(tableId, row, this.settled)) {
       // settled facts are never deleted in this run, so the proof stands for later candidates too
       this.setMark(tableId, row, PROVED);
       return;
     }
     if (staysExplicit) {
-      this.setMark(tableId, row, D_UNDERIVED);
+      this.setMark(tableId, row, LOSES_DERIVED);
       listByLevel(this.underived, this.levelOfRow(tableId, row), tableId, row);
       return;
     }
@@ -520,7 +523,7 @@ export class Maintenance {
       if (!rule.aggregates) continue;
       const nodes = this.aggregateNodes(rule);
       if (this.changedAny(nodes)) {
-        this.evaluator.accept = this.iOld;
+        this.evaluator.accept = this.inOldMaterialisation;
         this.eachHead(rule, -1, null, onHead);
       }
     }
@@ -531,18 +534,18 @@ export class Maintenance {
       for (const row of this.rowsOf(this.plus, feed.node)) {
         const slots = this.bindOuter(feed.rule, feed.atom, lit.local, row);
         if (!slots) continue;
-        this.evaluator.accept = this.iOld;
+        this.evaluator.accept = this.inOldMaterialisation;
         this.eachHead(feed.rule, feed.literal, slots, onHead);
         if (this.tick()) await this.pause();
       }
     }
     const emitters = new Map(rules.map((r) => [r, this.headEmitter(r, onHead)]));
-    await this.drain(this.feeds(rules, 'atom'), this.minus, this.iOld, emitters, true);
+    await this.drain(this.feeds(rules, 'atom'), this.minus, this.inOldMaterialisation, emitters, true);
   }
 
   /**
    * Semi-naive propagation: every fact of `lists` (including those appended meanwhile) that
-   * is marked D_ABSENT (`absent`) or not (`!absent`) is the pivot of every feed on its node whose constants it matches.
+   * is marked WILL_BE_ABSENT (`absent`) or not (`!absent`) is the pivot of every feed on its node whose constants it matches.
    * One cursor per node; a feed only takes facts from its own start position on.
    */
   private async drain(
@@ -552,7 +555,7 @@ export class Maintenance {
     emitters: Map<CompiledRule, (bound: Int32Array) => void>,
     absent: boolean,
   ): Promise<void> {
-    const want = absent ? D_ABSENT : 0;
+    const want = absent ? WILL_BE_ABSENT : 0;
     const byNode = new Map<string, FeedGroup>();
     for (const feed of feeds) {
       let group = byNode.get(feed.node);
@@ -581,7 +584,7 @@ export class Maintenance {
         for (; i < rows.length; i++) {
           const row = rows[i]!;
           const m = this.marks[tableId]; // re-read: the array grows as rows are marked
-          if (((m !== undefined && row < m.length ? m[row]! : 0) & D_ABSENT) !== want) continue;
+          if (((m !== undefined && row < m.length ? m[row]! : 0) & WILL_BE_ABSENT) !== want) continue;
           progress = true;
           // the feeds whose atom can match: a variable or this fact's term in the second column
           const specific = table.arity > 1 ? (group.byPredicate.get(table.get(row, 1)) ?? none) : none;
@@ -617,29 +620,29 @@ export class Maintenance {
       // change below a NOT or an AGGREGATE, or an added rule: the insertion phase finds those
       if ((this.tx.table(tableId).statusOf(row) & DERIVED) === 0) return;
       if (!levels.has(this.levelOfRow(tableId, row))) return;
-      if (!this.provable(tableId, row, this.iCur)) return;
+      if (!this.provable(tableId, row, this.inCurrentMaterialisation)) return;
       this.restore(tableId, row);
     };
     for (const [node, list] of this.minus) {
       if (!this.program.levelsOfNode(node).some((l) => levels.has(l))) continue;
       for (const row of list.rows) {
-        check(list.tableId, row, D_ABSENT);
+        check(list.tableId, row, WILL_BE_ABSENT);
         if (this.tick()) await this.pause();
       }
     }
-    for (const level of levels) for (const k of this.underived.get(level) ?? []) check(keyTable(k), keyRow(k), D_UNDERIVED);
+    for (const level of levels) for (const k of this.underived.get(level) ?? []) check(keyTable(k), keyRow(k), LOSES_DERIVED);
   }
 
   /** Puts an overdeleted fact back (and lets insertion propagate it). */
   private restore(tableId: number, row: number): void {
     const m = this.mark(tableId, row);
-    if ((m & D_UNDERIVED) !== 0) {
-      this.clearMark(tableId, row, D_UNDERIVED);
+    if ((m & LOSES_DERIVED) !== 0) {
+      this.clearMark(tableId, row, LOSES_DERIVED);
       return;
     }
-    if ((m & D_ABSENT) === 0) return;
-    this.clearMark(tableId, row, D_ABSENT);
-    if ((this.tx.table(tableId).statusOf(row) & DERIVED) === 0) this.setMark(tableId, row, GAIN);
+    if ((m & WILL_BE_ABSENT) === 0) return;
+    this.clearMark(tableId, row, WILL_BE_ABSENT);
+    if ((this.tx.table(tableId).statusOf(row) & DERIVED) === 0) this.setMark(tableId, row, GAINS_DERIVED);
     this.push(this.plus, tableId, row);
   }
 
@@ -649,9 +652,9 @@ export class Maintenance {
       const tableId = head.tableId;
       const table = tx.table(tableId);
       const row = table.findOrAdd(tuple, DERIVED);
-      if (row < 0) {
-        const r = -row - 1;
-        this.setMark(tableId, r, A);
+      if (wasAppended(row)) {
+        const r = appendedRowOf(row);
+        this.setMark(tableId, r, ADDED);
         // a derived fact's node is its head atom's (nodes are as coarse as the program's atoms)
         this.push(this.plus, tableId, r, head.node);
         this.stats.inserted++;
@@ -662,8 +665,8 @@ export class Maintenance {
       const derived = (table.statusOf(row) & DERIVED) !== 0;
       if (derived && !this.anyLoss) return;
       const m = this.mark(tableId, row);
-      if ((m & (D_ABSENT | D_UNDERIVED)) !== 0) this.restore(tableId, row);
-      else if (!derived) this.setMark(tableId, row, GAIN);
+      if ((m & (WILL_BE_ABSENT | LOSES_DERIVED)) !== 0) this.restore(tableId, row);
+      else if (!derived) this.setMark(tableId, row, GAINS_DERIVED);
     };
     // a rule evaluated in full needs as pivots only the facts that arrive after its evaluation
     const startAt = new Map<CompiledRule, Map<string, number>>();
@@ -688,7 +691,7 @@ export class Maintenance {
       const lit = feed.rule.body[feed.literal]!;
       if (lit.kind !== 'not' || added.has(feed.rule.key)) continue;
       for (const row of this.rowsOf(this.minus, feed.node)) {
-        if ((this.mark(feed.atom.tableId, row) & D_ABSENT) === 0) continue;
+        if ((this.mark(feed.atom.tableId, row) & WILL_BE_ABSENT) === 0) continue;
         const slots = this.bindOuter(feed.rule, feed.atom, lit.local, row);
         if (!slots) continue;
         this.evaluator.accept = this.current();
@@ -715,9 +718,7 @@ export class Maintenance {
       const table = tx.table(info.id);
       // rows appended here (explicit facts that were also derived) lie past the limit
       const view = tx.view(info.id);
-      for (let row = 0; row < view.limit; row++) {
-        if (table.visible(row, view) && (table.statusOf(row) & DERIVED) !== 0) table.setStatus(row, table.statusOf(row) & ~DERIVED, tx.version);
-      }
+      table.forEachVisibleRow(view, DERIVED, (row) => table.setStatus(row, table.statusOf(row) & ~DERIVED, tx.version));
     }
   }
 
@@ -735,10 +736,10 @@ export class Maintenance {
         if ((m & STATUS_MARKS) === 0) continue;
         const old = table.statusOf(row);
         let status = old;
-        if ((m & GAIN) !== 0) status |= DERIVED;
-        if ((m & (D_ABSENT | D_UNDERIVED)) !== 0 && (old & DERIVED) !== 0) status &= ~DERIVED;
-        if ((m & EMINUS) !== 0) status &= ~EXPLICIT;
-        if ((m & D_ABSENT) !== 0) this.stats.deleted++;
+        if ((m & GAINS_DERIVED) !== 0) status |= DERIVED;
+        if ((m & (WILL_BE_ABSENT | LOSES_DERIVED)) !== 0 && (old & DERIVED) !== 0) status &= ~DERIVED;
+        if ((m & LOSES_EXPLICIT) !== 0) status &= ~EXPLICIT;
+        if ((m & WILL_BE_ABSENT) !== 0) this.stats.deleted++;
         table.setStatus(row, status, tx.version);
       }
     }

@@ -19,9 +19,10 @@
 import { RuleCompilationError } from '../model/errors.js';
 import type { TermDictionary } from '../model/dictionary.js';
 import { RDF_NS, termToKey } from '../model/terms.js';
-import type { Catalogue } from '../storage/catalogue.js';
+import { type Catalogue, DATA_SOURCE_TABLE_TYPE } from '../storage/catalogue.js';
 import { DEFAULT_TRIPLES, QUADS } from '../storage/fact-store.js';
 import { aggregateArguments, type AggregateLiteral, type BodyLiteral, type DatalogTerm, type Rule, type SourcePosition, type TupleAtom } from './ast.js';
+import { forEachVariable } from '../expressions/index.js';
 import { checkSafety } from './safety.js';
 import { type CompiledSkolem, isSkolemAtom } from './skolem.js';
 import { stratify, StratificationCycle, type DependencyEdge } from './stratify.js';
@@ -537,6 +538,12 @@ function compileRule(key: string, rule: Rule, catalogue: Catalogue, dictionary: 
     }
   };
   const body = rule.body.map((l) => literal(l, top));
+  for (const h of rule.head) {
+    // a table mounted on a data source is read from the source: nothing can be derived into it
+    if (catalogue.tupleTables.get(h.table)?.type === DATA_SOURCE_TABLE_TYPE) {
+      throw new RuleCompilationError(`line ${h.position.line}: column ${h.position.column}: tuple table '${h.table}' is mounted on a data source and cannot be used in a rule head`);
+    }
+  }
   const heads = rule.head.map((h) => atom(h, top));
   return {
     key,
@@ -554,19 +561,6 @@ function compileRule(key: string, rule: Rule, catalogue: Catalogue, dictionary: 
 /** Variables (without `?`) mentioned in an expression, including inside EXISTS patterns. */
 export function expressionVariables(expression: unknown): string[] {
   const out = new Set<string>();
-  const visit = (x: unknown): void => {
-    if (x === null || typeof x !== 'object') return;
-    if (Array.isArray(x)) {
-      x.forEach(visit);
-      return;
-    }
-    const o = x as { termType?: string; value?: string };
-    if (o.termType === 'Variable' && typeof o.value === 'string') {
-      out.add(o.value);
-      return;
-    }
-    for (const v of Object.values(o)) visit(v);
-  };
-  visit(expression);
+  forEachVariable(expression, (name) => out.add(name));
   return [...out];
 }

@@ -21,7 +21,8 @@
  * ARG functions see each distinct pair (A, V) once.
  * @module
  */
-import { compareForOrder, termKey } from './comparison.js';
+import { termToKey } from '../model/terms.js';
+import { compareForOrder } from './comparison.js';
 import { ExpressionError } from './errors.js';
 import { type Numeric, integer, numericAdd, numericDivide, numericMultiply } from './numeric.js';
 import { type Value, decode, integerLiteral, numericLiteral, stringLiteral } from './values.js';
@@ -212,7 +213,7 @@ class DistinctPairs implements Aggregator {
   private readonly seen = new Set<string>();
   constructor(private readonly inner: Aggregator) {}
   add(a: Value | undefined, v?: Value): void {
-    const key = `${a === undefined ? '' : termKey(a)}\u0000${v === undefined ? '' : termKey(v)}`;
+    const key = `${a === undefined ? '' : termToKey(a)}\u0000${v === undefined ? '' : termToKey(v)}`;
     if (this.seen.has(key)) return;
     this.seen.add(key);
     this.inner.add(a, v);
@@ -235,7 +236,7 @@ class Distinct implements Aggregator {
       this.seen.add('');
       return this.inner.add(undefined);
     }
-    const key = termKey(value);
+    const key = termToKey(value);
     if (this.seen.has(key)) return;
     this.seen.add(key);
     this.inner.add(value);

@@ -167,19 +167,3 @@ export function compareForOrder(a: Value | undefined, b: Value | undefined): num
   const c = compareLiteralValues(decode(a), decode(b));
   return c < 0 ? -1 : c > 0 ? 1 : 0;
 }
-
-/** A string that identifies a term (for DISTINCT): equal keys ⇔ sameTerm. */
-export function termKey(v: Value): string {
-  switch (v.termType) {
-    case 'NamedNode':
-      return `I${v.value}`;
-    case 'BlankNode':
-      return `B${v.value}`;
-    default: {
-      const x = decode(v);
-      return x.kind === 'string' && x.language !== ''
-        ? `L${x.lexical.length}:${x.lexical}@${x.language}`
-        : `L${x.lexical.length}:${x.lexical}^${x.datatype}`;
-    }
-  }
-}

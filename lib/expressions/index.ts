@@ -13,3 +13,4 @@ export { effectiveBooleanValue } from './ebv.js';
 export type { Aggregator, AggregateFunction, AggregatorOptions } from './aggregates.js';
 export { aggregateArity, createAggregator } from './aggregates.js';
 export { compareForOrder, valueEquals } from './comparison.js';
+export { forEachVariable } from './variables.js';

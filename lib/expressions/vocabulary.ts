@@ -4,16 +4,9 @@
  */
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
+import { RDF_LANG_STRING, RDF_NS, XSD, XSD_STRING } from '../model/terms.js';
 
-/** XML Schema namespace. */
-export const XSD = 'http://www.w3.org/2001/XMLSchema#';
-/** RDF namespace. */
-export const RDF_NS = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
-
-/** xsd:string. */
-export const XSD_STRING = `${XSD}string`;
-/** rdf:langString. */
-export const RDF_LANG_STRING = `${RDF_NS}langString`;
+export { RDF_LANG_STRING, RDF_NS, XSD, XSD_STRING };
 /** rdf:dirLangString (RDF 1.2 directional language-tagged strings). */
 export const RDF_DIR_LANG_STRING = `${RDF_NS}dirLangString`;
 /** xsd:boolean. */

@@ -47,6 +47,7 @@ import type {
 } from '../datalog/ast.js';
 import { RDF_NS, XSD } from '../model/terms.js';
 import { unknownPrefixMessage } from '../model/messages.js';
+import { PN_CHARS, PN_CHARS_BASE, PN_CHARS_OR_DOT, PN_CHARS_U, VARNAME } from './turtle-lexical.js';
 
 /** A syntax error found by {@link parseDatalog}. */
 export interface DatalogParseError {
@@ -119,20 +120,10 @@ interface Token {
   readonly end: number;
 }
 
-const PN_CHARS_BASE =
-  'A-Za-z\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D' +
-  '\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD\\u{10000}-\\u{EFFFF}';
-const PN_CHARS_U = `${PN_CHARS_BASE}_`;
-/** PN_CHARS without the combining diacritical marks, kept in a class of their own. */
-const PN_CHARS_NC = `${PN_CHARS_U}\\-0-9\\u00B7\\u203F-\\u2040`;
-const COMBINING = '[\\u0300-\\u036F]';
-const PN_CHARS = `(?:[${PN_CHARS_NC}]|${COMBINING})`;
-const PN_CHARS_OR_DOT = `(?:[${PN_CHARS_NC}.]|${COMBINING})`;
-
 const PN_PREFIX_RE = new RegExp(`[${PN_CHARS_BASE}](?:${PN_CHARS_OR_DOT}*${PN_CHARS})?`, 'uy');
 const PN_CHARS_U_RE = new RegExp(`^[${PN_CHARS_U}]$`, 'u');
 const PN_CHARS_RE = new RegExp(`^${PN_CHARS}$`, 'u');
-const VARNAME_RE = new RegExp(`[${PN_CHARS_U}0-9](?:[${PN_CHARS_U}0-9\\u00B7\\u203F-\\u2040]|${COMBINING})*`, 'uy');
+const VARNAME_RE = new RegExp(VARNAME, 'uy');
 const BNODE_LABEL_RE = new RegExp(`[${PN_CHARS_U}0-9](?:${PN_CHARS_OR_DOT}*${PN_CHARS})?`, 'uy');
 const IDENTIFIER_RE = /[A-Za-z_][A-Za-z0-9_]*/y;
 const LANGTAG_RE = /[A-Za-z]+(?:-[A-Za-z0-9]+)*/y;

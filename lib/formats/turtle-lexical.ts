@@ -5,16 +5,26 @@
  * @module
  */
 
-const PN_CHARS_BASE =
+// The name grammar of Turtle and SPARQL as pieces of regular expression source (for the `u`
+// flag): the character class bodies are meant to go inside `[…]`, the others are groups.
+
+/** `PN_CHARS_BASE` as the body of a character class. */
+export const PN_CHARS_BASE =
   'A-Za-z\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D' +
   '\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD\\u{10000}-\\u{EFFFF}';
-const PN_CHARS_U = `${PN_CHARS_BASE}_`;
-/** PN_CHARS without the combining diacritical marks, which have a class of their own. */
-const PN_CHARS_NC = `${PN_CHARS_U}\\-0-9\\u00B7\\u203F-\\u2040`;
-const COMBINING = '[\\u0300-\\u036F]';
+/** `PN_CHARS_U` (PN_CHARS_BASE and `_`) as the body of a character class. */
+export const PN_CHARS_U = `${PN_CHARS_BASE}_`;
+/** `PN_CHARS` without the combining diacritical marks (which have a group of their own) as the body of a character class. */
+export const PN_CHARS_NC = `${PN_CHARS_U}\\-0-9\\u00B7\\u203F-\\u2040`;
+/** The combining diacritical marks of `PN_CHARS`, as a character class. */
+export const COMBINING = '[\\u0300-\\u036F]';
 const PERCENT = '%[0-9A-Fa-f]{2}';
-const PN_CHARS = `(?:[${PN_CHARS_NC}]|${COMBINING})`;
-const PN_CHARS_OR_DOT = `(?:[${PN_CHARS_NC}.]|${COMBINING})`;
+/** One `PN_CHARS` character, as a group. */
+export const PN_CHARS = `(?:[${PN_CHARS_NC}]|${COMBINING})`;
+/** One `PN_CHARS` character or `.`, as a group. */
+export const PN_CHARS_OR_DOT = `(?:[${PN_CHARS_NC}.]|${COMBINING})`;
+/** `VARNAME` (a variable name without `?`), as a sequence. */
+export const VARNAME = `[${PN_CHARS_U}0-9](?:[${PN_CHARS_U}0-9\\u00B7\\u203F-\\u2040]|${COMBINING})*`;
 
 /** A prefix name with its colon (`PNAME_NS`), `:` included. */
 export const PREFIX_NAME_RE = new RegExp(`^(?:[${PN_CHARS_BASE}](?:${PN_CHARS_OR_DOT}*${PN_CHARS})?)?:$`, 'u');
@@ -29,7 +39,7 @@ export const LOCAL_RE = new RegExp(
 export const BNODE_LABEL_RE = new RegExp(`^[${PN_CHARS_U}0-9](?:${PN_CHARS_OR_DOT}*${PN_CHARS})?$`, 'u');
 
 /** A variable name (`VARNAME` of SPARQL, without `?`). */
-export const VARNAME_RE = new RegExp(`^[${PN_CHARS_U}0-9](?:[${PN_CHARS_U}0-9\\u00B7\\u203F-\\u2040]|${COMBINING})*$`, 'u');
+export const VARNAME_RE = new RegExp(`^${VARNAME}$`, 'u');
 
 const STRING_ESCAPES: Readonly<Record<string, string>> = {
   '\\': '\\\\',

@@ -21,14 +21,14 @@
  * start node at a time, so that the evaluation can stop for backpressure, yield to the event
  * loop and be interrupted at any depth. Operators over one input (filters, projections,
  * slices, optionals, MINUS, ordering, grouping) are shared by both ways of running
- * ({@link Unary}); what runs inside a join for each binding stays synchronous.
+ * ({@link SingleInputOperator}); what runs inside a join for each binding stays synchronous.
  * @module
  */
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import { Algebra } from '../expressions/sparql-libraries.js';
 import { InterruptedError, QueryCompilationError } from '../model/errors.js';
-import { compareForOrder, compileExpression, createAggregator, effectiveBooleanValue, type EvaluationContext, type Value } from '../expressions/index.js';
+import { compareForOrder, compileExpression, createAggregator, effectiveBooleanValue, type EvaluationContext, ExpressionError, forEachVariable, type Value } from '../expressions/index.js';
 import type { Interrupter } from '../model/control.js';
 import { PathEvaluator } from './paths.js';
 import { ANY_NAMED_GRAPH, DEFAULT_GRAPH, type QuadSource, UNBOUND } from './quad-source.js';
@@ -43,7 +43,7 @@ export type Emit = (solution: Int32Array) => boolean | void;
  * callback its solutions go to, and what to do once it is exhausted (`stopped`: whether the
  * callback asked to stop); the result says whether the caller must stop.
  */
-interface Unary {
+interface SingleInputOperator {
   readonly input: Op;
   readonly seed: Int32Array;
   readonly emit: Emit;
@@ -161,17 +161,7 @@ export class Engine {
 
   /** Allocates slots for every variable of an operation (call before evaluating). */
   collectVariables(op: unknown): void {
-    const visit = (x: unknown): void => {
-      if (x === null || typeof x !== 'object') return;
-      if (Array.isArray(x)) {
-        x.forEach(visit);
-        return;
-      }
-      const o = x as { termType?: string; value?: string };
-      if (o.termType === 'Variable' && typeof o.value === 'string') this.slot(o.value);
-      for (const v of Object.values(o)) visit(v);
-    };
-    visit(op);
+    forEachVariable(op, (name) => void this.slot(name));
   }
 
   /** A fresh solution with every slot unbound. */
@@ -202,7 +192,7 @@ export class Engine {
   /** Evaluates `op` under `seed` with `active` (DEFAULT_GRAPH or a named graph's id) as the active graph. */
   private evaluate(op: Op, seed: Int32Array, active: number, emit: Emit): boolean {
     this.tick();
-    const u = this.unary(op, seed, active, emit);
+    const u = this.singleInputOperator(op, seed, active, emit);
     if (u) {
       const stopped = this.evaluate(u.input, u.seed, active, u.emit);
       return u.finish ? u.finish(stopped) : stopped;
@@ -252,7 +242,7 @@ export class Engine {
   pause: (() => Promise<void> | undefined) | undefined;
 
   private async evaluateAsync(op: Op, seed: Int32Array, active: number, emit: Emit): Promise<boolean> {
-    const u = this.unary(op, seed, active, emit);
+    const u = this.singleInputOperator(op, seed, active, emit);
     if (u) {
       const stopped = await this.evaluateAsync(u.input, u.seed, active, u.emit);
       return u.finish ? u.finish(stopped) : stopped;
@@ -286,7 +276,7 @@ export class Engine {
    * callback that transforms them, and what to do once the input is exhausted (ORDER BY and
    * GROUP BY emit then). Undefined for every other operator.
    */
-  private unary(op: Op, seed: Int32Array, active: number, emit: Emit): Unary | undefined {
+  private singleInputOperator(op: Op, seed: Int32Array, active: number, emit: Emit): SingleInputOperator | undefined {
     switch (op.type) {
       case Algebra.types.FILTER: {
         const test = this.condition(op.expression, active);
@@ -428,34 +418,38 @@ export class Engine {
     if (this.plan) this.logOrder(patterns, order, seed);
     const solution = seed.slice();
     /** The match arguments of the k-th pattern under the current bindings, or undefined when nothing can match. */
+    const valueOf = (r: { slot: number } | { id: number }): number => ('id' in r ? r.id : solution[r.slot]!);
     const argsOf = (k: number): [number, number, number, number] | undefined => {
       const refs = compiled[order[k]!]!;
-      const v = refs.map((r) => ('id' in r ? r.id : solution[r.slot]!));
+      const sv = valueOf(refs[0]);
+      const pv = valueOf(refs[1]);
+      const ov = valueOf(refs[2]);
       // a constant (or binding) the store does not hold matches nothing
-      for (let c = 0; c < 3; c++) if (v[c]! <= -2) return undefined;
-      const g = v[3]!;
-      if (g <= -3) return undefined;
+      // (below UNBOUND: a query-local id; in the graph position, below DEFAULT_GRAPH)
+      if (sv < UNBOUND || pv < UNBOUND || ov < UNBOUND) return undefined;
+      const g = valueOf(refs[3]);
+      if (g < DEFAULT_GRAPH) return undefined;
       const graph = 'id' in refs[3] ? refs[3].id : g >= 0 ? g : ANY_NAMED_GRAPH;
-      return [v[0]!, v[1]!, v[2]!, graph];
+      return [sv, pv, ov, graph];
     };
     /** Binds the k-th pattern's slots to a match and goes on with the next pattern. */
     const onMatchAt = (k: number): ((s: number, p: number, o: number, g: number) => boolean) => {
       const refs = compiled[order[k]!]!;
       const assigned: number[] = [];
-      return (s, p, o, gg) => {
-        const vals = [s, p, o, gg];
-        assigned.length = 0;
-        let ok = true;
-        for (let c = 0; c < 4 && ok; c++) {
-          const r = refs[c]!;
-          if ('slot' in r) {
-            const cur = solution[r.slot]!;
-            if (cur === -1) {
-              solution[r.slot] = vals[c]!;
-              assigned.push(r.slot);
-            } else if (cur !== vals[c]) ok = false;
-          }
+      /** Binds one position's slot to `value` (recording it in `assigned`); false when it holds another value. */
+      const bind = (r: { slot: number } | { id: number }, value: number): boolean => {
+        if (!('slot' in r)) return true;
+        const cur = solution[r.slot]!;
+        if (cur === -1) {
+          solution[r.slot] = value;
+          assigned.push(r.slot);
+          return true;
         }
+        return cur === value;
+      };
+      return (s, p, o, gg) => {
+        assigned.length = 0;
+        const ok = bind(refs[0], s) && bind(refs[1], p) && bind(refs[2], o) && bind(refs[3], gg);
         const stop = ok ? step(k + 1) : false;
         for (const a of assigned) solution[a] = -1;
         return stop;
@@ -586,7 +580,7 @@ export class Engine {
         if (k === 0) return false;
         k--;
       }
-      if ((++rows & 255) === 0) await this.breathe();
+      if ((++rows & 255) === 0) await this.pauseBetweenBatches();
     }
   }
 
@@ -619,7 +613,7 @@ export class Engine {
       for (const start of free.starts) {
         if (free.from(start, sink)) return true;
         if (performance.now() - batchStart > 1) {
-          await this.breathe();
+          await this.pauseBetweenBatches();
           batchStart = performance.now();
         }
       }
@@ -670,7 +664,7 @@ export class Engine {
   }
 
   /** Between batches: backpressure, then a yield when the time slice is used up (or an interrupt). */
-  private async breathe(): Promise<void> {
+  private async pauseBetweenBatches(): Promise<void> {
     const wait = this.pause?.();
     if (wait) await wait;
     if (this.interrupter.due()) await this.interrupter.yield();
@@ -757,7 +751,7 @@ export class Engine {
     return false;
   }
 
-  private leftJoin(op: Algebra.LeftJoin, active: number, emit: Emit, seed: Int32Array): Unary {
+  private leftJoin(op: Algebra.LeftJoin, active: number, emit: Emit, seed: Int32Array): SingleInputOperator {
     const [left, right] = op.input;
     const test = op.expression ? this.condition(op.expression, active) : undefined;
     const seeded = this.seedable(right);
@@ -783,7 +777,7 @@ export class Engine {
     };
   }
 
-  private minus(op: Algebra.Minus, active: number, emit: Emit, seed: Int32Array): Unary {
+  private minus(op: Algebra.Minus, active: number, emit: Emit, seed: Int32Array): SingleInputOperator {
     const [left, right] = op.input;
     const rightAll = this.collectIn(right, this.empty(), active);
     return {
@@ -826,7 +820,7 @@ export class Engine {
     return false;
   }
 
-  private project(op: Algebra.Project, seed: Int32Array, emit: Emit): Unary {
+  private project(op: Algebra.Project, seed: Int32Array, emit: Emit): SingleInputOperator {
     const keep = op.variables.map((v) => this.slot(v.value));
     const inner = this.empty();
     // a subquery sees only the projected variables of the outer bindings
@@ -848,7 +842,7 @@ export class Engine {
 
   // ---- ordering and grouping ----
 
-  private orderBy(op: Algebra.OrderBy, seed: Int32Array, active: number, emit: Emit): Unary {
+  private orderBy(op: Algebra.OrderBy, seed: Int32Array, active: number, emit: Emit): SingleInputOperator {
     const keys = op.expressions.map((e) => {
       const desc = e.expressionType === Algebra.expressionTypes.OPERATOR && (e).operator === 'desc';
       const inner = desc || (e.expressionType === Algebra.expressionTypes.OPERATOR && (e).operator === 'asc') ? (e).args[0]! : e;
@@ -911,7 +905,7 @@ export class Engine {
     return emit(out) === true;
   }
 
-  private group(op: Algebra.Group, seed: Int32Array, active: number, emit: Emit): Unary | undefined {
+  private group(op: Algebra.Group, seed: Int32Array, active: number, emit: Emit): SingleInputOperator | undefined {
     if (this.countStar(op, seed, active)) return undefined;
     const keySlots = op.variables.map((v) => this.slot(v.value));
     const aggs = op.aggregates.map((a) => ({
@@ -1006,8 +1000,10 @@ export class Engine {
           const id = s[slot]!;
           return id === -1 ? undefined : this.terms.termOf(id);
         });
-      } catch {
-        return undefined;
+      } catch (e) {
+        // an expression error is the SPARQL error value; anything else (an interruption inside EXISTS) stops the query
+        if (e instanceof ExpressionError) return undefined;
+        throw e;
       } finally {
         this.current = previous;
       }
@@ -1022,8 +1018,9 @@ export class Engine {
       if (v === undefined) return false;
       try {
         return effectiveBooleanValue(v);
-      } catch {
-        return false;
+      } catch (e) {
+        if (e instanceof ExpressionError) return false;
+        throw e;
       }
     };
   }

@@ -4,12 +4,16 @@
  * @module
  */
 import { OrderedMap, Record } from 'immutable';
+import { RDF_NS, XSD } from '../model/terms.js';
 
 /** The type of in-memory tuple tables (their facts are stored). */
 export const MEMORY_TABLE_TYPE = 'memory';
 
 /** The type of built-in tuple tables, whose content the store determines (nothing is stored). */
 export const BUILTIN_TABLE_TYPE = 'builtin';
+
+/** The type of tuple tables mounted on a data source (their facts are read from the source when used). */
+export const DATA_SOURCE_TABLE_TYPE = 'dataSource';
 
 /** The maximum arity of a table whose atoms may have any number of arguments (2^32 - 1). */
 export const UNBOUNDED_ARITY = 0xffffffff;
@@ -20,7 +24,7 @@ export interface TupleTableInfo {
   readonly name: string;
   /** Unique numeric id within the store. */
   readonly id: number;
-  /** Kind of table: `memory` for in-memory tables, `builtin` for built-in ones (such as SKOLEM). */
+  /** Kind of table: `memory` for in-memory tables, `builtin` for built-in ones (such as SKOLEM), `dataSource` for mounted ones. */
   readonly type: string;
   /** Minimum number of arguments of atoms over the table. */
   readonly minArity: number;
@@ -32,7 +36,37 @@ export interface TupleTableInfo {
 
 /** Whether a table stores facts (built-in tables store none: their facts are computed). */
 export function storesFacts(info: TupleTableInfo): boolean {
-  return info.type !== BUILTIN_TABLE_TYPE;
+  return info.type !== BUILTIN_TABLE_TYPE && info.type !== DATA_SOURCE_TABLE_TYPE;
+}
+
+/**
+ * Reads the rows of a tuple table mounted on a data source, synchronously, as canonical term
+ * keys (see model/terms.ts). Rules and queries reach mounted tables through it.
+ */
+export interface MountedTableReader {
+  /**
+   * Calls `onRow` with each row whose columns equal the keys `bound` gives (undefined where
+   * a column is free); bound columns are pushed down to the source where it can take them.
+   * Returns true when `onRow` asked to stop (by returning true).
+   */
+  scan(bound: ReadonlyArray<string | undefined>, onRow: (row: readonly string[]) => boolean): boolean;
+}
+
+const mountedReaders = new WeakMap<TupleTableInfo, MountedTableReader>();
+
+/** Attaches the reader of a mounted table to its catalogue entry (done when it is mounted). */
+export function attachMountedReader(info: TupleTableInfo, reader: MountedTableReader): void {
+  mountedReaders.set(info, reader);
+}
+
+/**
+ * The reader of a mounted table's catalogue entry.
+ * @throws Error naming the table when none is attached (its data source is not open).
+ */
+export function mountedReaderOf(info: TupleTableInfo): MountedTableReader {
+  const reader = mountedReaders.get(info);
+  if (!reader) throw new Error(`tuple table '${info.name}' is mounted on data source '${info.parameters['data-source-name'] ?? ''}', which is not open`);
+  return reader;
 }
 
 /** A rule held by a store, with the domain it belongs to (`user`, `axioms`, …). */
@@ -90,13 +124,13 @@ export type Catalogue = ReturnType<typeof Catalogue>;
 /** The prefixes every new store starts with. */
 export const DEFAULT_PREFIXES: ReadonlyArray<readonly [string, string]> = [
   ['owl:', 'http://www.w3.org/2002/07/owl#'],
-  ['rdf:', 'http://www.w3.org/1999/02/22-rdf-syntax-ns#'],
+  ['rdf:', RDF_NS],
   ['rdfs:', 'http://www.w3.org/2000/01/rdf-schema#'],
   ['rdfox:', 'https://rdfox.com/vocabulary#'],
   ['sh:', 'http://www.w3.org/ns/shacl#'],
   ['swrl:', 'http://www.w3.org/2003/11/swrl#'],
   ['swrlb:', 'http://www.w3.org/2003/11/swrlb#'],
-  ['xsd:', 'http://www.w3.org/2001/XMLSchema#'],
+  ['xsd:', XSD],
 ];
 
 /** The base IRI of a new store. */

@@ -75,9 +75,9 @@ export class Snapshot implements StoreState {
     readonly limits: Map<number, number>,
   ) {}
 
-  /** The table with an id. */
+  /** The table with an id (also one dropped after this version, which this version still lists). */
   table(id: number): TupleTable {
-    return this.store.table(id);
+    return this.store.tableAt(id, this.version);
   }
 
   /** True for the latest version while no write transaction is open. */
@@ -153,6 +153,11 @@ export class FactStore {
   private writer: WriteTransaction | null = null;
   private readonly readers = new Map<number, number>(); // version → open readers
   private readonly liveSnapshots = new Map<number, Snapshot>();
+  /**
+   * Tables dropped while a reader of an older version (whose catalogue still lists them) was
+   * open, by id, with the first version that does not have them; kept until no such reader is left.
+   */
+  private readonly retiredTables = new Map<number, { readonly table: TupleTable; readonly droppedAt: number }>();
   private nextTableId = SKOLEM_ID + 1;
 
   /** Creates a store holding the tables DefaultTriples and Quads, the built-in SKOLEM, and the default prefixes. */
@@ -194,6 +199,18 @@ export class FactStore {
     return t;
   }
 
+  /**
+   * The table with an id as a reader of `version` sees it: a table dropped after that version
+   * stays readable while such a reader is open (throws if it is gone).
+   */
+  tableAt(id: number, version: number): TupleTable {
+    const t = this.tables.get(id);
+    if (t) return t;
+    const retired = this.retiredTables.get(id);
+    if (retired && version < retired.droppedAt) return retired.table;
+    throw new UnknownResourceError(`tuple table #${id} does not exist`);
+  }
+
   /** Every table with its id. */
   allTables(): ReadonlyMap<number, TupleTable> {
     return this.tables;
@@ -214,6 +231,7 @@ export class FactStore {
     else {
       this.readers.delete(snapshot.version);
       if (snapshot !== this.current) this.liveSnapshots.delete(snapshot.version);
+      this.forgetRetiredTables();
     }
   }
 
@@ -297,9 +315,45 @@ export class FactStore {
     return this.nextTableId++;
   }
 
-  /** Drops the physical table (the catalogue entry is removed by the caller). */
+  /**
+   * Restores the physical tables of a persisted store: `tables` maps ids to arities (tables
+   * not listed are dropped) and `nextTableId` is the next id to allocate. Only before any
+   * transaction or inside the open one (used by start-up recovery).
+   */
+  restoreTables(tables: ReadonlyMap<number, number>, nextTableId: number): void {
+    for (const id of [...this.tables.keys()]) if (!tables.has(id)) this.tables.delete(id);
+    for (const [id, arity] of tables) {
+      if (this.tables.get(id)?.arity === arity) continue;
+      const table = new TupleTable(arity);
+      if (this.writer) table.beginWrite();
+      this.tables.set(id, table);
+    }
+    this.nextTableId = Math.max(this.nextTableId, nextTableId);
+  }
+
+  /** The next table id to be allocated (persisted with the catalogue). */
+  get nextTableIdentifier(): number {
+    return this.nextTableId;
+  }
+
+  /**
+   * Drops the physical table (the catalogue entry is removed by the caller, who has committed
+   * the catalogue without it): open readers of older versions keep reading it until they end.
+   */
   dropTable(id: number): void {
+    const table = this.tables.get(id);
+    if (!table) return;
     this.tables.delete(id);
+    this.retiredTables.set(id, { table, droppedAt: this.current.version });
+    this.forgetRetiredTables();
+  }
+
+  /** Lets go of the dropped tables that no open reader's version lists any more. */
+  private forgetRetiredTables(): void {
+    if (this.retiredTables.size === 0) return;
+    let oldest = Infinity;
+    for (const v of this.readers.keys()) oldest = Math.min(oldest, v);
+    for (const [id, { droppedAt }] of this.retiredTables) if (oldest >= droppedAt) this.retiredTables.delete(id);
   }
 
   /**

@@ -17,6 +17,7 @@
 
 import { BadRequestError, TransactionError } from '../model/errors.js';
 import { PairIndex } from './pair-index.js';
+import { ANY, appendedRowResult } from './sentinels.js';
 
 /** Fact status bit: the fact was imported or inserted. */
 export const EXPLICIT = 1;
@@ -62,8 +63,7 @@ export interface TableSavepoint {
   readonly replaced: number;
 }
 
-/** A pattern position that matches any term. */
-export const ANY = -1;
+export { ANY } from './sentinels.js';
 
 const GROW = 1.5;
 
@@ -182,6 +182,17 @@ export class TupleTable {
     if ((this.flags[row]! & REMOVED) === 0) return true;
     // a view at or past every removal sees no removed row: no stamp needs to be looked up
     return view.version < this.latestRemoval && this.removedAt.get(row)! > view.version;
+  }
+
+  /**
+   * Calls `onRow` with every row visible to `view` whose status has a bit of `statusMask`
+   * (EXPLICIT, DERIVED or both), in row order; the rows appended during the walk are not
+   * visited (the view's limit is read once).
+   */
+  forEachVisibleRow(view: TableView, statusMask: number, onRow: (row: number) => void): void {
+    const limit = view.limit;
+    const wanted = statusMask & (EXPLICIT | DERIVED);
+    for (let row = 0; row < limit; row++) if ((this.flags[row]! & wanted) !== 0 && this.visible(row, view)) onRow(row);
   }
 
   /** Newest row (or -1) of the chain of rows whose `column` holds `term`. */
@@ -393,13 +404,14 @@ export class TupleTable {
 
   /**
    * The writer's row of a tuple; when the tuple is absent, appends it with `status` first.
-   * Returns the existing row (>= 0), or `-(newRow + 1)` for an appended one.
+   * Returns the existing row (>= 0), or for an appended one {@link appendedRowResult} of the
+   * new row (test it with `wasAppended`, decode it with `appendedRowOf`, both in sentinels.ts).
    */
   findOrAdd(tuple: ArrayLike<number>, status: number): number {
     const row = this.newestRow(tuple);
     if (row >= 0 && (this.flags[row]! & REMOVED) === 0) return row;
     this.append(tuple, status, row);
-    return -this.rows;
+    return appendedRowResult(this.rows - 1);
   }
 
   /**
@@ -434,6 +446,107 @@ export class TupleTable {
       this.append(tuple, status, row);
     }
     return true;
+  }
+
+  /**
+   * The net change of the explicit facts made by the open write transaction (since
+   * {@link TupleTable.beginWrite}), against `base`, the view of the state it started from:
+   * tuples that became explicit and tuples that stopped being explicit, flattened.
+   */
+  explicitChanges(base: TableView): { added: Uint32Array; removed: Uint32Array } {
+    if (this.mark < 0) return { added: new Uint32Array(0), removed: new Uint32Array(0) };
+    const arity = this.arity;
+    // the row each appended row replaced (the tuple's previous row), from the undo information
+    const older = new Map<number, number>();
+    for (let i = 0; i < this.undoReplaced.length; i += 2) older.set(this.undoReplaced[i]!, this.undoReplaced[i + 1]!);
+    let added = new Uint32Array(Math.max(16, (this.rows - this.mark) * arity));
+    let removed = new Uint32Array(16);
+    let na = 0;
+    let nr = 0;
+    const push = (into: 'added' | 'removed', row: number): void => {
+      const at = row * arity;
+      if (into === 'added') {
+        for (let c = 0; c < arity; c++) added[na++] = this.data[at + c]!;
+        return;
+      }
+      if (nr + arity > removed.length) {
+        const grown = new Uint32Array(removed.length * 2 + arity);
+        grown.set(removed.subarray(0, nr));
+        removed = grown;
+      }
+      for (let c = 0; c < arity; c++) removed[nr++] = this.data[at + c]!;
+    };
+    for (let row = this.mark; row < this.rows; row++) {
+      if ((this.flags[row]! & REMOVED) !== 0) continue;
+      const now = (this.flags[row]! & EXPLICIT) !== 0;
+      // the tuple's row in the state the transaction started from, if any
+      let previous = older.get(row);
+      while (previous !== undefined && previous >= this.mark) previous = older.get(previous);
+      const before = previous !== undefined && this.visible(previous, base) && (this.flags[previous]! & EXPLICIT) !== 0;
+      if (now && !before) push('added', row);
+      else if (!now && before) push('removed', row);
+    }
+    for (const row of this.undoRemoved) {
+      if (row >= this.mark || (this.flags[row]! & EXPLICIT) === 0) continue;
+      const current = this.newestRow(this.data.subarray(row * arity, row * arity + arity));
+      if (current < 0 || (this.flags[current]! & REMOVED) !== 0) push('removed', row);
+    }
+    added = added.slice(0, na);
+    return { added, removed: removed.slice(0, nr) };
+  }
+
+  /**
+   * The live rows of the current state, for a snapshot: their tuples flattened (`data`) and
+   * their status bits (`flags`, EXPLICIT and DERIVED), which {@link TupleTable.restoreRows}
+   * takes back.
+   */
+  exportRows(): { data: Uint32Array; flags: Uint8Array } {
+    const arity = this.arity;
+    if (this.live === this.rows) return { data: this.data.slice(0, this.rows * arity), flags: this.flags.slice(0, this.rows) };
+    const data = new Uint32Array(this.live * arity);
+    const flags = new Uint8Array(this.live);
+    let n = 0;
+    for (let row = 0; row < this.rows; row++) {
+      const f = this.flags[row]!;
+      if ((f & REMOVED) !== 0) continue;
+      data.set(this.data.subarray(row * arity, row * arity + arity), n * arity);
+      flags[n++] = f & (EXPLICIT | DERIVED);
+    }
+    return { data, flags };
+  }
+
+  /**
+   * Fills an empty table with rows as {@link TupleTable.exportRows} gave them, taking the
+   * arrays over (not copied) and building the indexes in one pass each: the fast path of
+   * loading a snapshot. `flags` must hold only EXPLICIT and DERIVED bits, each row some.
+   */
+  restoreRows(data: Uint32Array, flags: Uint8Array): void {
+    if (this.rows !== 0) throw new RangeError('rows can only be restored into an empty table');
+    const rows = flags.length;
+    if (data.length !== rows * this.arity) throw new RangeError(`${data.length} ids do not make ${rows} rows of arity ${this.arity}`);
+    for (let row = 0; row < rows; row++) {
+      const f = flags[row]!;
+      if (f === 0 || (f & ~(EXPLICIT | DERIVED)) !== 0) throw new RangeError(`row ${row} has invalid status bits ${f}`);
+    }
+    let maxTerm = 0;
+    for (let i = 0; i < data.length; i++) if (data[i]! > maxTerm) maxTerm = data[i]!;
+    if (rows < 16) {
+      const d = new Uint32Array(16 * this.arity);
+      d.set(data);
+      const f = new Uint8Array(16);
+      f.set(flags);
+      data = d;
+      flags = f;
+    }
+    this.data = data;
+    this.flags = flags;
+    this.rows = rows;
+    for (let c = 0; c < this.arity; c++) {
+      this.heads[c] = new Uint32Array(maxTerm + 1);
+      this.counts[c] = new Uint32Array(maxTerm + 1);
+    }
+    this.epoch++;
+    this.rebuildIndexes(true);
   }
 
   /** A point inside the write transaction that {@link TupleTable.rollbackTo} can return to. */
@@ -765,6 +878,38 @@ export class TupleTable {
     }
   }
 
+  /**
+   * Builds the membership hash of rows that all hold distinct tuples (no lookups needed): the
+   * rows are bucketed by the block of slots they hash to and placed block after block, so
+   * that the slot array is written in order rather than with a cache miss per row.
+   */
+  private placeDistinctRows(capacity: number): void {
+    this.widenRowBits();
+    const slots = (this.slots = new Uint32Array(capacity));
+    this.slotMask = capacity - 1;
+    const mask = this.slotMask;
+    const high = this.highMask;
+    const arity = this.arity;
+    const data = this.data;
+    const rows = this.rows;
+    const hashes = new Uint32Array(rows);
+    for (let row = 0; row < rows; row++) hashes[row] = hashTuple(data, row * arity, arity);
+    const shift = Math.max(0, Math.log2(capacity) - REHASH_BLOCK_BITS);
+    const starts = new Uint32Array((capacity >>> shift) + 1);
+    for (let row = 0; row < rows; row++) starts[((hashes[row]! & mask) >>> shift) + 1]!++;
+    for (let b = 1; b < starts.length; b++) starts[b]! += starts[b - 1]!;
+    const sortedRow = new Uint32Array(rows);
+    for (let row = 0; row < rows; row++) sortedRow[starts[(hashes[row]! & mask) >>> shift]!++] = row;
+    for (let j = 0; j < rows; j++) {
+      const row = sortedRow[j]!;
+      const h = hashes[row]!;
+      let i = h & mask;
+      while (slots[i] !== 0) i = (i + 1) & mask;
+      slots[i] = ((h & high) | (row + 1)) >>> 0;
+    }
+    this.tuples = rows;
+  }
+
   /** Builds the membership hash from the rows (after compaction renumbered them). */
   private rebuildSlots(capacity: number): void {
     this.widenRowBits();
@@ -782,7 +927,8 @@ export class TupleTable {
     }
   }
 
-  private rebuildIndexes(): void {
+  /** Rebuilds every index from the rows; `distinct` when no two rows hold the same tuple (a restore). */
+  private rebuildIndexes(distinct = false): void {
     const arity = this.arity;
     this.pairs = new Map();
     let cap = 64;
@@ -801,7 +947,8 @@ export class TupleTable {
         this.heads[c]![t] = row + 1;
       }
     }
-    this.rebuildSlots(cap);
+    if (distinct) this.placeDistinctRows(cap);
+    else this.rebuildSlots(cap);
     for (let row = 0; row < this.rows; row++) {
       if ((this.flags[row]! & REMOVED) === 0) {
         this.live++;

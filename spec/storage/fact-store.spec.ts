@@ -426,5 +426,34 @@ describe('FactStore', () => {
       store.dropTable(id);
       expect(() => store.table(id)).to.throw();
     });
+
+    it('a dropped table stays readable by the snapshots that list it until their readers release them', async () => {
+      const store = new FactStore();
+      const id = store.createTable(2);
+      await store.alterCatalogue(1000, (c) => c.set('tupleTables', c.tupleTables.set('T', { name: 'T', id, type: 'memory', minArity: 2, maxArity: 2, parameters: {} })));
+      const tx = await store.beginWrite(1000);
+      tx.table(id).add(ids(store, ['x', 'y']), EXPLICIT, tx.version);
+      store.commit(tx);
+      const reader = store.read();
+      const second = store.read();
+      await store.alterCatalogue(1000, (c) => c.set('tupleTables', c.tupleTables.delete('T')));
+      store.dropTable(id);
+      // the latest version has neither the entry nor the table
+      expect(store.committed.catalogue.tupleTables.has('T')).to.equal(false);
+      expect(() => store.committed.table(id)).to.throw(/does not exist/);
+      expect(() => store.table(id)).to.throw(/does not exist/);
+      // the older snapshot lists it and keeps reading it, across later commits and a compaction
+      expect(reader.catalogue.tupleTables.get('T')?.id).to.equal(id);
+      const later = await store.beginWrite(1000);
+      addTriple(store, later, 'a', 'b', 'c');
+      store.commit(later);
+      await store.compact(1000);
+      expect(contentOf(store, reader, id)).to.deep.equal([`${iri('x')} ${iri('y')} : ${EXPLICIT}`]);
+      store.release(reader);
+      expect(contentOf(store, second, id)).to.deep.equal([`${iri('x')} ${iri('y')} : ${EXPLICIT}`]);
+      // once no reader of such a version is left, the table is gone for good
+      store.release(second);
+      expect(() => second.table(id)).to.throw(/does not exist/);
+    });
   });
 });

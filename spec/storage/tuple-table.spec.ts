@@ -327,6 +327,29 @@ describe('TupleTable', () => {
     }
   });
 
+  it('forEachVisibleRow visits the rows a view sees whose status shares a bit with the mask, in row order', () => {
+    const table = new TupleTable(2);
+    table.add([1, 1], EXPLICIT, 1);
+    table.add([2, 2], DERIVED, 1);
+    table.add([3, 3], BOTH, 1);
+    const old = { version: 1, limit: table.rowCount };
+    table.beginWrite();
+    table.remove([1, 1], EXPLICIT, 2);
+    table.add([4, 4], DERIVED, 2);
+    table.endWrite();
+    const now = { version: 2, limit: table.rowCount };
+    const tuples = (view: TableView, mask: number): string[] => {
+      const out: string[] = [];
+      table.forEachVisibleRow(view, mask, (row) => void out.push(`${table.get(row, 0)}`));
+      return out;
+    };
+    expect(tuples(old, EXPLICIT)).to.deep.equal(['1', '3']);
+    expect(tuples(old, DERIVED)).to.deep.equal(['2', '3']);
+    expect(tuples(now, EXPLICIT)).to.deep.equal(['3']);
+    expect(tuples(now, BOTH)).to.deep.equal(['2', '3', '4']);
+    expect(tuples(now, 0)).to.deep.equal([]);
+  });
+
   it('a status change is invisible to older views and visible to newer ones', () => {
     const h = new Harness(3);
     h.begin();
