@@ -868,7 +868,7 @@ export class DataStoreConnection extends ConnectionBase {
     await this.guard('compact', async () => {
       this.requireOn([], 'write');
       this.noTransaction('compact');
-      await this.store.facts.compact(IMPLICIT_LOCK_TIMEOUT_MS);
+      await this.store.compact(IMPLICIT_LOCK_TIMEOUT_MS);
     });
   }
 
@@ -982,24 +982,36 @@ export class DataStoreConnection extends ConnectionBase {
     });
   }
 
-  /** Property/Value rows describing a data source. */
+  /** Property/Value rows describing a data source. Not transactional: fails while a transaction is open. */
   async describeDataSource(name: string): Promise<Array<{ property: string; value: string }>> {
-    return this.guard('describeDataSource', () => this.checked(['datasources', name], 'read', () => this.store.dataSources.describe(name)));
+    return this.guard('describeDataSource', () => this.checked(['datasources', name], 'read', () => {
+      this.noTransaction('describing a data source');
+      return this.store.dataSources.describe(name);
+    }));
   }
 
-  /** The tables of a data source (Name, NumberOfColumns, Columns). */
+  /** The tables of a data source (Name, NumberOfColumns, Columns). Fails while a transaction is open. */
   async listDataSourceTables(source: string): Promise<DataSourceTableRow[]> {
-    return this.guard('listDataSourceTables', () => this.checked(['datasources', source], 'read', () => this.store.dataSources.tables(source)));
+    return this.guard('listDataSourceTables', () => this.checked(['datasources', source], 'read', () => {
+      this.noTransaction('listing the tables of a data source');
+      return this.store.dataSources.tables(source);
+    }));
   }
 
-  /** The columns of a data source table (Column, Name, Datatype). */
+  /** The columns of a data source table (Column, Name, Datatype). Fails while a transaction is open. */
   async describeDataSourceTable(source: string, table: string): Promise<DataSourceColumnRow[]> {
-    return this.guard('describeDataSourceTable', () => this.checked(['datasources', source], 'read', () => this.store.dataSources.columns(source, table)));
+    return this.guard('describeDataSourceTable', () => this.checked(['datasources', source], 'read', () => {
+      this.noTransaction('describing a data source table');
+      return this.store.dataSources.columns(source, table);
+    }));
   }
 
-  /** Up to `limit` rows of a data source table, read directly from the source (no transaction). */
+  /** Up to `limit` rows of a data source table, read directly from the source; fails while a transaction is open. */
   async getDataSourceTableData(source: string, table: string, limit: number): Promise<DataSourceSample> {
-    return this.guard('getDataSourceTableData', () => this.checked(['datasources', source], 'read', () => this.store.dataSources.sample(source, table, limit)));
+    return this.guard('getDataSourceTableData', () => this.checked(['datasources', source], 'read', () => {
+      this.noTransaction('sampling a data source table');
+      return this.store.dataSources.sample(source, table, limit);
+    }));
   }
 
   // ---- diagnostics ----

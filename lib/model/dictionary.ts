@@ -127,6 +127,50 @@ export class TermDictionary {
     return this.arena;
   }
 
+  /**
+   * Fills an empty dictionary with the terms of a snapshot in one pass: `bytes` holds their
+   * canonical forms one after another and `ends[i]` is where term i ends (ids 0, 1, … in
+   * order). The terms must be distinct, as a dictionary's export is. `hashes`, when given,
+   * are the terms' hashes as {@link TermDictionary.exportHashes} gave them (spares hashing).
+   * @throws RangeError when the dictionary is not empty or the ends do not fit the bytes.
+   */
+  restore(bytes: Uint8Array, ends: Uint32Array, hashes?: Uint32Array): void {
+    if (this.count !== 0) throw new RangeError('terms can only be restored into an empty dictionary');
+    const n = ends.length;
+    if ((n === 0 && bytes.length !== 0) || (n > 0 && ends[n - 1] !== bytes.length)) throw new RangeError(`the term ends do not end at the ${bytes.length} term bytes`);
+    const arena = new Uint8Array(Math.max(1 << 16, bytes.length + (bytes.length >>> 4)));
+    arena.set(bytes);
+    let cap = 1 << 12;
+    while (cap < n + 2) cap *= 2;
+    const offsets = new Uint32Array(cap);
+    let given = hashes !== undefined && hashes.length === n ? hashes : undefined;
+    // hashes made by another hash function (another version) are not used: check a sample
+    for (let id = 0, from = 0; given !== undefined && id < Math.min(n, 64); from = ends[id++]!) if (hashBytes(bytes, from, ends[id]!) !== given[id]) given = undefined;
+    const termHashes = new Uint32Array(cap);
+    let start = 0;
+    for (let id = 0; id < n; id++) {
+      const end = ends[id]!;
+      if (end < start) throw new RangeError(`term ${id} ends before it starts`);
+      offsets[id + 1] = end;
+      termHashes[id] = given !== undefined ? given[id]! : hashBytes(arena, start, end);
+      start = end;
+    }
+    this.arena = arena;
+    this.arenaView = Buffer.from(arena.buffer, 0, arena.length);
+    this.arenaUsed = bytes.length;
+    this.offsets = offsets;
+    this.hashes = termHashes;
+    this.count = n;
+    let slots = 1 << 13;
+    while (slots < n * 2 + 2) slots *= 2;
+    this.rehash(slots);
+  }
+
+  /** The hash of every term by id (a copy), for {@link TermDictionary.restore}. */
+  exportHashes(): Uint32Array {
+    return this.hashes.slice(0, this.count);
+  }
+
   /** Releases unused arena and offset capacity (after a bulk load). */
   shrink(): void {
     const keep = this.arenaUsed + (this.arenaUsed >>> 4) + 256;

@@ -4,74 +4,106 @@
  * by type name; registering, deregistering and sampling are not transactional.
  * @module
  */
-import type * as RDF from '@rdfjs/types';
-import { BadRequestError, DuplicateResourceError, ResourceInUseError, UnknownResourceError } from '../model/errors.js';
+import { closeSync, constants, fstatSync, openSync, readlinkSync, realpathSync } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { AccessDeniedError, BadRequestError, ParsingError, DuplicateResourceError, ResourceInUseError, UnknownResourceError } from '../model/errors.js';
+import { DELIMITED_FILE_TYPE, delimitedFileKind } from '../datasources/delimited-file.js';
+import { MountedTable } from '../datasources/mounted-table.js';
+import { POSTGRESQL_TYPE, postgresqlKind } from '../datasources/postgresql.js';
+import type { DataSource, DataSourceColumnRow, DataSourceKind, DataSourceRow, DataSourceSample, DataSourceTableRow, SourceContext } from '../datasources/source.js';
+import { checkIri, openIriUnder, type ReadPolicy, SANDBOX_DIRECTORY, STRICT_READ_POLICY } from './read-policy.js';
 
-/** A row of the data source listing. */
-export interface DataSourceRow {
-  /** The source's name. */
-  readonly name: string;
-  /** Its type (e.g. PostgreSQL, DelimitedFile). */
-  readonly type: string;
-  /** Its creation parameters in query-string form. */
-  readonly parameters: string;
-  /** How many tables it offers. */
-  readonly numberOfTables: number;
-}
-
-/** A table of a data source. */
-export interface DataSourceTableRow {
-  /** The table's name. */
-  readonly name: string;
-  /** Its number of columns. */
-  readonly numberOfColumns: number;
-  /** `name1=dt1&name2=dt2…` (column name = datatype IRI), percent-encoded. */
-  readonly columns: string;
-}
-
-/** A column of a data source table. */
-export interface DataSourceColumnRow {
-  /** Its index (from 1). */
-  readonly column: number;
-  /** Its name. */
-  readonly name: string;
-  /** The IRI of the datatype that best matches the source column type. */
-  readonly datatype: string;
-}
-
-/** Rows sampled from a data source table, one variable per column. */
-export interface DataSourceSample {
-  /** The column names. */
-  readonly variables: string[];
-  /** The rows (undefined = null in the source). */
-  readonly rows: Array<Array<RDF.Term | undefined>>;
-}
-
-/** An opened data source. */
-export interface DataSource {
-  /** Property/Value rows beyond name, type and parameters. */
-  describe(): Array<{ property: string; value: string }>;
-  /** The tables it offers. */
-  tables(): DataSourceTableRow[];
-  /** The columns of one table (UnknownResourceError when absent). */
-  columns(table: string): DataSourceColumnRow[];
-  /** Up to `limit` rows of a table. */
-  sample(table: string, limit: number): Promise<DataSourceSample>;
-  /** Releases what the source holds (connections, files). */
-  close(): void;
-}
-
-/** A kind of data source: opens one from its parameters (BadRequestError on bad ones). */
-export interface DataSourceKind {
-  /** Opens a source. */
-  open(name: string, parameters: Readonly<Record<string, string>>): Promise<DataSource>;
-}
+export type { DataSource, DataSourceColumnRow, DataSourceKind, DataSourceRow, DataSourceSample, DataSourceTableRow } from '../datasources/source.js';
 
 /** The kinds of data source this build can open, by type name. */
-export const DATA_SOURCE_KINDS = new Map<string, DataSourceKind>();
+export const DATA_SOURCE_KINDS = new Map<string, DataSourceKind>([
+  [DELIMITED_FILE_TYPE, delimitedFileKind],
+  [POSTGRESQL_TYPE, postgresqlKind],
+]);
 
 /** The most rows a sample returns, whatever limit is asked for. */
 export const MAX_SAMPLE_ROWS = 10_000;
+
+/**
+ * How a data source opens the files its parameters name: as an import opens a file IRI, under
+ * the server's read policy (the `file` scheme allowed, the file inside the sandbox directory).
+ * A path that is not a `file:` IRI is taken relative to the sandbox directory.
+ */
+export function sourceContextOf(policy: ReadPolicy): SourceContext {
+  const iriOf = (file: string): string => {
+    if (/^file:/i.test(file)) return file;
+    const base = policy.sandboxDirectory ?? process.cwd();
+    return pathToFileURL(isAbsolute(file) ? file : resolve(base, file)).href;
+  };
+  return {
+    openFile: (file) => openIriUnder(iriOf(file), policy),
+    openFileSync: (file) => openSandboxedFileSync(policy, iriOf(file)),
+  };
+}
+
+/** Whether `path` is `root` or lies below it (both absolute). */
+function inside(path: string, root: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/**
+ * Opens a file IRI synchronously under the read policy: the same decision as imports make
+ * (scheme allowed, sandbox set, the real file inside it, the opened file checked again).
+ */
+function openSandboxedFileSync(policy: ReadPolicy, iri: string): number {
+  checkIri(policy, iri);
+  const sandbox = policy.sandboxDirectory!;
+  const outside = (): AccessDeniedError => new AccessDeniedError(`cannot import from '${iri}': the file is outside the sandbox directory (server parameter ${SANDBOX_DIRECTORY})`);
+  let path: string;
+  try {
+    path = resolve(fileURLToPath(iri));
+  } catch {
+    throw new AccessDeniedError(`cannot import from '${iri}': a file IRI must name a local path`);
+  }
+  const root = realpathSync(sandbox);
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch {
+    if (!inside(path, sandbox) && !inside(path, root)) throw outside();
+    throw new ParsingError(`cannot import from '${iri}': there is no such file in the sandbox directory`);
+  }
+  if (!inside(real, root)) throw outside();
+  let fd: number;
+  try {
+    fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+  } catch {
+    throw new ParsingError(`cannot import from '${iri}': the file cannot be read`);
+  }
+  try {
+    let opened = real;
+    try {
+      opened = readlinkSync(`/proc/self/fd/${fd}`);
+    } catch {
+      // no /proc: the real path was checked
+    }
+    if (!inside(opened, root)) throw outside();
+    if (!fstatSync(fd).isFile()) throw new ParsingError(`cannot import from '${iri}': it is not a regular file`);
+    return fd;
+  } catch (e) {
+    closeSync(fd);
+    throw e;
+  }
+}
+
+/**
+ * Parameters as listings show them: a password inside a connection string (`user:pw@` in a
+ * URI, `password=` or `pwd=` in key/value form) is replaced by `***`.
+ */
+export function shownParameters(parameters: Readonly<Record<string, string>>): Record<string, string> {
+  const shown: Record<string, string> = {};
+  for (const [k, v] of Object.entries(parameters)) {
+    shown[k] = k === 'connection-string' ? v.replace(/^(\w+:\/\/[^:/@]*:)[^@]*@/, '$1***@').replace(/\b(password|pwd)(\s*=\s*)('[^']*'|[^\s;&]*)/gi, '$1$2***') : v;
+  }
+  return shown;
+}
 
 interface Entry {
   readonly type: string;
@@ -86,13 +118,20 @@ export class DataSourceRegistry {
   constructor(
     /** The store's name (for messages). */
     private readonly storeName: string,
-    /** Whether a tuple table is mounted on the named source. */
-    private readonly mounted: (source: string) => boolean,
+    /** The names of the tuple tables mounted on the named source. */
+    private readonly mounted: (source: string) => readonly string[],
+    /** What files sources may read. */
+    private readonly readPolicy: ReadPolicy = STRICT_READ_POLICY,
+    /**
+     * Called once a source is registered, to attach it to the tuple tables the catalogue
+     * already mounts on its name (tables restored from disk, whose source was registered again).
+     */
+    private readonly registered: (source: string) => Promise<void> = () => Promise.resolve(),
   ) {}
 
   /** The listing. */
   list(): DataSourceRow[] {
-    return [...this.sources].map(([name, e]) => ({ name, type: e.type, parameters: new URLSearchParams(e.parameters).toString(), numberOfTables: e.source.tables().length }));
+    return [...this.sources].map(([name, e]) => ({ name, type: e.type, parameters: new URLSearchParams(shownParameters(e.parameters)).toString(), numberOfTables: e.source.tables().length }));
   }
 
   /** Registers a source of a known type. */
@@ -105,20 +144,22 @@ export class DataSourceRegistry {
       const known = [...DATA_SOURCE_KINDS.keys()];
       throw new BadRequestError(`unknown data source type '${type}' (${known.length > 0 ? `known: ${known.join(', ')}` : 'this build has no data source kinds'})`);
     }
-    const source = await kind.open(name, parameters);
+    const source = await kind.open(name, parameters, sourceContextOf(this.readPolicy));
     if (this.sources.has(name)) {
-      source.close();
+      await source.close();
       throw new DuplicateResourceError(`data source '${name}' already exists in data store '${this.storeName}'`);
     }
     this.sources.set(name, { type, parameters: { ...parameters }, source });
+    await this.registered(name);
   }
 
   /** Deregisters a source on which no tuple table is mounted. */
   deregister(name: string): void {
     const e = this.entry(name);
-    if (this.mounted(name)) throw new ResourceInUseError(`data source '${name}' has mounted tuple tables: delete them first`);
+    const tables = this.mounted(name);
+    if (tables.length > 0) throw new ResourceInUseError(`data source '${name}' has mounted tuple tables (${tables.join(', ')}): delete them first`);
     this.sources.delete(name);
-    e.source.close();
+    void e.source.close();
   }
 
   /** Property/Value rows of a source. */
@@ -129,7 +170,7 @@ export class DataSourceRegistry {
       { property: 'type', value: e.type },
       { property: 'tables', value: String(e.source.tables().length) },
     ];
-    for (const [k, v] of Object.entries(e.parameters)) rows.push({ property: `parameters.${k}`, value: v });
+    for (const [k, v] of Object.entries(shownParameters(e.parameters))) rows.push({ property: `parameters.${k}`, value: v });
     return [...rows, ...e.source.describe()];
   }
 
@@ -149,9 +190,18 @@ export class DataSourceRegistry {
     return this.entry(name).source.sample(table, Math.min(limit, MAX_SAMPLE_ROWS));
   }
 
+  /**
+   * Describes a tuple table mounted on a registered source, checking its parameters against
+   * the source (see datasources/mounted-table.ts).
+   */
+  mount(table: string, parameters: Readonly<Record<string, string>>): Promise<MountedTable> {
+    const source = parameters['data-source-name'] ?? '';
+    return MountedTable.create(table, source, this.entry(source).source, parameters);
+  }
+
   /** Closes every source (the store is deleted). */
   closeAll(): void {
-    for (const e of this.sources.values()) e.source.close();
+    for (const e of this.sources.values()) void e.source.close();
     this.sources.clear();
   }
 

@@ -33,11 +33,16 @@ const PARAMETERS: Readonly<Record<string, { check: Check; default?: string }>> =
     check: (v) => (v === 'off' || v === 'noUNA' || v === 'UNA' ? undefined : 'must be off, noUNA or UNA'),
     default: 'off',
   },
-  persistence: { check: (v) => (v === 'off' ? undefined : 'only persistence=off is supported (stores live in memory)'), default: 'off' },
+  // `file` is accepted only on a persistent server (see resolveDataStoreParameters)
+  persistence: { check: (v) => (v === 'off' || v === 'file' ? undefined : 'must be off or file'), default: 'off' },
 };
 
-/** Validates creation parameters and fills in defaults; unknown keys and bad values are errors. */
-export function resolveDataStoreParameters(given: Readonly<Record<string, string>>): Record<string, string> {
+/**
+ * Validates creation parameters and fills in defaults; unknown keys and bad values are errors.
+ * `persistence=file` is accepted only when `persistentServer` (a server with a server
+ * directory; there it is the default).
+ */
+export function resolveDataStoreParameters(given: Readonly<Record<string, string>>, persistentServer = false): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, spec] of Object.entries(PARAMETERS)) if (spec.default !== undefined) out[key] = spec.default;
   for (const [key, value] of Object.entries(given)) {
@@ -47,5 +52,6 @@ export function resolveDataStoreParameters(given: Readonly<Record<string, string
     if (problem) throw new BadRequestError(`invalid value '${value}' of data store parameter '${key}': ${problem}`);
     out[key] = String(value);
   }
+  if (out.persistence === 'file' && !persistentServer) throw new BadRequestError(`data store parameter persistence=file needs a server with persistence=file and a server-directory (this server keeps its stores in memory)`);
   return out;
 }

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { OrderedMap } from 'immutable';
 import { BadRequestError, DuplicateResourceError, ParsingError, ResourceInUseError, UnknownResourceError } from '../model/errors.js';
 import { FactStore, DEFAULT_TRIPLES, QUADS, skolemTableInfo, type StoreState, type WriteTransaction } from '../storage/fact-store.js';
-import { storesFacts, type TupleTableInfo } from '../storage/catalogue.js';
+import { attachMountedReader, DATA_SOURCE_TABLE_TYPE, storesFacts, type TupleTableInfo } from '../storage/catalogue.js';
 import { SKOLEM_TABLE } from '../model/skolem.js';
 import { DERIVED, EXPLICIT } from '../storage/tuple-table.js';
 import type { Interrupter } from '../model/control.js';
@@ -29,6 +29,8 @@ function ruleUsesTable(rule: Rule, table: string): boolean {
 import { DataSourceRegistry } from './data-sources.js';
 import { type Component, componentRows, type ComponentInfoRow } from './component-info.js';
 import { type DataStoreType, resolveDataStoreParameters, resolveDataStoreType } from './data-store-parameters.js';
+import type { StorePersistence } from './store-persistence.js';
+import type { Catalogue } from '../storage/catalogue.js';
 
 /** One row of a Property/Value/Mutable listing. */
 export interface PropertyRow {
@@ -82,8 +84,15 @@ export function checkIri(iri: string, what: string): void {
 export class DataStore {
   /** Its facts, versions and transactions. */
   readonly facts: FactStore;
-  /** A unique id assigned at creation. */
-  readonly uniqueId = randomUUID();
+  /** A unique id assigned at creation (kept in the server directory of a persistent server). */
+  readonly uniqueId: string;
+  /**
+   * The store's files when it persists (`persistence=file`): every commit appends its record
+   * to the log before it is published. `files` settles once the files exist (a new store's
+   * directory is created in the background); a commit waits for it. `compactAfter` is called
+   * after each commit (it compacts in the background when the log has grown large).
+   */
+  persistence: { readonly files: Promise<StorePersistence>; readonly compactAfter: (store: DataStore) => void } | undefined = undefined;
   /** The store type. */
   readonly type: DataStoreType;
   /** Creation parameters with defaults filled in. */
@@ -105,13 +114,19 @@ export class DataStore {
     parameters: Readonly<Record<string, string>>,
     /** What imports by IRI and SPARQL LOAD may read (the server's sandbox and URL schemes). */
     readonly readPolicy: ReadPolicy = STRICT_READ_POLICY,
+    uniqueId: string = randomUUID(),
+    /** Whether the server keeps its stores in a server directory (persistence=file is then allowed). */
+    persistentServer = false,
   ) {
+    this.uniqueId = uniqueId;
     if (!/^[A-Za-z0-9_.~-]+$/.test(name)) throw new BadRequestError(`invalid data store name '${name}': use letters, digits, '_', '-', '.' and '~'`);
     this.type = resolveDataStoreType(type);
-    this.parameters = resolveDataStoreParameters(parameters);
+    this.parameters = resolveDataStoreParameters(parameters, persistentServer);
     this.facts = new FactStore(`data store '${name}'`);
     this.dataSources = new DataSourceRegistry(name, (source) =>
-      [...this.facts.committed.catalogue.tupleTables.values()].some((t) => t.parameters['data-source-name'] === source),
+      [...this.facts.committed.catalogue.tupleTables.values()].filter((t) => t.parameters['data-source-name'] === source).map((t) => t.name),
+      readPolicy,
+      (source) => this.remount(source),
     );
     this.reasoner = new StoreReasoner(this.facts, () => ({
       useDRed: this.parameters['use-DRed'] === 'true',
@@ -145,13 +160,42 @@ export class DataStore {
         await this.runUpdate(tx, procedure, tx.catalogue.baseIRI, interrupter);
       }
       await this.reasoner.reason(tx, interrupter);
+      if (this.persistence) await (await this.persistence.files).append(this, tx);
     } catch (e) {
       this.rollback(tx);
       throw e;
     }
     const snapshot = this.facts.commit(tx);
     this.reasoner.committedTransaction(tx);
+    this.persistence?.compactAfter(this);
     return snapshot;
+  }
+
+  /**
+   * Runs a non-transactional catalogue change (tuple table creation and deletion): takes the
+   * write lock, applies `change`, logs the new catalogue when the store persists, publishes.
+   */
+  private async alterCatalogue(timeoutMs: number, change: (catalogue: Catalogue) => Catalogue): Promise<void> {
+    if (!this.persistence) return this.facts.alterCatalogue(timeoutMs, change);
+    const files = await this.persistence.files;
+    const tx = await this.facts.beginWrite(timeoutMs);
+    try {
+      tx.catalogue = change(tx.catalogue);
+      await files.append(this, tx);
+    } catch (e) {
+      this.facts.rollback(tx);
+      throw e;
+    }
+    this.facts.commit(tx);
+  }
+
+  /**
+   * Reclaims deleted rows and, when the store persists, writes a new snapshot and starts a
+   * new log (see `store-persistence.ts`).
+   */
+  async compact(timeoutMs: number): Promise<void> {
+    await this.facts.compact(timeoutMs);
+    if (this.persistence) await (await this.persistence.files).compact(this, timeoutMs);
   }
 
   /** Recompiles the rules and checks the commit procedure against the current catalogue. */
@@ -344,6 +388,7 @@ export class DataStore {
     if (!/^[A-Za-z_][\w.-]*$/.test(name)) throw new BadRequestError(`invalid tuple table name '${name}'`);
     const builtIn = BUILT_IN_TABLES.get(name);
     if (builtIn) return this.recreateBuiltInTable(name, builtIn, parameters, lockTimeoutMs);
+    if (parameters['data-source-name'] !== undefined) return this.mountTupleTable(name, parameters, lockTimeoutMs);
     let type = 'memory';
     let arity: number | undefined;
     for (const [key, value] of Object.entries(parameters)) {
@@ -359,7 +404,7 @@ export class DataStore {
     }
     if (arity === undefined) throw new BadRequestError(`tuple table '${name}' needs an arity (parameter arity, or min-arity and max-arity)`);
     let info: TupleTableInfo | undefined;
-    await this.facts.alterCatalogue(lockTimeoutMs, (catalogue) => {
+    await this.alterCatalogue(lockTimeoutMs, (catalogue) => {
       if (catalogue.tupleTables.has(name)) throw new DuplicateResourceError(`tuple table '${name}' already exists in data store '${this.name}'`);
       const id = this.facts.createTable(arity);
       info = { name, id, type, minArity: arity, maxArity: arity, parameters: { ...parameters } };
@@ -368,10 +413,39 @@ export class DataStore {
     return info!;
   }
 
+  /** Creates a tuple table mounted on a data source (type `dataSource`; its facts are read from the source). */
+  private async mountTupleTable(name: string, parameters: Readonly<Record<string, string>>, lockTimeoutMs: number): Promise<TupleTableInfo> {
+    const mounted = await this.dataSources.mount(name, parameters);
+    let info: TupleTableInfo | undefined;
+    await this.alterCatalogue(lockTimeoutMs, (catalogue) => {
+      if (catalogue.tupleTables.has(name)) throw new DuplicateResourceError(`tuple table '${name}' already exists in data store '${this.name}'`);
+      info = { name, id: this.facts.allocateTableId(), type: DATA_SOURCE_TABLE_TYPE, minArity: mounted.arity, maxArity: mounted.arity, parameters: { ...parameters } };
+      attachMountedReader(info, mounted);
+      return catalogue.set('tupleTables', catalogue.tupleTables.set(name, info));
+    });
+    return info!;
+  }
+
+  /**
+   * Attaches a newly registered source to the tuple tables the catalogue mounts on its name
+   * (restored from disk). A table whose parameters no longer fit the source stays detached:
+   * reading it fails with an error naming the table and the source.
+   */
+  private async remount(source: string): Promise<void> {
+    for (const info of this.facts.committed.catalogue.tupleTables.values()) {
+      if (info.type !== DATA_SOURCE_TABLE_TYPE || info.parameters['data-source-name'] !== source) continue;
+      try {
+        attachMountedReader(info, await this.dataSources.mount(info.name, info.parameters));
+      } catch {
+        // left detached (see above)
+      }
+    }
+  }
+
   /** Creates the built-in table `name` again after it was deleted (it takes no parameters). */
   private async recreateBuiltInTable(name: string, entry: (id: number) => TupleTableInfo, parameters: Readonly<Record<string, string>>, lockTimeoutMs: number): Promise<TupleTableInfo> {
     let info: TupleTableInfo | undefined;
-    await this.facts.alterCatalogue(lockTimeoutMs, (catalogue) => {
+    await this.alterCatalogue(lockTimeoutMs, (catalogue) => {
       if (catalogue.tupleTables.has(name)) throw new DuplicateResourceError(`tuple table '${name}' already exists in data store '${this.name}'`);
       if (Object.keys(parameters).length > 0) {
         throw new BadRequestError(`'${name}' is the name of a built-in tuple table and cannot be used for another tuple table; create it with no parameters to recreate the built-in table`);
@@ -386,7 +460,7 @@ export class DataStore {
   async deleteTupleTable(name: string, lockTimeoutMs: number): Promise<void> {
     if (PERMANENT_TABLES.has(name)) throw new ResourceInUseError(`tuple table '${name}' is built in and cannot be deleted`);
     let id = -1;
-    await this.facts.alterCatalogue(lockTimeoutMs, (catalogue) => {
+    await this.alterCatalogue(lockTimeoutMs, (catalogue) => {
       const t = catalogue.tupleTables.get(name);
       if (!t) throw new UnknownResourceError(`tuple table '${name}' does not exist in data store '${this.name}'`);
       const user = [...catalogue.rules.values()].find((r) => ruleUsesTable(r.rule as Rule, name));

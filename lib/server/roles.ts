@@ -70,6 +70,18 @@ interface EffectivePrivilege {
   readonly types: ReadonlySet<AccessType>;
 }
 
+/** One role as the server directory keeps it (see {@link RoleDatabase.exportState}). */
+export interface PersistedRole {
+  /** The role's name. */
+  readonly name: string;
+  /** Its password hash as a PHC string, or null for a role without a password. */
+  readonly passwordHash: string | null;
+  /** Its privileges: specifier text and access types. */
+  readonly privileges: ReadonlyArray<{ readonly resourceSpecifier: string; readonly accessTypes: readonly AccessType[] }>;
+  /** The roles it is a direct member of. */
+  readonly memberOf: readonly string[];
+}
+
 const VERIFIED_LIMIT = 10_000;
 
 /** Parses a comma-separated list of access types. */
@@ -106,6 +118,37 @@ export class RoleDatabase {
   /** Creates an empty role database whose new password hashes cost `hashing`. */
   constructor(private readonly hashing: ScryptCost = DEFAULT_SCRYPT_COST) {}
 
+  /** @internal Called after every change (the server persists the database from it). */
+  onChange: (() => void) | undefined = undefined;
+
+  /** @internal Every role with its hash, privileges and memberships, for the server directory. */
+  exportState(): PersistedRole[] {
+    return [...this.roles.values()].map((r) => ({
+      name: r.name,
+      passwordHash: r.credential === undefined ? null : formatPasswordHash(r.credential),
+      privileges: [...r.privileges.values()].map((p) => ({ resourceSpecifier: p.spec.text, accessTypes: [...p.types] })),
+      memberOf: [...r.memberOf],
+    }));
+  }
+
+  /**
+   * @internal Replaces the database with roles read from the server directory (no change is
+   * reported). @throws BadRequestError naming the role when an entry is malformed.
+   */
+  importState(roles: readonly PersistedRole[]): void {
+    this.roles.clear();
+    this.verified.clear();
+    for (const role of roles) {
+      if (typeof role.name !== 'string' || !Array.isArray(role.privileges) || !Array.isArray(role.memberOf)) throw new BadRequestError(`invalid role entry ${JSON.stringify(role.name)}`);
+      const record = this.insert(role.name, role.passwordHash === null ? undefined : parsePasswordHash(role.passwordHash));
+      const privileges: PersistedRole['privileges'] = role.privileges;
+      const memberOf: readonly string[] = role.memberOf;
+      for (const p of privileges) record.privileges.set(parseResourceSpecifier(p.resourceSpecifier).text, { spec: parseResourceSpecifier(p.resourceSpecifier), types: new Set(parseAccessTypes(p.accessTypes)) });
+      for (const m of memberOf) record.memberOf.add(m);
+    }
+    this.changes++;
+  }
+
   /** A number that changes with every change of roles, passwords, privileges or memberships. */
   get generation(): number {
     return this.changes;
@@ -113,6 +156,7 @@ export class RoleDatabase {
 
   private changed(): void {
     this.changes++;
+    this.onChange?.();
   }
 
   // ---- authentication ----

@@ -14,6 +14,9 @@ import { parsePasswordHashing, PASSWORD_HASHING_PARAMETER } from './password-has
 import { GUEST_ROLE, RoleDatabase } from './roles.js';
 import { GIT_SHA, VERSION } from './version.js';
 import { type ReadPolicy, readPolicyOf } from './read-policy.js';
+import { type CatalogueEntry, persistenceOf, type RecoveryEvent, ServerFiles } from './server-persistence.js';
+import type { LogFileIO } from '../persistence/log.js';
+import type { StorePersistence } from './store-persistence.js';
 
 /** How to create a server. */
 export interface ServerOptions {
@@ -33,6 +36,16 @@ export interface ServerOptions {
    *   keeps the parameters it was made with, so it verifies whatever this setting is, and a
    *   role's exported hash shows its cost.
    * - `sandbox-directory` and `allowed-url-schemes-on-import` limit what imports by IRI may read.
+   * - `persistence` = `off` (default: everything lives in memory) or `file`, with
+   *   `server-directory` naming the directory that holds the roles, the stores and their
+   *   data (see docs/persistence.md). On a directory that already holds a server, the roles
+   *   and stores are loaded from it and `roleName`/`password` are not used. Only one process
+   *   at a time may use a directory.
+   * - `persistence-durability` = `sync` (default: a commit returns once its log record is
+   *   flushed to the disk) or `relaxed` (once it is handed to the operating system: it survives
+   *   a crash of the process, not a power loss).
+   * - `persistence-compact-threshold`: log size in bytes past which a store is compacted
+   *   (a new snapshot, then an empty log); default 64 MiB.
    */
   readonly parameters?: Readonly<Record<string, string>>;
   /**
@@ -41,6 +54,10 @@ export interface ServerOptions {
    * URL of its own (see {@link Server.url}), so servers created without one never collide.
    */
   readonly url?: string;
+  /** Called during start-up of a persistent server for each store loaded or left offline. */
+  readonly onRecovery?: ((event: RecoveryEvent) => void) | undefined;
+  /** @internal A test seam wrapping the file operations of the stores' logs (to inject failures). */
+  readonly wrapLogIO?: ((io: LogFileIO) => LogFileIO) | undefined;
 }
 
 const registry = new Map<string, Server>();
@@ -65,6 +82,10 @@ export class Server implements AsyncDisposable {
   private readonly parameters: Readonly<Record<string, string>>;
   private closed: Promise<void> | undefined;
   private readonly shutdownListeners = new Set<{ readonly listener: ShutdownListener }>();
+  /** The server directory, when the server persists. */
+  private files: ServerFiles | undefined;
+  /** Stores whose files could not be loaded, with why. */
+  private readonly offline = new Map<string, Error>();
   /**
    * @internal What imports by IRI may read (text/uri-list bodies, SPARQL LOAD, `{ iris }`
    * sources): from the server parameters `sandbox-directory` and
@@ -98,16 +119,83 @@ export class Server implements AsyncDisposable {
     if (!options.roleName || options.roleName === GUEST_ROLE) throw new BadRequestError(`the first role needs a name other than '${GUEST_ROLE}'`);
     const guest = options.parameters?.['create-guest-role'] ?? 'false';
     if (guest !== 'true' && guest !== 'false') throw new BadRequestError(`invalid value '${guest}' for server parameter 'create-guest-role': true or false`);
+    const persistence = persistenceOf(options.parameters ?? {});
     const server = new Server(url, options);
     registry.set(url, server);
     try {
-      await server.roles.createFirst(options.roleName, options.password);
-      if (guest === 'true') server.roles.createUnchecked(GUEST_ROLE);
+      const files = persistence ? await ServerFiles.open(persistence.directory, { ...persistence.settings, wrapLogIO: options.wrapLogIO }) : undefined;
+      try {
+        const roles = await files?.readRoles();
+        if (roles !== undefined) server.roles.importState(roles);
+        else {
+          await server.roles.createFirst(options.roleName, options.password);
+          if (guest === 'true') server.roles.createUnchecked(GUEST_ROLE);
+        }
+        if (files) {
+          server.files = files;
+          if (roles === undefined) await files.writeRoles(server.roles.exportState());
+          server.roles.onChange = () => {
+            void files.writeRoles(server.roles.exportState()).catch((e: unknown) => process.emitWarning(`could not save the role database: ${String(e)}`));
+          };
+          for (const entry of await files.readCatalogue()) await server.loadDataStore(files, entry, options.onRecovery);
+        }
+      } catch (e) {
+        await files?.close();
+        throw e;
+      }
     } catch (e) {
       registry.delete(url);
       throw e;
     }
     return server;
+  }
+
+  /** Loads one store of the server directory; a store that cannot be loaded stays offline. */
+  private async loadDataStore(files: ServerFiles, entry: CatalogueEntry, onRecovery: ((event: RecoveryEvent) => void) | undefined): Promise<void> {
+    const started = performance.now();
+    onRecovery?.({ kind: 'loading', store: entry.name });
+    try {
+      const store = new DataStore(entry.name, entry.type, entry.parameters, this.readPolicy, entry.uniqueId, true);
+      const { persistence, report } = await files.loadStore(store, entry);
+      this.attach(store, Promise.resolve(persistence));
+      this.stores = this.stores.set(entry.name, store);
+      onRecovery?.({ kind: 'loaded', store: entry.name, report, elapsedMs: performance.now() - started });
+    } catch (e) {
+      const error = e instanceof Error ? e : new Error(String(e));
+      const offline = new Error(`data store '${entry.name}' is offline: its files in ${files.storeDirectory(entry)} cannot be loaded: ${error.message}`, { cause: error });
+      this.offline.set(entry.name, offline);
+      onRecovery?.({ kind: 'offline', store: entry.name, error: offline });
+    }
+  }
+
+  /** Connects a store to its files: commits log to them; a large log is compacted after a commit. */
+  private attach(store: DataStore, files: Promise<StorePersistence>): void {
+    files.catch(() => undefined);
+    store.persistence = {
+      files,
+      compactAfter: (s) => {
+        void files.then((f) => (f.wantsCompaction ? f.compact(s, 60_000) : undefined)).catch((e: unknown) => process.emitWarning(`could not compact data store '${s.name}': ${String(e)}`));
+      },
+    };
+  }
+
+  /** The stores of the server directory that could not be loaded, with why (empty for an in-memory server). */
+  offlineDataStores(): ReadonlyMap<string, Error> {
+    return this.offline;
+  }
+
+  /** The server directory, or undefined for an in-memory server. */
+  get serverDirectory(): string | undefined {
+    return this.files?.layout.directory;
+  }
+
+  /**
+   * Resolves once every change that is not a transaction made so far (stores created or
+   * deleted, roles changed) is written to the server directory (at once for an in-memory
+   * server). Transactions are on disk when their commit returns.
+   */
+  persisted(): Promise<void> {
+    return this.files?.settled() ?? Promise.resolve();
   }
 
   /** The server registered at a URL. */
@@ -143,6 +231,17 @@ export class Server implements AsyncDisposable {
     this.shutdownListeners.clear();
     // each listener starts now; one that throws at once is a rejection like any other
     const pending = listeners.map(({ listener }) => (async () => listener())());
+    const files = this.files;
+    if (files) {
+      const logs = [...this.stores.values()].flatMap((s) => (s.persistence ? [s.persistence.files] : []));
+      pending.push(
+        (async () => {
+          await files.settled();
+          for (const log of logs) await (await log.catch(() => undefined))?.close();
+          await files.close();
+        })(),
+      );
+    }
     for (const store of this.stores.values()) store.markDeleted();
     this.stores = IMap();
     void Promise.allSettled(pending).then((outcomes) => settle(outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason as unknown] : []))));
@@ -202,22 +301,35 @@ export class Server implements AsyncDisposable {
   /** @internal Creates a data store. */
   createDataStore(name: string, type: string | undefined, parameters: Readonly<Record<string, string>>): DataStore {
     if (this.stores.has(name)) throw new DuplicateResourceError(`data store '${name}' already exists`);
-    const store = new DataStore(name, type, parameters, this.readPolicy);
+    if (this.offline.has(name)) throw new DuplicateResourceError(`data store '${name}' exists but is offline (its files could not be loaded)`);
+    const persistence = parameters.persistence ?? (this.files ? 'file' : 'off');
+    const store = new DataStore(name, type, { ...parameters, ...(this.files ? { persistence } : {}) }, this.readPolicy, undefined, this.files !== undefined);
+    if (this.files && persistence === 'file') this.attach(store, this.files.createStore(store));
     this.stores = this.stores.set(name, store);
     return store;
   }
 
   /** @internal Deletes a data store; its connections become invalid. */
   deleteDataStore(name: string): void {
+    if (this.offline.has(name) && !this.stores.has(name)) {
+      this.offline.delete(name);
+      void this.files?.deleteStore(name, undefined).catch((e: unknown) => process.emitWarning(`could not delete the files of data store '${name}': ${String(e)}`));
+      return;
+    }
     const store = this.dataStore(name);
     store.markDeleted();
     this.stores = this.stores.delete(name);
+    if (this.files && store.persistence) void this.files.deleteStore(name, store.persistence.files).catch((e: unknown) => process.emitWarning(`could not delete the files of data store '${name}': ${String(e)}`));
   }
 
   /** @internal The data store with a name. */
   dataStore(name: string): DataStore {
     const store = this.stores.get(name);
-    if (!store) throw new UnknownResourceError(`data store '${name}' does not exist`);
+    if (!store) {
+      const offline = this.offline.get(name);
+      if (offline) throw new UnknownResourceError(offline.message);
+      throw new UnknownResourceError(`data store '${name}' does not exist`);
+    }
     return store;
   }
 

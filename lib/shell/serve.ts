@@ -37,8 +37,10 @@ export interface ServeOptions {
   /** False to serve no web console at `/console/` (`--no-console`); served when absent. */
   readonly console?: boolean;
   /**
-   * Server parameters the flags set: `sandbox-directory` (`--sandbox-directory`) and
-   * `allowed-url-schemes-on-import` (`--allowed-url-schemes`).
+   * Server parameters the flags set: `sandbox-directory` (`--sandbox-directory`),
+   * `allowed-url-schemes-on-import` (`--allowed-url-schemes`), `persistence=file` with
+   * `server-directory` (`--server-directory`) and `persistence-durability`
+   * (`--persistence-durability`).
    */
   readonly parameters?: Readonly<Record<string, string>>;
 }
@@ -50,6 +52,7 @@ export type GuestAccess = 'none' | 'demo' | 'all';
 export const SERVE_USAGE = `usage: quadlog serve [--port N] [--host H] [--variant A|B] [--role NAME --password PW]
                      [--object-keep-alive-time MS] [--max-content-size BYTES]
                      [--sandbox-directory DIR] [--allowed-url-schemes LIST] [--no-demo]
+                     [--server-directory DIR [--persistence-durability sync|relaxed]]
                      [--guest | --no-guest] [--no-console]
 
 The first role comes from --role/--password, else from the environment variables
@@ -66,7 +69,12 @@ the role 'guest', which may read the demo store only. --guest lets them read eve
 (never write); --no-guest refuses them even with the demo.
 
 The web console is served at /console/ (sign in with a role and password there);
---no-console turns it off.`;
+--no-console turns it off.
+
+--server-directory DIR keeps roles, stores and their data in DIR (persistence=file): a restart
+on the same directory loads them (the first role then comes from DIR, not from --role). Each
+commit is flushed to the disk before it is acknowledged; --persistence-durability relaxed
+only hands it to the operating system (faster; survives a crash of quadlog, not of the machine).`;
 
 /** Parses the arguments of `quadlog serve` (after the command name); throws with a message naming the problem. */
 export function parseServeArguments(args: readonly string[], env: NodeJS.ProcessEnv = process.env): ServeOptions {
@@ -82,6 +90,8 @@ export function parseServeArguments(args: readonly string[], env: NodeJS.Process
       'max-content-size': { type: 'string' },
       'sandbox-directory': { type: 'string' },
       'allowed-url-schemes': { type: 'string' },
+      'server-directory': { type: 'string' },
+      'persistence-durability': { type: 'string' },
       'no-demo': { type: 'boolean' },
       guest: { type: 'boolean' },
       'no-guest': { type: 'boolean' },
@@ -107,6 +117,15 @@ export function parseServeArguments(args: readonly string[], env: NodeJS.Process
   const parameters: Record<string, string> = {};
   if (values['sandbox-directory'] !== undefined) parameters['sandbox-directory'] = values['sandbox-directory'];
   if (values['allowed-url-schemes'] !== undefined) parameters['allowed-url-schemes-on-import'] = values['allowed-url-schemes'];
+  if (values['server-directory'] !== undefined) {
+    parameters.persistence = 'file';
+    parameters['server-directory'] = values['server-directory'];
+  }
+  if (values['persistence-durability'] !== undefined) {
+    if (values['server-directory'] === undefined) throw new Error('--persistence-durability needs --server-directory');
+    if (values['persistence-durability'] !== 'sync' && values['persistence-durability'] !== 'relaxed') throw new Error(`invalid --persistence-durability '${values['persistence-durability']}': sync or relaxed`);
+    parameters['persistence-durability'] = values['persistence-durability'];
+  }
   if (values.guest === true && values['no-guest'] === true) throw new Error('--guest and --no-guest contradict each other');
   const demo = values['no-demo'] !== true;
   const guest: GuestAccess = values.guest === true ? 'all' : values['no-guest'] === true || !demo ? 'none' : 'demo';
@@ -150,13 +169,23 @@ export interface Serving {
 
 /** Starts a server and its endpoint as `options` say. */
 export async function serve(options: ServeOptions): Promise<Serving> {
-  const server = await Server.create({ roleName: options.role, password: options.password, url: `quadlog-serve-${process.pid}-${Date.now()}`, parameters: options.parameters ?? {} });
+  const server = await Server.create({
+    roleName: options.role,
+    password: options.password,
+    url: `quadlog-serve-${process.pid}-${Date.now()}`,
+    parameters: options.parameters ?? {},
+    onRecovery: (event) => {
+      if (event.kind === 'offline') process.stderr.write(`quadlog serve: ${event.error.message}\n`);
+      else if (event.kind === 'loaded') process.stderr.write(`quadlog serve: loaded data store '${event.store}' in ${Math.round(event.elapsedMs)} ms\n`);
+    },
+  });
   let endpoint: EndpointHandle;
   try {
     const connection = await ConnectionFactory.newServerConnection(server.url, options.role, options.password);
     try {
-      if (options.demo) await createDemoStore(connection);
-      if (options.guest !== 'none') {
+      const restarted = server.serverDirectory !== undefined && connection.listDataStores().includes(DEMO_STORE);
+      if (options.demo && !restarted) await createDemoStore(connection);
+      if (options.guest !== 'none' && server.roles.has(GUEST_ROLE)) {
         connection.grantPrivileges(GUEST_ROLE, '|datastores', 'read');
         connection.grantPrivileges(GUEST_ROLE, options.guest === 'all' ? '>datastores|*' : `>datastores|${DEMO_STORE}`, 'read');
       }

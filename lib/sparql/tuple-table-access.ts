@@ -11,7 +11,9 @@
  *   argument bound, the others are what SKOLEM made it from (a term SKOLEM made in this store,
  *   or earlier in this query), and nothing when it did not make it. One of the two must hold
  *   when the atom is reached (RDFox's binding restriction), else the query fails;
- * - over an in-memory table, as a scan of its facts (in the query's fact domain).
+ * - over an in-memory table, as a scan of its facts (in the query's fact domain);
+ * - over a table mounted on a data source, as a read of the source with the bound arguments
+ *   pushed down (see datasources/mounted-table.ts).
  *
  * A SKOLEM atom whose inputs the basic graph pattern's bindings already give is evaluated
  * before its patterns (its result then narrows them); the other atoms after them, for each
@@ -24,8 +26,8 @@ import type { Algebra } from '../expressions/sparql-libraries.js';
 import type { TermDictionary } from '../model/dictionary.js';
 import { QueryCompilationError } from '../model/errors.js';
 import { SKOLEM_TABLE, skolemLabel } from '../model/skolem.js';
-import { RDF_NS, termToKey } from '../model/terms.js';
-import { BUILTIN_TABLE_TYPE, type TupleTableInfo } from '../storage/catalogue.js';
+import { keyToTerm, RDF_NS, termToKey } from '../model/terms.js';
+import { BUILTIN_TABLE_TYPE, DATA_SOURCE_TABLE_TYPE, mountedReaderOf, type TupleTableInfo } from '../storage/catalogue.js';
 import type { FactAccess } from '../storage/fact-access.js';
 import type { StoreState } from '../storage/fact-store.js';
 import { ANY } from '../storage/tuple-table.js';
@@ -234,6 +236,23 @@ export class TupleTableReader {
     return inputs ? [...inputs].map((x) => (x >= 0 ? x : intern(this.terms.termOf(x)))) : undefined;
   }
 
+  /**
+   * Calls `onRow` with each row of a table mounted on a data source whose columns equal
+   * `values` where bound (query ids, -1 where unbound), read from the source now; its terms get
+   * query ids (query-local for terms the store lacks). True when `onRow` asked to stop.
+   */
+  scanMounted(info: TupleTableInfo, values: Int32Array, onRow: (get: (column: number) => number) => boolean): boolean {
+    const bound = [...values].map((v) => (v === UNBOUND ? undefined : v >= 0 ? this.dictionary.keyOf(v) : termToKey(this.terms.termOf(v))));
+    let ids: number[] = [];
+    return mountedReaderOf(info).scan(bound, (row) => {
+      ids = row.map((key) => {
+        const id = this.dictionary.lookup(key);
+        return id >= 0 && id < this.dictionary.size ? id : this.terms.idOf(keyToTerm(key));
+      });
+      return onRow((c) => ids[c]!);
+    });
+  }
+
   /** Calls `onRow` with each fact of an in-memory table matching `pattern` (ANY where unbound); true when it asked to stop. */
   scan(info: TupleTableInfo, pattern: Int32Array, onRow: (get: (column: number) => number) => boolean): boolean {
     const table = this.state.table(info.id);
@@ -422,14 +441,7 @@ export class TupleAtomPlan {
 
   /** Each solution an in-memory table's facts give `solution`, to `next`; true when it asked to stop. */
   private scan(a: PlannedAtom, solution: Int32Array, next: (solution: Int32Array) => boolean): boolean {
-    const pattern = new Int32Array(a.args.length);
-    for (let c = 0; c < a.args.length; c++) {
-      const v = valueOf(a.args[c]!, solution);
-      // a term the store does not hold is in no fact
-      if (v !== UNBOUND && v < 0) return false;
-      pattern[c] = v === UNBOUND ? ANY : v;
-    }
-    return this.reader.scan(a.info, pattern, (get) => {
+    const extend = (get: (column: number) => number): boolean => {
       const out = solution.slice();
       for (let c = 0; c < a.args.length; c++) {
         const r = a.args[c]!;
@@ -439,6 +451,19 @@ export class TupleAtomPlan {
         else if (out[r.slot] !== v) return false;
       }
       return next(out);
-    });
+    };
+    if (a.info.type === DATA_SOURCE_TABLE_TYPE) {
+      const values = new Int32Array(a.args.length);
+      for (let c = 0; c < a.args.length; c++) values[c] = valueOf(a.args[c]!, solution);
+      return this.reader.scanMounted(a.info, values, extend);
+    }
+    const pattern = new Int32Array(a.args.length);
+    for (let c = 0; c < a.args.length; c++) {
+      const v = valueOf(a.args[c]!, solution);
+      // a term the store does not hold is in no fact
+      if (v !== UNBOUND && v < 0) return false;
+      pattern[c] = v === UNBOUND ? ANY : v;
+    }
+    return this.reader.scan(a.info, pattern, extend);
   }
 }

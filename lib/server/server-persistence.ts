@@ -1,0 +1,218 @@
+/**
+ * The server directory of a persistent server: the server parameters that choose it, the
+ * lock, the role database and catalogue documents, and the creation, deletion and loading of
+ * the stores' files. Changes that are not transactions (stores created or deleted, roles) are
+ * written in the background, one after another, in the order they happened;
+ * {@link ServerFiles.settled} resolves when everything so far is on disk.
+ * @module
+ */
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { BadRequestError } from '../model/errors.js';
+import { removeTemporaryFiles } from '../persistence/atomic-file.js';
+import { DirectoryLock } from '../persistence/directory-lock.js';
+import { CorruptFileError } from '../persistence/errors.js';
+import {
+  createStoreDirectory,
+  encodeStoreName,
+  listStoreDirectories,
+  prepareServerDirectory,
+  readDocument,
+  removeDeletedStoreDirectories,
+  removeStoreDirectory,
+  type ServerLayout,
+  storeLayout,
+  writeDocument,
+} from '../persistence/layout.js';
+import type { DataStore } from './data-store.js';
+import type { PersistedRole } from './roles.js';
+import { type PersistenceSettings, type StoreLoadReport, StorePersistence } from './store-persistence.js';
+
+/** Server parameter: `off` (default: everything in memory) or `file` (a server directory). */
+export const PERSISTENCE_PARAMETER = 'persistence';
+/** Server parameter: the server directory (required with `persistence=file`). */
+export const SERVER_DIRECTORY_PARAMETER = 'server-directory';
+/** Server parameter: `sync` (default: a commit returns once its record is flushed to disk) or `relaxed`. */
+export const DURABILITY_PARAMETER = 'persistence-durability';
+/** Server parameter: log size in bytes past which a store is compacted (default 64 MiB). */
+export const COMPACT_THRESHOLD_PARAMETER = 'persistence-compact-threshold';
+
+/** The default of {@link COMPACT_THRESHOLD_PARAMETER}. */
+export const DEFAULT_COMPACT_THRESHOLD = 64 * 1024 * 1024;
+
+/** The persistence a server's parameters ask for, or undefined for an in-memory server. */
+export function persistenceOf(parameters: Readonly<Record<string, string>>): { directory: string; settings: PersistenceSettings } | undefined {
+  const mode = parameters[PERSISTENCE_PARAMETER] ?? (parameters[SERVER_DIRECTORY_PARAMETER] !== undefined ? 'file' : 'off');
+  if (mode !== 'off' && mode !== 'file') throw new BadRequestError(`invalid value '${mode}' for server parameter '${PERSISTENCE_PARAMETER}': off or file`);
+  const durability = parameters[DURABILITY_PARAMETER] ?? 'sync';
+  if (durability !== 'sync' && durability !== 'relaxed') throw new BadRequestError(`invalid value '${durability}' for server parameter '${DURABILITY_PARAMETER}': sync or relaxed`);
+  const thresholdText = parameters[COMPACT_THRESHOLD_PARAMETER] ?? String(DEFAULT_COMPACT_THRESHOLD);
+  if (!/^\d+$/.test(thresholdText)) throw new BadRequestError(`invalid value '${thresholdText}' for server parameter '${COMPACT_THRESHOLD_PARAMETER}': a number of bytes`);
+  if (mode === 'off') {
+    if (parameters[SERVER_DIRECTORY_PARAMETER] !== undefined) throw new BadRequestError(`server parameter '${SERVER_DIRECTORY_PARAMETER}' needs ${PERSISTENCE_PARAMETER}=file`);
+    return undefined;
+  }
+  const directory = parameters[SERVER_DIRECTORY_PARAMETER];
+  if (directory === undefined || directory === '') throw new BadRequestError(`${PERSISTENCE_PARAMETER}=file needs the server parameter '${SERVER_DIRECTORY_PARAMETER}'`);
+  return { directory, settings: { durability, compactThreshold: Number(thresholdText) } };
+}
+
+/** A store as the server catalogue lists it. */
+export interface CatalogueEntry {
+  /** The store's name. */
+  readonly name: string;
+  /** Its directory under `stores/`. */
+  readonly directory: string;
+  /** Its type. */
+  readonly type: string;
+  /** Its creation parameters (with defaults). */
+  readonly parameters: Readonly<Record<string, string>>;
+  /** Its unique id. */
+  readonly uniqueId: string;
+}
+
+/** What start-up reports about each store (and the server documents). */
+export type RecoveryEvent =
+  | { readonly kind: 'loading'; readonly store: string }
+  | { readonly kind: 'loaded'; readonly store: string; readonly report: StoreLoadReport; readonly elapsedMs: number }
+  | { readonly kind: 'offline'; readonly store: string; readonly error: Error };
+
+function checkEntries(value: unknown, path: string): CatalogueEntry[] {
+  const stores = (value as { stores?: unknown } | null)?.stores;
+  if (!Array.isArray(stores)) throw new CorruptFileError(path, 0, 'the server catalogue has no list of stores');
+  for (const e of stores as Array<Partial<CatalogueEntry>>) {
+    if (typeof e.name !== 'string' || typeof e.directory !== 'string' || typeof e.type !== 'string' || typeof e.uniqueId !== 'string' || typeof e.parameters !== 'object' || e.parameters === null) {
+      throw new CorruptFileError(path, 0, `the server catalogue has an invalid entry ${JSON.stringify(e.name)}`);
+    }
+  }
+  return stores as CatalogueEntry[];
+}
+
+/** The open server directory of a persistent server. */
+export class ServerFiles {
+  private queue: Promise<void> = Promise.resolve();
+  private readonly entries = new Map<string, CatalogueEntry>();
+  private generation = 0;
+
+  private constructor(
+    /** The paths. */
+    readonly layout: ServerLayout,
+    /** How stores are written. */
+    readonly settings: PersistenceSettings,
+    private readonly lock: DirectoryLock,
+  ) {}
+
+  /**
+   * Opens a server directory (creating it if missing): takes its lock, removes the temporary
+   * files and half-deleted store directories an interrupted run left.
+   * @throws DirectoryLockedError while another process uses the directory.
+   */
+  static async open(directory: string, settings: PersistenceSettings): Promise<ServerFiles> {
+    const layout = await prepareServerDirectory(directory);
+    const lock = await DirectoryLock.acquire(layout.directory);
+    try {
+      await removeTemporaryFiles(layout.directory);
+      await removeDeletedStoreDirectories(layout);
+      return new ServerFiles(layout, settings, lock);
+    } catch (e) {
+      await lock.release();
+      throw e;
+    }
+  }
+
+  /** The persisted roles, or undefined for a new server directory. */
+  async readRoles(): Promise<PersistedRole[] | undefined> {
+    const doc = await readDocument(this.layout.rolesFile);
+    if (doc === undefined) return undefined;
+    const roles = (doc.value as { roles?: unknown } | null)?.roles;
+    if (!Array.isArray(roles)) throw new CorruptFileError(this.layout.rolesFile, 0, 'the role database has no list of roles');
+    return roles as PersistedRole[];
+  }
+
+  /** The stores of the catalogue; removes store directories it does not list (creations that never finished). */
+  async readCatalogue(): Promise<CatalogueEntry[]> {
+    const doc = await readDocument(this.layout.catalogueFile);
+    const entries = doc === undefined ? [] : checkEntries(doc.value, this.layout.catalogueFile);
+    this.generation = doc?.sequence ?? 0;
+    for (const e of entries) this.entries.set(e.name, e);
+    const listed = new Set(entries.map((e) => e.directory));
+    for (const name of await listStoreDirectories(this.layout)) if (!listed.has(name)) await removeStoreDirectory(this.layout, storeLayout(this.layout, name, name));
+    return entries;
+  }
+
+  /** Runs `work` after every write queued before it; the promise settles with it. */
+  private enqueue<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.queue.then(work);
+    this.queue = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    return result;
+  }
+
+  /** Resolves once every write queued so far has finished. */
+  settled(): Promise<void> {
+    return this.enqueue(() => Promise.resolve());
+  }
+
+  /** Queues a rewrite of the role database (mode 0600: it holds password hashes). */
+  writeRoles(roles: readonly PersistedRole[]): Promise<void> {
+    return this.enqueue(() => writeDocument(this.layout.rolesFile, { roles }, { mode: 0o600 }));
+  }
+
+  private writeCatalogue(): Promise<void> {
+    return writeDocument(this.layout.catalogueFile, { stores: [...this.entries.values()] }, { sequence: ++this.generation, mode: 0o600 });
+  }
+
+  /** Queues the files of a new store: its directory and empty log, then the catalogue listing it. */
+  createStore(store: DataStore): Promise<StorePersistence> {
+    return this.enqueue(async () => {
+      const directory = encodeStoreName(store.name);
+      const layout = storeLayout(this.layout, store.name, directory);
+      await removeStoreDirectory(this.layout, layout);
+      await createStoreDirectory(this.layout, layout);
+      const files = await StorePersistence.create(layout, this.settings);
+      this.entries.set(store.name, { name: store.name, directory, type: store.type, parameters: store.parameters, uniqueId: store.uniqueId });
+      try {
+        await this.writeCatalogue();
+      } catch (e) {
+        this.entries.delete(store.name);
+        throw e;
+      }
+      return files;
+    });
+  }
+
+  /** Queues the deletion of a store's files: the catalogue first, then its directory. */
+  deleteStore(name: string, files: Promise<StorePersistence> | undefined): Promise<void> {
+    return this.enqueue(async () => {
+      const persistence = await files?.catch(() => undefined);
+      await persistence?.close().catch(() => undefined);
+      const entry = this.entries.get(name);
+      if (entry === undefined) return;
+      this.entries.delete(name);
+      await this.writeCatalogue();
+      await removeStoreDirectory(this.layout, storeLayout(this.layout, name, entry.directory));
+    });
+  }
+
+  /** Loads a listed store's files into `store`. */
+  async loadStore(store: DataStore, entry: CatalogueEntry): Promise<{ persistence: StorePersistence; report: StoreLoadReport }> {
+    const layout = storeLayout(this.layout, entry.name, entry.directory);
+    await removeTemporaryFiles(layout.directory);
+    const names = await readdir(layout.directory).catch(() => undefined);
+    if (names === undefined) throw new CorruptFileError(layout.directory, 0, `the directory of data store '${entry.name}' is missing`);
+    return StorePersistence.load(store, layout, this.settings);
+  }
+
+  /** Waits for the queued writes, then releases the lock. */
+  async close(): Promise<void> {
+    await this.settled();
+    await this.lock.release();
+  }
+
+  /** The path of a store's directory, for messages. */
+  storeDirectory(entry: CatalogueEntry): string {
+    return join(this.layout.storesDirectory, entry.directory);
+  }
+}

@@ -1,0 +1,321 @@
+/**
+ * The persistence of one data store in a server directory (see `lib/persistence/layout.ts`):
+ * its snapshot (dictionary, explicit and derived facts per tuple table, catalogue as JSON)
+ * and its transaction log (one record per committed transaction: the new dictionary terms,
+ * the net change of explicit facts, and the whole catalogue when it changed).
+ *
+ * Loading reads the snapshot, replays the log in one write transaction and, when the log
+ * held records (or the snapshot held no derived facts while the store has rules), recomputes
+ * the materialisation from scratch. Compaction writes a new snapshot (write, fsync, rename)
+ * and then starts a new, empty log that follows it.
+ * @module
+ */
+import { OrderedMap } from 'immutable';
+import { parseDatalog } from '../formats/datalog-parser.js';
+import { Interrupter } from '../model/control.js';
+import { CorruptFileError, errorCode } from '../persistence/errors.js';
+import { type StoreLayout } from '../persistence/layout.js';
+import { type Durability, type LogFileIO, TransactionLog } from '../persistence/log.js';
+import { readSnapshot, type SnapshotSection, writeSnapshot } from '../persistence/snapshot.js';
+import { applyTerms, type CatalogueOperation, collectTerms, decodeTransaction, encodeTransaction, type JsonValue, type TableChanges, type TransactionRecord } from '../persistence/transaction-record.js';
+import { type AxiomEntry, Catalogue, MEMORY_TABLE_TYPE, type TupleTableInfo } from '../storage/catalogue.js';
+import type { WriteTransaction } from '../storage/fact-store.js';
+import { EXPLICIT } from '../storage/tuple-table.js';
+import type { DataStore } from './data-store.js';
+
+/** How a persistent server writes its stores. */
+export interface PersistenceSettings {
+  /** `sync`: a commit returns after its record is flushed; `relaxed`: once it is written (see `log.ts`). */
+  readonly durability: Durability;
+  /** Compact a store when its log grows past this many bytes (and past its snapshot's size). */
+  readonly compactThreshold: number;
+  /** @internal A test seam wrapping the log's file operations (to inject write failures). */
+  readonly wrapLogIO?: ((io: LogFileIO) => LogFileIO) | undefined;
+}
+
+/** The catalogue as the log and snapshots keep it. */
+interface CatalogueJson {
+  readonly nextTableId: number;
+  readonly tables: readonly TupleTableInfo[];
+  readonly prefixes: ReadonlyArray<readonly [string, string]>;
+  readonly baseIRI: string;
+  readonly rules: ReadonlyArray<{ readonly key: string; readonly domain: string }>;
+  readonly commitProcedure: string;
+  readonly axioms: ReadonlyArray<readonly [string, AxiomEntry]>;
+  readonly statistics: ReadonlyArray<readonly [string, Readonly<Record<string, string>>]>;
+}
+
+/** The JSON form of a catalogue. */
+export function catalogueToJson(catalogue: Catalogue, nextTableId: number): JsonValue {
+  const value: CatalogueJson = {
+    nextTableId,
+    tables: [...catalogue.tupleTables.values()],
+    prefixes: [...catalogue.prefixes.entries()],
+    baseIRI: catalogue.baseIRI,
+    rules: [...catalogue.rules.values()].map((r) => ({ key: r.key, domain: r.domain })),
+    commitProcedure: catalogue.commitProcedure,
+    axioms: [...catalogue.axioms.entries()],
+    statistics: [...catalogue.statistics.entries()],
+  };
+  return value as unknown as JsonValue;
+}
+
+/** A catalogue read back from its JSON form, with the physical tables it needs (id → arity). */
+export function catalogueFromJson(value: unknown, where: { path: string; offset: number }): { catalogue: Catalogue; nextTableId: number; tables: Map<number, number> } {
+  const bad = (why: string): never => {
+    throw new CorruptFileError(where.path, where.offset, `invalid catalogue: ${why}`);
+  };
+  if (typeof value !== 'object' || value === null) return bad('not an object');
+  const v = value as Partial<CatalogueJson>;
+  if (!Array.isArray(v.tables) || !Array.isArray(v.prefixes) || !Array.isArray(v.rules) || !Array.isArray(v.axioms) || !Array.isArray(v.statistics)) return bad('a list is missing');
+  if (typeof v.baseIRI !== 'string' || typeof v.commitProcedure !== 'string' || typeof v.nextTableId !== 'number') return bad('a field is missing');
+  const infos: readonly TupleTableInfo[] = v.tables;
+  const tables = new Map<number, number>();
+  // in-memory tables hold facts; built-in and mounted ones hold none here
+  for (const t of infos) if (t.type === MEMORY_TABLE_TYPE) tables.set(t.id, t.maxArity);
+  const rules = OrderedMap<string, { key: string; rule: unknown; domain: string }>().withMutations((m) => {
+    for (const { key, domain } of v.rules!) {
+      const parsed = parseDatalog(key);
+      const rule = parsed.document.rules[0];
+      if (parsed.errors.length > 0 || rule === undefined) bad(`rule ${JSON.stringify(key)} does not parse`);
+      m.set(key, { key, rule, domain });
+    }
+  });
+  const catalogue = Catalogue({
+    tupleTables: OrderedMap(infos.map((t) => [t.name, t] as [string, TupleTableInfo])),
+    prefixes: OrderedMap(v.prefixes.map(([k, i]) => [k, i] as [string, string])),
+    baseIRI: v.baseIRI,
+    rules,
+    commitProcedure: v.commitProcedure,
+    axioms: OrderedMap(v.axioms.map(([k, a]) => [k, a] as [string, AxiomEntry])),
+    statistics: OrderedMap(v.statistics.map(([k, p]) => [k, p] as [string, Readonly<Record<string, string>>])),
+  });
+  return { catalogue, nextTableId: v.nextTableId, tables };
+}
+
+/** What loading a store found, for start-up reports. */
+export interface StoreLoadReport {
+  /** Whether a snapshot was read. */
+  readonly snapshot: boolean;
+  /** Log records replayed. */
+  readonly records: number;
+  /** Whether the materialisation was recomputed. */
+  readonly rematerialised: boolean;
+  /** A sentence about a torn log tail that was cut, if any. */
+  readonly cut: string | undefined;
+}
+
+const OP_CATALOGUE = 'catalogue';
+
+/** The files of one persistent store and the operations on them. */
+export class StorePersistence {
+  /** Terms of the dictionary already in the snapshot or the log. */
+  private loggedTerms = 0;
+  private snapshotBytes = 0;
+  private compacting: Promise<void> | undefined;
+
+  private constructor(
+    /** The store's files. */
+    readonly layout: StoreLayout,
+    private readonly settings: PersistenceSettings,
+    private log: TransactionLog,
+  ) {}
+
+  /** Starts the files of a new, empty store (its directory must exist and be empty). */
+  static async create(layout: StoreLayout, settings: PersistenceSettings): Promise<StorePersistence> {
+    const log = await TransactionLog.create(layout.logFile, 0, { durability: settings.durability, wrapIO: settings.wrapLogIO });
+    return new StorePersistence(layout, settings, log);
+  }
+
+  /**
+   * Loads a store's snapshot and log into `store` (new and empty) and returns its persistence.
+   * @throws FileFormatError (path and offset) when a file is damaged beyond a torn log tail.
+   */
+  static async load(store: DataStore, layout: StoreLayout, settings: PersistenceSettings): Promise<{ persistence: StorePersistence; report: StoreLoadReport }> {
+    const facts = store.facts;
+    const tx = await facts.beginWrite(0);
+    let committed = false;
+    try {
+      let base = 0;
+      let hasSnapshot = false;
+      let snapshotBytes = 0;
+      try {
+        const snap = await readSnapshot(layout.snapshotFile);
+        hasSnapshot = true;
+        base = snap.sequence;
+        snapshotBytes = snap.size;
+        const meta = snap.json('catalogue');
+        const restored = catalogueFromJson(meta, { path: layout.snapshotFile, offset: 0 });
+        facts.restoreTables(restored.tables, restored.nextTableId);
+        tx.catalogue = restored.catalogue;
+        const ends = snap.array('terms.ends', Uint32Array);
+        const bytes = snap.array('terms.bytes', Uint8Array);
+        try {
+          facts.dictionary.restore(bytes, ends, snap.has('terms.hashes') ? snap.array('terms.hashes', Uint32Array) : undefined);
+        } catch (e) {
+          throw new CorruptFileError(layout.snapshotFile, 0, `the dictionary: ${(e as Error).message}`);
+        }
+        const size = facts.dictionary.size;
+        for (const id of restored.tables.keys()) {
+          const data = snap.array(`t${id}.data`, Uint32Array);
+          const flags = snap.array(`t${id}.flags`, Uint8Array);
+          for (let i = 0; i < data.length; i++) if (data[i]! >= size) throw new CorruptFileError(layout.snapshotFile, 0, `tuple table #${id} uses term id ${data[i]}, but the dictionary has ${size} terms`);
+          try {
+            tx.table(id).restoreRows(data, flags);
+          } catch (e) {
+            throw new CorruptFileError(layout.snapshotFile, 0, `tuple table #${id}: ${(e as Error).message}`);
+          }
+        }
+      } catch (e) {
+        if (errorCode(e) !== 'ENOENT') throw e;
+      }
+      let records = 0;
+      const { log, report } = await TransactionLog.open(layout.logFile, {
+        durability: settings.durability,
+        wrapIO: settings.wrapLogIO,
+        onRecord: (record) => {
+          if (record.sequence <= base) return;
+          const origin = { path: layout.logFile, offset: record.offset };
+          const decoded = decodeTransaction(record.body, origin);
+          replay(store, tx, decoded, origin);
+          records++;
+        },
+      });
+      if (report.baseSequence > base) {
+        await log.close();
+        throw new CorruptFileError(layout.logFile, 0, `the log follows transaction ${report.baseSequence}, but the snapshot holds transactions up to ${base} only (transactions are missing)`);
+      }
+      const rules = tx.catalogue.rules.size > 0;
+      // a snapshot is taken of a committed, hence materialised, state
+      const rematerialise = rules && records > 0;
+      if (rematerialise) {
+        store.reasoner.recompile(tx);
+        store.reasoner.requestRecompute();
+        await store.reasoner.reason(tx, new Interrupter());
+      } else if (rules) store.reasoner.recompile(tx);
+      facts.commit(tx);
+      store.reasoner.committedTransaction(tx);
+      committed = true;
+      const persistence = new StorePersistence(layout, settings, log);
+      persistence.loggedTerms = facts.dictionary.size;
+      persistence.snapshotBytes = snapshotBytes;
+      return { persistence, report: { snapshot: hasSnapshot, records, rematerialised: rematerialise, cut: report.cut } };
+    } finally {
+      if (!committed) facts.rollback(tx);
+    }
+  }
+
+  /** The record of a transaction about to be committed: new terms, explicit changes, catalogue. */
+  private recordOf(store: DataStore, tx: WriteTransaction): TransactionRecord {
+    const facts = store.facts;
+    const tables: TableChanges[] = [];
+    for (const info of tx.catalogue.tupleTables.values()) {
+      if (info.type !== MEMORY_TABLE_TYPE) continue;
+      const table = tx.table(info.id);
+      const limit = tx.base.limits.get(info.id) ?? 0;
+      const { added, removed } = table.explicitChanges({ version: tx.base.version, limit });
+      if (added.length > 0 || removed.length > 0) tables.push({ tableId: info.id, arity: table.arity, added, removed });
+    }
+    const operations: CatalogueOperation[] = [];
+    if (tx.catalogue !== tx.base.catalogue) operations.push({ op: OP_CATALOGUE, catalogue: catalogueToJson(tx.catalogue, facts.nextTableIdentifier) });
+    return { firstTermId: this.loggedTerms, terms: collectTerms(facts.dictionary, this.loggedTerms, facts.dictionary.size), tables, operations };
+  }
+
+  /**
+   * Appends the transaction's record to the log (durably, with `sync`). Nothing is appended
+   * for a transaction that changed nothing.
+   * @throws StorageWriteError when the write or flush fails (the log is then as it was).
+   */
+  async append(store: DataStore, tx: WriteTransaction): Promise<void> {
+    const record = this.recordOf(store, tx);
+    if (record.tables.length === 0 && record.operations.length === 0 && record.terms.ends.length === 0) return;
+    await this.log.append(encodeTransaction(record));
+    this.loggedTerms = store.facts.dictionary.size;
+  }
+
+  /** Whether the log has grown past the compaction threshold. */
+  get wantsCompaction(): boolean {
+    return this.log.size > Math.max(this.settings.compactThreshold, this.snapshotBytes);
+  }
+
+  /** Bytes of the snapshot and the log. */
+  get bytesOnDisk(): number {
+    return this.snapshotBytes + this.log.size;
+  }
+
+  /**
+   * Writes a new snapshot of the committed state and starts a new log after it. Takes the
+   * store's write lock for the time it takes (`timeoutMs` to get it).
+   */
+  compact(store: DataStore, timeoutMs: number): Promise<void> {
+    this.compacting ??= this.compactNow(store, timeoutMs).finally(() => (this.compacting = undefined));
+    return this.compacting;
+  }
+
+  private async compactNow(store: DataStore, timeoutMs: number): Promise<void> {
+    const facts = store.facts;
+    const tx = await facts.beginWrite(timeoutMs);
+    try {
+      const catalogue = facts.committed.catalogue;
+      const sections: SnapshotSection[] = [{ name: 'catalogue', json: catalogueToJson(catalogue, facts.nextTableIdentifier) }];
+      const terms = collectTerms(facts.dictionary, 0, facts.dictionary.size);
+      sections.push({ name: 'terms.ends', array: terms.ends }, { name: 'terms.bytes', array: terms.bytes }, { name: 'terms.hashes', array: facts.dictionary.exportHashes() });
+      for (const info of catalogue.tupleTables.values()) {
+        if (info.type !== MEMORY_TABLE_TYPE) continue;
+        const table = facts.table(info.id);
+        const { data, flags } = table.exportRows();
+        sections.push({ name: `t${info.id}.data`, array: data }, { name: `t${info.id}.flags`, array: flags });
+      }
+      const sequence = this.log.lastSequence;
+      const { bytes } = await writeSnapshot(this.layout.snapshotFile, sections, { sequence, durable: true });
+      this.snapshotBytes = bytes;
+      const old = this.log;
+      await old.close();
+      this.log = await TransactionLog.create(this.layout.logFile, sequence, { durability: this.settings.durability, wrapIO: this.settings.wrapLogIO, replace: true });
+      this.loggedTerms = facts.dictionary.size;
+    } finally {
+      facts.rollback(tx);
+    }
+  }
+
+  /** Flushes and closes the log. */
+  async close(): Promise<void> {
+    await this.compacting?.catch(() => undefined);
+    await this.log.close();
+  }
+}
+
+/** Applies one log record to the replay transaction. */
+function replay(store: DataStore, tx: WriteTransaction, record: TransactionRecord, origin: { path: string; offset: number }): void {
+  const facts = store.facts;
+  applyTerms(facts.dictionary, record, origin);
+  for (const op of record.operations) {
+    if (op.op !== OP_CATALOGUE) throw new CorruptFileError(origin.path, origin.offset, `unknown catalogue operation '${op.op}'`);
+    const restored = catalogueFromJson(op.catalogue, origin);
+    facts.restoreTables(restored.tables, restored.nextTableId);
+    tx.catalogue = restored.catalogue;
+  }
+  const size = facts.dictionary.size;
+  for (const change of record.tables) {
+    let table;
+    try {
+      table = tx.table(change.tableId);
+    } catch {
+      throw new CorruptFileError(origin.path, origin.offset, `the record changes tuple table #${change.tableId}, which does not exist`);
+    }
+    if (table.arity !== change.arity) throw new CorruptFileError(origin.path, origin.offset, `the record gives tuple table #${change.tableId} arity ${change.arity}, not ${table.arity}`);
+    const tuple = new Uint32Array(change.arity);
+    const each = (rows: Uint32Array, f: () => void): void => {
+      for (let i = 0; i < rows.length; i += change.arity) {
+        for (let c = 0; c < change.arity; c++) {
+          const id = rows[i + c]!;
+          if (id >= size) throw new CorruptFileError(origin.path, origin.offset, `the record uses term id ${id}, but the dictionary has ${size} terms`);
+          tuple[c] = id;
+        }
+        f();
+      }
+    };
+    each(change.removed, () => table.remove(tuple, EXPLICIT, tx.version));
+    each(change.added, () => table.add(tuple, EXPLICIT, tx.version));
+  }
+}

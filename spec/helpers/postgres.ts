@@ -1,0 +1,195 @@
+/**
+ * Test helper: a real PostgreSQL server for one spec file, from the PostgreSQL binaries on the
+ * machine (`initdb`, `pg_ctl`; Debian's package puts them in /usr/lib/postgresql/<n>/bin). It
+ * is initialised into a fresh temporary directory, listens on 127.0.0.1 on a free port with
+ * its socket in that directory, requires passwords over TCP, and is stopped and removed in the
+ * `after` hook. When the process runs as root the binaries run as the `postgres` user (or
+ * `nobody`), since PostgreSQL refuses to run as root. Where no binaries are found and the
+ * process runs as root, Debian's postgresql package is installed first. If the server cannot
+ * start, the `before` hook fails: the specs are not skipped.
+ *
+ * Usage, at the top of a `describe`:
+ *
+ * ```ts
+ * const pg = usePostgres();
+ * it('…', async () => {
+ *   await pg.sql('CREATE TABLE t (x int)');
+ *   … pg.connectionString …
+ * });
+ * ```
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+
+/** The superuser of the test server. */
+export const PG_ADMIN = 'quadlog_admin';
+/** Its password. */
+export const PG_ADMIN_PASSWORD = 'admin-pw-for-tests';
+/** A role that reads the test database with a password (for wrong-password tests). */
+export const PG_READER = 'quadlog_reader';
+/** Its password. */
+export const PG_READER_PASSWORD = 'reader-pw-for-tests';
+/** The test database. */
+export const PG_DATABASE = 'quadlog_test';
+
+/** What {@link usePostgres} gives a spec file. */
+export interface TestPostgres {
+  /** The port it listens on (127.0.0.1). */
+  readonly port: number;
+  /** A connection string of the reader role to the test database. */
+  readonly connectionString: string;
+  /** A connection string with the given password (and the reader role). */
+  connectionStringWith(password: string): string;
+  /** The server's log so far (every statement is logged). */
+  log(): string;
+  /** Runs SQL as the superuser in the test database. */
+  sql(text: string, values?: unknown[]): Promise<pg.QueryResult>;
+}
+
+/** The directory holding initdb and pg_ctl, installing Debian's postgresql package when none has them. */
+function binDirectory(): string {
+  const found = findBinDirectory();
+  if (found) return found;
+  // a fresh machine: install the binaries (as root, from the Debian registry), then look again
+  if (process.getuid?.() === 0) {
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    spawnSync('apt-get', ['update'], { stdio: 'ignore', env });
+    spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'postgresql'], { stdio: 'ignore', env });
+  }
+  const installed = findBinDirectory();
+  if (!installed) throw new Error('PostgreSQL binaries (initdb, pg_ctl) not found, and installing the Debian package postgresql did not provide them');
+  return installed;
+}
+
+/** The directory holding initdb and pg_ctl, if any. */
+function findBinDirectory(): string | undefined {
+  const candidates: string[] = [];
+  const base = '/usr/lib/postgresql';
+  if (existsSync(base)) {
+    for (const v of readdirSync(base).sort((a, b) => Number(b) - Number(a))) candidates.push(join(base, v, 'bin'));
+  }
+  candidates.push('/usr/local/bin', '/usr/bin');
+  return candidates.find((d) => existsSync(join(d, 'initdb')) && existsSync(join(d, 'pg_ctl')));
+}
+
+/** A free TCP port on 127.0.0.1. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** The unprivileged user to run PostgreSQL as when the process is root. */
+function runAs(): string | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  return spawnSync('id', ['-u', 'postgres']).status === 0 ? 'postgres' : 'nobody';
+}
+
+function run(user: string | undefined, command: string, args: string[]): void {
+  const [file, argv] = user ? ['runuser', ['-u', user, '--', command, ...args]] : [command, args];
+  execFileSync(file, argv, { stdio: 'pipe', cwd: tmpdir() });
+}
+
+/** A running test server. */
+export interface RunningPostgres extends TestPostgres {
+  /** Stops the server and removes its directory. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a PostgreSQL server in a fresh temporary directory (see the module documentation).
+ * @throws Error when the binaries are missing or the server cannot start.
+ */
+export async function startPostgres(): Promise<RunningPostgres> {
+  const bin = binDirectory();
+  const user = runAs();
+  const dir = mkdtempSync(join(tmpdir(), 'quadlog-pg-'));
+  let admin: pg.Client | undefined;
+  let started = false;
+  const stop = async (): Promise<void> => {
+    await admin?.end().catch(() => undefined);
+    try {
+      if (started) run(user, join(bin, 'pg_ctl'), ['-D', join(dir, 'data'), '-m', 'immediate', '-w', 'stop']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  try {
+    chmodSync(dir, 0o700);
+    const pwfile = join(dir, 'pw');
+    writeFileSync(pwfile, `${PG_ADMIN_PASSWORD}\n`);
+    if (user) {
+      const uid = Number(execFileSync('id', ['-u', user]).toString().trim());
+      const gid = Number(execFileSync('id', ['-g', user]).toString().trim());
+      chownSync(dir, uid, gid);
+      chownSync(pwfile, uid, gid);
+    }
+    const port = await freePort();
+    const data = join(dir, 'data');
+    run(user, join(bin, 'initdb'), ['-D', data, '-U', PG_ADMIN, `--pwfile=${pwfile}`, '--auth-host=scram-sha-256', '--auth-local=scram-sha-256', '-E', 'UTF8', '--no-sync']);
+    run(user, join(bin, 'pg_ctl'), ['-D', data, '-l', join(dir, 'log'), '-w', '-t', '60', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c log_statement=all`, 'start']);
+    started = true;
+    const setup = new pg.Client({ host: '127.0.0.1', port, user: PG_ADMIN, password: PG_ADMIN_PASSWORD, database: 'postgres' });
+    await setup.connect();
+    await setup.query(`CREATE ROLE ${PG_READER} LOGIN PASSWORD '${PG_READER_PASSWORD}'`);
+    await setup.query(`CREATE DATABASE ${PG_DATABASE} OWNER ${PG_READER}`);
+    await setup.end();
+    admin = new pg.Client({ host: '127.0.0.1', port, user: PG_ADMIN, password: PG_ADMIN_PASSWORD, database: PG_DATABASE });
+    await admin.connect();
+    await admin.query(`GRANT ALL ON SCHEMA public TO ${PG_READER}`);
+    await admin.query(`ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT ON TABLES TO ${PG_READER}`);
+    const client = admin;
+    const connectionStringWith = (password: string): string => `postgresql://${PG_READER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${PG_DATABASE}`;
+    return {
+      port,
+      connectionString: connectionStringWith(PG_READER_PASSWORD),
+      connectionStringWith,
+      log: () => readFileSync(join(dir, 'log'), 'utf8'),
+      sql: (text: string, values?: unknown[]) => client.query(text, values),
+      stop,
+    };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}
+
+/** Starts a PostgreSQL server for the enclosing `describe` (before/after hooks). */
+export function usePostgres(): TestPostgres {
+  let running: RunningPostgres | undefined;
+
+  before(async function () {
+    this.timeout(120_000);
+    running = await startPostgres();
+  });
+
+  after(async function () {
+    this.timeout(60_000);
+    await running?.stop();
+  });
+
+  const get = (): RunningPostgres => {
+    if (!running) throw new Error('the PostgreSQL server is started in a before hook');
+    return running;
+  };
+  return {
+    get port() {
+      return get().port;
+    },
+    get connectionString() {
+      return get().connectionString;
+    },
+    connectionStringWith: (password) => get().connectionStringWith(password),
+    log: () => get().log(),
+    sql: (text, values) => get().sql(text, values),
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * Specs of the storage functions persistence relies on: the net explicit changes of a write
+ * transaction (TupleTable.explicitChanges), exporting and restoring a table's rows and a
+ * dictionary's terms as arrays (exportRows/restoreRows, TermDictionary.restore).
+ */
+import { expect } from 'chai';
+import { TermDictionary } from '../../lib/model/dictionary.js';
+import { collectTerms } from '../../lib/persistence/transaction-record.js';
+import { FactStore, DEFAULT_TRIPLES_ID } from '../../lib/storage/fact-store.js';
+import { DERIVED, EXPLICIT, TupleTable } from '../../lib/storage/tuple-table.js';
+
+function tuples(flat: Uint32Array, arity: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < flat.length; i += arity) out.push([...flat.subarray(i, i + arity)].join(' '));
+  return out.sort();
+}
+
+describe('persistence: storage arrays', () => {
+  describe('TupleTable.explicitChanges', () => {
+    it('gives the net change of explicit facts against the state the transaction started from', async () => {
+      const store = new FactStore();
+      const table = store.table(DEFAULT_TRIPLES_ID);
+      let tx = await store.beginWrite(1000);
+      table.add([1, 2, 3], EXPLICIT, tx.version);
+      table.add([4, 5, 6], EXPLICIT, tx.version);
+      table.add([7, 8, 9], DERIVED, tx.version);
+      store.commit(tx);
+      tx = await store.beginWrite(1000);
+      const base = { version: tx.base.version, limit: tx.base.limits.get(DEFAULT_TRIPLES_ID) ?? 0 };
+      table.remove([1, 2, 3], EXPLICIT, tx.version); // removed
+      table.add([4, 5, 6], DERIVED, tx.version); // stays explicit: no change
+      table.add([7, 8, 9], EXPLICIT, tx.version); // derived → explicit too: added
+      table.add([10, 11, 12], EXPLICIT, tx.version); // new
+      table.add([13, 14, 15], EXPLICIT, tx.version); // added and removed again: no change
+      table.remove([13, 14, 15], EXPLICIT, tx.version);
+      table.remove([4, 5, 6], EXPLICIT, tx.version); // explicit → derived only: removed
+      const { added, removed } = table.explicitChanges(base);
+      expect(tuples(added, 3)).to.deep.equal(['10 11 12', '7 8 9']);
+      expect(tuples(removed, 3)).to.deep.equal(['1 2 3', '4 5 6']);
+      store.rollback(tx);
+    });
+
+    it('gives nothing outside a write transaction', () => {
+      const table = new TupleTable(2);
+      const { added, removed } = table.explicitChanges({ version: 0, limit: 0 });
+      expect(added.length + removed.length).to.equal(0);
+    });
+  });
+
+  describe('TupleTable.exportRows and restoreRows', () => {
+    it('restores the live rows with their status, found by lookups and scans', () => {
+      const table = new TupleTable(3);
+      table.beginWrite();
+      for (let i = 0; i < 100; i++) table.add([i, 1, i % 7], i % 3 === 0 ? EXPLICIT | DERIVED : EXPLICIT, 1);
+      table.remove([5, 1, 5], EXPLICIT, 1);
+      table.endWrite();
+      const { data, flags } = table.exportRows();
+      expect(flags.length).to.equal(99);
+      const copy = new TupleTable(3);
+      copy.restoreRows(data, flags);
+      const view = { version: 1, limit: copy.rowCount };
+      expect(copy.liveCount).to.equal(99);
+      expect(copy.find([5, 1, 5], view)).to.equal(-1);
+      const row = copy.find([6, 1, 6], view);
+      expect(copy.statusOf(row)).to.equal(EXPLICIT | DERIVED);
+      let n = 0;
+      copy.scan([-1, -1, 3], view, () => {
+        n++;
+      });
+      expect(n).to.equal(14);
+      copy.beginWrite();
+      expect(copy.add([200, 1, 1], EXPLICIT, 2)).to.equal(true);
+      expect(copy.add([6, 1, 6], EXPLICIT, 2)).to.equal(false);
+    });
+
+    it('refuses rows that do not fit the arity or have no status', () => {
+      expect(() => new TupleTable(2).restoreRows(Uint32Array.of(1, 2, 3), Uint8Array.of(1))).to.throw(/do not make 1 rows of arity 2/);
+      expect(() => new TupleTable(2).restoreRows(Uint32Array.of(1, 2), Uint8Array.of(0))).to.throw(/invalid status bits 0/);
+    });
+  });
+
+  describe('TermDictionary.restore', () => {
+    it('gives every term its id back and keeps interning after them', () => {
+      const d = new TermDictionary();
+      const keys = ['<http://e/a>', '"x"', '_:b', '"é"@fr'];
+      for (let i = 0; i < 5000; i++) keys.push(`<http://e/n${i}>`);
+      for (const k of keys) d.intern(k);
+      const { ends, bytes } = collectTerms(d, 0, d.size);
+      const copy = new TermDictionary();
+      copy.restore(bytes, ends);
+      expect(copy.size).to.equal(keys.length);
+      for (let i = 0; i < keys.length; i += 97) {
+        expect(copy.lookup(keys[i]!)).to.equal(i);
+        expect(copy.keyOf(i)).to.equal(keys[i]);
+      }
+      expect(copy.intern('<http://e/new>')).to.equal(keys.length);
+    });
+
+    it('refuses ends that do not match the bytes, and a dictionary that is not empty', () => {
+      expect(() => new TermDictionary().restore(new Uint8Array(3), Uint32Array.of(2))).to.throw(/do not end at the 3 term bytes/);
+      const d = new TermDictionary();
+      d.intern('<http://e/a>');
+      expect(() => d.restore(new Uint8Array(0), new Uint32Array(0))).to.throw(/empty dictionary/);
+    });
+  });
+});
