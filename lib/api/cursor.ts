@@ -5,7 +5,7 @@
  * @module
  */
 import type * as RDF from '@rdfjs/types';
-import { TransactionError } from '../model/errors.js';
+import { BadRequestError, TransactionError } from '../model/errors.js';
 import type { AnswerSink, QueryTerm } from '../server/queries.js';
 import type { AnswerChannel } from './answer-channel.js';
 
@@ -125,7 +125,7 @@ export class Cursor implements Disposable, AsyncDisposable {
   }
 
   private async page(limit: number): Promise<CursorPage> {
-    if (!(limit >= 0)) throw new RangeError(`invalid cursor limit ${limit}`);
+    if (!(limit >= 0)) throw new BadRequestError(`invalid cursor limit ${Number.isNaN(limit) ? '(not a number)' : String(limit)}: expected a non-negative number of rows, or Infinity for all`);
     const run = this.run!;
     const rows = await run.channel.take(limit, true);
     const start = this.position;
