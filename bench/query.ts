@@ -1,7 +1,8 @@
 /**
  * Query benchmark: quadlog vs oxigraph (WASM) answering SPARQL queries over LUBM data.
  *
- * Usage: `npm run bench:query -- [--runs N] [--warmups N] [--gc-each-run] [--only lubm10|lubm1[,…]] [--queries q1,q2,…]`
+ * Usage: `npm run bench:query -- [--runs N] [--warmups N] [--gc-each-run] [--only lubm10|lubm1[,…]] [--queries q1,q2,…]`;
+ * with `--mix`, the operator mix of `bench/query-mix.ts` instead (first-run and warm times)
  * (i.e. `node --expose-gc --import tsx bench/query.ts …`; default 20 timed runs after at
  * least 10 warm-ups and 300 ms of warm-up per query).
  *
@@ -366,6 +367,11 @@ interface Compared {
 }
 
 async function main(): Promise<void> {
+  if (process.argv.includes('--mix')) {
+    // the operator mix (bench/query-mix.ts) has its own children and table
+    await (await import('./query-mix.js')).runMix(process.argv.slice(2));
+    return;
+  }
   const options = parseArgs(process.argv.slice(2));
   if (options.one) {
     await runChild(options.one.system, options.one.dataSet, options.protocol, options.queries ? new Set(options.queries) : undefined);

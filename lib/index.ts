@@ -6,6 +6,7 @@
  * @module
  */
 export { Server, type ServerOptions, type ShutdownListener } from './server/server.js';
+export type { RecoveryEvent, StoreLoadReport } from './server/recovery.js';
 export { VERSION } from './server/version.js';
 export { ConnectionFactory } from './api/connection-factory.js';
 export { ConnectionBase } from './api/connection-base.js';

@@ -28,8 +28,9 @@ import { type Catalogue, type FactAccess, storesFacts } from '../server/store-st
 import { type ResourcePath, storeResources } from '../server/resource-specifiers.js';
 import { importAxioms } from '../server/axioms.js';
 import { AnswerBindings, type AnswerRow, Cursor, rowsInto } from './cursor.js';
-import { type AnswerSink, type EvaluationOptions, evaluateQuery as evaluateSparql, explainQuery as explainSparql, parseUpdate, type QueryAnswer, type QueryOptions, type QueryTerm, runQuery } from '../server/queries.js';
+import { type AnswerSink, type EvaluationOptions, evaluateQuery as evaluateSparql, explainQuery as explainSparql, type QueryAnswer, type QueryOptions, type QueryTerm, runQuery } from '../server/queries.js';
 import { answerWriterSink } from '../server/answer-output.js';
+import { parseUpdate } from '../server/updates.js';
 import { type Explanation, explainFact, type ExplanationOptions } from '../server/explanation.js';
 import { AnswerChannel } from './answer-channel.js';
 import { Interrupter } from '../model/control.js';
@@ -91,6 +92,17 @@ export interface UpdateOptions {
   readonly usingGraphs?: readonly string[];
   /** Named graphs of every WHERE clause (the protocol's using-named-graph-uri). */
   readonly usingNamedGraphs?: readonly string[];
+  /**
+   * Stop with InterruptedError when a WHERE clause is still being evaluated this many
+   * milliseconds after the update's operations began (one deadline for all of them); default:
+   * the server parameter `query-time-limit`.
+   */
+  readonly timeLimitMs?: number;
+  /**
+   * Stop with MemoryLimitError when a WHERE clause holds more (estimated bytes); default: the
+   * server parameter `query-memory-limit`.
+   */
+  readonly memoryLimitBytes?: number;
 }
 
 /** Options of {@link DataStoreConnection.beginTransaction}. */
@@ -560,15 +572,16 @@ export class DataStoreConnection extends ConnectionBase {
     await this.guard('evaluateUpdate', () =>
       this.write(async (tx) => {
         await this.store.reasoner.reason(tx, this.interrupter);
-        await this.store.runUpdate(tx, update, options.baseIRI ?? tx.catalogue.baseIRI, this.interrupter, options);
+        await this.store.runUpdate(tx, update, options.baseIRI ?? tx.catalogue.baseIRI, this.interrupter, options, this.server.queryLimits(options));
       }),
     );
   }
 
-  /** The options of an evaluation by this connection's role. */
+  /** The options of an evaluation by this connection's role, with the limits the server sets. */
   private withAccess(state: StoreState, options: QueryOptions): EvaluationOptions {
     const access = this.access(state.catalogue);
-    return access === undefined ? { ...options, agent: this.roleName } : { ...options, access, agent: this.roleName };
+    const limited = { ...options, ...this.server.queryLimits(options) };
+    return access === undefined ? { ...limited, agent: this.roleName } : { ...limited, access, agent: this.roleName };
   }
 
   /**

@@ -16,6 +16,8 @@ export {
   TransactionError,
   LockTimeoutError,
   InterruptedError,
+  MemoryLimitError,
+  MemoryExhaustedError,
   BadRequestError,
   InvalidConnectionError,
 } from '../model/errors.js';

@@ -167,9 +167,11 @@ export async function runSparql(ctx: CommandContext, text: string): Promise<void
     return;
   }
   const limit = shell.variable('query.time-limit') ?? 'none';
+  const memoryLimit = shell.variable('query.memory-limit') ?? 'none';
   const options: QueryOptions = {
     factDomain: shell.variable('query.fact-domain') ?? 'all',
     ...(limit !== 'none' && Number(limit) > 0 ? { timeLimitMs: Number(limit) } : {}),
+    ...(memoryLimit !== 'none' ? { memoryLimitBytes: Number(memoryLimit) } : {}),
   };
   const format = shell.variable('query.answer-format') ?? 'table';
   let answers = 0;

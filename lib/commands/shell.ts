@@ -245,6 +245,7 @@ export class Shell {
     const choices = CHOICES[name];
     if (choices && !choices.includes(value)) throw new CommandError(`invalid value '${value}' for '${name}' (expected ${choices.join(', ')})`, word);
     if (name === 'query.time-limit' && value !== 'none' && !/^\d+$/.test(value)) throw new CommandError(`invalid value '${value}' for 'query.time-limit' (expected a number of milliseconds, or none)`, word);
+    if (name === 'query.memory-limit' && value !== 'none' && !(/^\d+$/.test(value) && Number(value) > 0)) throw new CommandError(`invalid value '${value}' for 'query.memory-limit' (expected a positive number of bytes, or none)`, word);
     if (name === 'log-frequency' && !(/^\d+(\.\d+)?$/.test(value) && Number(value) > 0)) throw new CommandError(`invalid value '${value}' for 'log-frequency' (expected a positive number of seconds)`, word);
     if (name === 'output') await this.redirect(value, word);
     this.variables.set(name, value);

@@ -12,7 +12,7 @@ import type * as RDF from '@rdfjs/types';
 import { DataFactory, Parser } from 'n3';
 
 import type { Interrupter } from '../model/control.js';
-import { AccessDeniedError } from '../model/errors.js';
+import { AccessDeniedError, MemoryExhaustedError } from '../model/errors.js';
 import { termToKey } from '../model/terms.js';
 import { DATALOG, N_QUADS, N_TRIPLES, TRIG, TURTLE, recognizeMediaType, unsupportedMediaTypeMessage } from './media-types.js';
 import { unknownPrefixMessage } from '../model/messages.js';
@@ -308,8 +308,8 @@ async function parseTurtle(
           const g = quad.graph.termType === 'DefaultGraph' ? -1 : internTerm(quad.graph);
           sink.statement(internTerm(quad.subject), internTerm(quad.predicate), internTerm(quad.object), g);
         } catch (e) {
-          // a refused write ends the import (the caller rolls back); other errors are notifications
-          if (e instanceof AccessDeniedError) {
+          // a refused write, or a process past max-memory, ends the import (the caller rolls back); other errors are notifications
+          if (e instanceof AccessDeniedError || e instanceof MemoryExhaustedError) {
             input.destroy();
             reject(e);
             return;

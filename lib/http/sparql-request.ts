@@ -12,6 +12,9 @@
  * Exactly one query or one update per request; the query's dataset is given by
  * `default-graph-uri` and `named-graph-uri` (each may repeat), an update's by
  * `using-graph-uri` and `using-named-graph-uri`; `base` sets the base IRI.
+ * `query-time-limit` (milliseconds) and `query-memory-limit` (bytes) set the limits of this
+ * request's query or update; the server refuses values above its own unless it allows
+ * overrides (see "Limits" in docs/sparql.md).
  * @module
  */
 import { BadRequestError, baseMediaType } from '../index.js';
@@ -35,10 +38,23 @@ export interface SparqlRequest {
   readonly usingNamedGraphs: readonly string[];
   /** `base`, if given. */
   readonly baseIRI: string | undefined;
+  /** `query-time-limit` (milliseconds), if given. */
+  readonly timeLimitMs: number | undefined;
+  /** `query-memory-limit` (bytes), if given. */
+  readonly memoryLimitBytes: number | undefined;
 }
 
 /** The parameters the SPARQL endpoint understands. */
-const KNOWN = ['query', 'update', 'default-graph-uri', 'named-graph-uri', 'using-graph-uri', 'using-named-graph-uri', 'base'];
+const KNOWN = ['query', 'update', 'default-graph-uri', 'named-graph-uri', 'using-graph-uri', 'using-named-graph-uri', 'base', 'query-time-limit', 'query-memory-limit'];
+
+/** The value of a limit parameter (a positive integer), if given. */
+function limit(params: URLSearchParams, name: string, unit: string): number | undefined {
+  const value = single(params, name);
+  if (value === undefined) return undefined;
+  const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n <= 0) throw new BadRequestError(`invalid value '${value}' for parameter '${name}': a positive integer (${unit})`);
+  return n;
+}
 
 /** Refuses a charset other than UTF-8 in a Content-Type. */
 function checkCharset(contentType: string): void {
@@ -108,7 +124,11 @@ export async function readSparqlRequest(exchange: Exchange): Promise<SparqlReque
     throw new BadRequestError("default-graph-uri and named-graph-uri apply to queries; an update's dataset is given by using-graph-uri and using-named-graph-uri");
   }
   const base = single(params, 'base');
+  const timeLimitMs = limit(params, 'query-time-limit', 'milliseconds');
+  const memoryLimitBytes = limit(params, 'query-memory-limit', 'bytes');
   return {
+    timeLimitMs,
+    memoryLimitBytes,
     kind,
     text: (query ?? update)!,
     defaultGraphs,

@@ -47,6 +47,8 @@ export class TermDictionary {
   private count = 0;
   /** By term id: the leading arguments of the SKOLEM terms created in this store (see skolem.ts). */
   private readonly skolems = new Map<number, Uint32Array>();
+  /** The ids of `skolems` in the order they were remembered (for persistence). */
+  private skolemOrder: number[] = [];
   private scratch = Buffer.alloc(256);
   /** The scratch buffer as a plain Uint8Array (keeps the byte loops monomorphic). */
   private scratchBytes = new Uint8Array(this.scratch.buffer, this.scratch.byteOffset, this.scratch.length);
@@ -190,7 +192,53 @@ export class TermDictionary {
    * that the term can be unpacked; a term already remembered keeps its first arguments.
    */
   recordSkolem(id: number, inputs: ArrayLike<number>): void {
-    if (!this.skolems.has(id)) this.skolems.set(id, Uint32Array.from(inputs));
+    if (!this.skolems.has(id)) {
+      this.skolems.set(id, Uint32Array.from(inputs));
+      this.skolemOrder.push(id);
+    }
+  }
+
+  /** How many SKOLEM terms the dictionary remembers the arguments of. */
+  get skolemCount(): number {
+    return this.skolemOrder.length;
+  }
+
+  /**
+   * The SKOLEM terms remembered from the `start`-th on (in the order they were remembered),
+   * flat: for each, its id, the number of its arguments, then the arguments' ids.
+   */
+  exportSkolems(start = 0): Uint32Array {
+    let length = 0;
+    for (let i = start; i < this.skolemOrder.length; i++) length += 2 + this.skolems.get(this.skolemOrder[i]!)!.length;
+    const out = new Uint32Array(length);
+    let at = 0;
+    for (let i = start; i < this.skolemOrder.length; i++) {
+      const id = this.skolemOrder[i]!;
+      const inputs = this.skolems.get(id)!;
+      out[at++] = id;
+      out[at++] = inputs.length;
+      out.set(inputs, at);
+      at += inputs.length;
+    }
+    return out;
+  }
+
+  /**
+   * Remembers the SKOLEM terms of an {@link TermDictionary.exportSkolems} array again.
+   * @throws RangeError when the array is malformed or names a term id the dictionary lacks.
+   */
+  restoreSkolems(flat: ArrayLike<number>): void {
+    let at = 0;
+    while (at < flat.length) {
+      if (at + 2 > flat.length) throw new RangeError(`the SKOLEM entry at index ${at} is cut short`);
+      const id = flat[at]!;
+      const n = flat[at + 1]!;
+      if (at + 2 + n > flat.length) throw new RangeError(`the SKOLEM entry at index ${at} is cut short`);
+      const inputs = Array.from({ length: n }, (_, i) => flat[at + 2 + i]!);
+      for (const t of [id, ...inputs]) if (t >= this.count) throw new RangeError(`the SKOLEM entry at index ${at} uses term id ${t}, but the dictionary has ${this.count} terms`);
+      this.recordSkolem(id, inputs);
+      at += 2 + n;
+    }
   }
 
   /** The leading arguments SKOLEM made term `id` from, or undefined when SKOLEM did not make it here. */
@@ -206,6 +254,7 @@ export class TermDictionary {
       // SKOLEM terms made from (or being) terms that go are forgotten
       if (this.skolems.size > 0) {
         for (const [id, inputs] of this.skolems) if (id >= mark || inputs.some((t) => t >= mark)) this.skolems.delete(id);
+        if (this.skolems.size !== this.skolemOrder.length) this.skolemOrder = this.skolemOrder.filter((id) => this.skolems.has(id));
       }
     }
     for (let id = this.count - 1; id >= mark; id--) this.removeSlot(id);

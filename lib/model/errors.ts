@@ -149,6 +149,33 @@ export class InterruptedError extends QuadlogError {
     this.name = 'InterruptedError';
   }
 }
+/**
+ * A query (or the WHERE part of an update) needed more memory than its limit allows (the server
+ * parameter `query-memory-limit` or the request's own limit): the message names the limit and
+ * what held the memory (a sort, a grouping, DISTINCT, …). The query stops and what it held is
+ * freed; the request may be retried with a larger limit or a narrower query. HTTP 422.
+ */
+export class MemoryLimitError extends QuadlogError {
+  override readonly status: number = 422;
+  /** Creates the error with a message. */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'MemoryLimitError';
+  }
+}
+/**
+ * The process holds more memory than the server property `max-memory` allows, so an operation
+ * that would add to it (an import) is refused or stopped; nothing it did stays. HTTP 503: the
+ * request may succeed once memory is freed or `max-memory` is raised.
+ */
+export class MemoryExhaustedError extends QuadlogError {
+  override readonly status: number = 503;
+  /** Creates the error with a message. */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'MemoryExhaustedError';
+  }
+}
 /** A request was malformed in a way not covered by a more specific class (bad parameter, …). HTTP 400. */
 export class BadRequestError extends QuadlogError {
   override readonly status: number = 400;

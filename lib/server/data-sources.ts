@@ -2,6 +2,13 @@
  * The data sources of a data store: external tables (delimited files, SQL databases, …) that
  * tuple tables can be mounted on. Each kind of source is a {@link DataSourceKind} registered
  * by type name; registering, deregistering and sampling are not transactional.
+ *
+ * A persistent server keeps the registrations with their real parameters (passwords
+ * included, in a file of mode 0600): {@link DataSourceRegistry.exportRegistrations} and
+ * {@link DataSourceRegistry.onChange} give them to it, {@link DataSourceRegistry.restore}
+ * registers them again at start-up. A source that cannot be opened then stays registered as
+ * unavailable: using it fails with an error naming it and the cause, and registering it again
+ * (with the same name) replaces it.
  * @module
  */
 import { closeSync, constants, fstatSync, openSync, readlinkSync, realpathSync } from 'node:fs';
@@ -105,15 +112,46 @@ export function shownParameters(parameters: Readonly<Record<string, string>>): R
   return shown;
 }
 
+/** A data source registration as a persistent server keeps it (parameters as given, passwords included). */
+export interface DataSourceRegistration {
+  /** The source's name. */
+  readonly name: string;
+  /** Its type (a key of {@link DATA_SOURCE_KINDS}). */
+  readonly type: string;
+  /** Its parameters, as they were registered. */
+  readonly parameters: Readonly<Record<string, string>>;
+}
+
 interface Entry {
   readonly type: string;
   readonly parameters: Readonly<Record<string, string>>;
-  readonly source: DataSource;
+  /** The open source, or undefined when it could not be opened at start-up (see `error`). */
+  readonly source: DataSource | undefined;
+  /** Why a restored source could not be opened. */
+  readonly error?: Error;
+}
+
+/** Whether a value read from a file is a list of registrations. */
+export function isRegistrationList(value: unknown): value is DataSourceRegistration[] {
+  return (
+    Array.isArray(value) &&
+    value.every((r: unknown) => {
+      const e = r as Partial<DataSourceRegistration> | null;
+      return typeof e?.name === 'string' && typeof e.type === 'string' && typeof e.parameters === 'object' && e.parameters !== null && Object.values(e.parameters).every((v) => typeof v === 'string');
+    })
+  );
 }
 
 /** The data sources registered with one data store. */
 export class DataSourceRegistry {
   private readonly sources = new Map<string, Entry>();
+
+  /**
+   * Called after every registration and deregistration (a persistent server saves
+   * {@link DataSourceRegistry.exportRegistrations} from it); a registration returns once the
+   * promise it returns settles.
+   */
+  onChange: (() => Promise<void> | void) | undefined = undefined;
 
   constructor(
     /** The store's name (for messages). */
@@ -131,47 +169,86 @@ export class DataSourceRegistry {
 
   /** The listing. */
   list(): DataSourceRow[] {
-    return [...this.sources].map(([name, e]) => ({ name, type: e.type, parameters: new URLSearchParams(shownParameters(e.parameters)).toString(), numberOfTables: e.source.tables().length }));
+    return [...this.sources].map(([name, e]) => ({ name, type: e.type, parameters: new URLSearchParams(shownParameters(e.parameters)).toString(), numberOfTables: e.source?.tables().length ?? 0 }));
+  }
+
+  /** Every registration with its real parameters (passwords included), in registration order. */
+  exportRegistrations(): DataSourceRegistration[] {
+    return [...this.sources].map(([name, e]) => ({ name, type: e.type, parameters: { ...e.parameters } }));
+  }
+
+  /**
+   * Registers sources read from the server directory again, before the store's mounted
+   * tables are attached. A source that cannot be opened (a file gone, a database down) is
+   * kept as unavailable, so that the store starts: see the module documentation.
+   */
+  async restore(registrations: readonly DataSourceRegistration[]): Promise<void> {
+    for (const { name, type, parameters } of registrations) {
+      const kind = DATA_SOURCE_KINDS.get(type);
+      try {
+        if (!kind) throw new BadRequestError(`unknown data source type '${type}'`);
+        const source = await kind.open(name, parameters, sourceContextOf(this.readPolicy));
+        this.sources.set(name, { type, parameters: { ...parameters }, source });
+      } catch (e) {
+        const error = e instanceof Error ? e : new Error(String(e));
+        this.sources.set(name, { type, parameters: { ...parameters }, source: undefined, error });
+      }
+    }
   }
 
   /** Registers a source of a known type. */
   async register(name: string, type: string | undefined, parameters: Readonly<Record<string, string>>): Promise<void> {
     if (!/^[A-Za-z_][\w.-]*$/.test(name)) throw new BadRequestError(`invalid data source name '${name}'`);
     if (type === undefined || type === '') throw new BadRequestError(`data source '${name}' needs a type (parameter type)`);
-    if (this.sources.has(name)) throw new DuplicateResourceError(`data source '${name}' already exists in data store '${this.storeName}'`);
+    if (this.sources.get(name)?.source !== undefined) throw new DuplicateResourceError(`data source '${name}' already exists in data store '${this.storeName}'`);
     const kind = DATA_SOURCE_KINDS.get(type);
     if (!kind) {
       const known = [...DATA_SOURCE_KINDS.keys()];
       throw new BadRequestError(`unknown data source type '${type}' (${known.length > 0 ? `known: ${known.join(', ')}` : 'this build has no data source kinds'})`);
     }
     const source = await kind.open(name, parameters, sourceContextOf(this.readPolicy));
-    if (this.sources.has(name)) {
+    if (this.sources.get(name)?.source !== undefined) {
       await source.close();
       throw new DuplicateResourceError(`data source '${name}' already exists in data store '${this.storeName}'`);
     }
+    // (an unavailable source of that name, restored at start-up, is replaced)
+    const replaced = this.sources.get(name);
     this.sources.set(name, { type, parameters: { ...parameters }, source });
+    try {
+      await this.onChange?.();
+    } catch (e) {
+      // not saved: the registration is undone
+      if (replaced) this.sources.set(name, replaced);
+      else this.sources.delete(name);
+      await source.close();
+      throw e;
+    }
     await this.registered(name);
   }
 
   /** Deregisters a source on which no tuple table is mounted. */
   deregister(name: string): void {
-    const e = this.entry(name);
+    const e = this.sources.get(name);
+    if (!e) throw this.unknown(name);
     const tables = this.mounted(name);
     if (tables.length > 0) throw new ResourceInUseError(`data source '${name}' has mounted tuple tables (${tables.join(', ')}): delete them first`);
     this.sources.delete(name);
-    void e.source.close();
+    void e.source?.close();
+    void Promise.resolve(this.onChange?.()).catch((err: unknown) => process.emitWarning(`could not save the data sources of data store '${this.storeName}': ${String(err)}`));
   }
 
   /** Property/Value rows of a source. */
   describe(name: string): Array<{ property: string; value: string }> {
-    const e = this.entry(name);
+    const e = this.sources.get(name);
+    if (!e) throw this.unknown(name);
     const rows = [
       { property: 'name', value: name },
       { property: 'type', value: e.type },
-      { property: 'tables', value: String(e.source.tables().length) },
+      { property: 'tables', value: String(e.source?.tables().length ?? 0) },
     ];
+    if (e.error) rows.push({ property: 'unavailable', value: e.error.message });
     for (const [k, v] of Object.entries(shownParameters(e.parameters))) rows.push({ property: `parameters.${k}`, value: v });
-    return [...rows, ...e.source.describe()];
+    return [...rows, ...(e.source?.describe() ?? [])];
   }
 
   /** The tables of a source. */
@@ -201,13 +278,21 @@ export class DataSourceRegistry {
 
   /** Closes every source (the store is deleted). */
   closeAll(): void {
-    for (const e of this.sources.values()) void e.source.close();
+    for (const e of this.sources.values()) void e.source?.close();
     this.sources.clear();
   }
 
-  private entry(name: string): Entry {
+  private unknown(name: string): UnknownResourceError {
+    return new UnknownResourceError(`data source '${name}' does not exist in data store '${this.storeName}'`);
+  }
+
+  /** The entry of an open source. @throws UnknownResourceError, or Error naming an unavailable source and why. */
+  private entry(name: string): Entry & { readonly source: DataSource } {
     const e = this.sources.get(name);
-    if (!e) throw new UnknownResourceError(`data source '${name}' does not exist in data store '${this.storeName}'`);
-    return e;
+    if (!e) throw this.unknown(name);
+    if (e.source === undefined) {
+      throw new Error(`data source '${name}' of data store '${this.storeName}' could not be opened when the server started: ${e.error?.message ?? 'unknown cause'} (register it again to replace it)`);
+    }
+    return e as Entry & { readonly source: DataSource };
   }
 }

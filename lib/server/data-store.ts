@@ -14,6 +14,7 @@ import type { Interrupter } from '../model/control.js';
 import type { Snapshot } from '../storage/fact-store.js';
 import { equalityRules, type ReasoningSavepoint, ruleKey, StoreReasoner } from './reasoning.js';
 import { executeUpdate, parseUpdate, type UpdateDataset } from '../sparql/update.js';
+import type { EvaluationLimits } from '../sparql/query-budget.js';
 import { ImportReport } from '../formats/notifications.js';
 import { importInto } from './import.js';
 import { type ReadPolicy, STRICT_READ_POLICY } from './read-policy.js';
@@ -103,6 +104,11 @@ export class DataStore {
   readonly dataSources: DataSourceRegistry;
   /** Number of times the store's content was cleared. */
   generationCounter = 0;
+  /**
+   * Refuses an operation that adds to memory (`what`, e.g. "the import") when the process is
+   * past the server's `max-memory` (set by the server; undefined: no check).
+   */
+  memoryGuard: ((what: string) => void) | undefined = undefined;
   private deleted = false;
   private blankCounter = 0;
 
@@ -207,9 +213,10 @@ export class DataStore {
 
   /**
    * Runs a SPARQL update in the transaction (its changes are explicit facts); `dataset` is the
-   * protocol's USING graphs. LOAD reads what the store's read policy allows.
+   * protocol's USING graphs; `limits` bound its WHERE clauses. LOAD reads what the store's
+   * read policy allows.
    */
-  async runUpdate(tx: WriteTransaction, update: string, baseIRI: string, interrupter: Interrupter, dataset?: UpdateDataset): Promise<void> {
+  async runUpdate(tx: WriteTransaction, update: string, baseIRI: string, interrupter: Interrupter, dataset?: UpdateDataset, limits?: EvaluationLimits): Promise<void> {
     const op = parseUpdate(update, tx.catalogue.prefixes, baseIRI, dataset);
     await executeUpdate(
       op,
@@ -217,6 +224,7 @@ export class DataStore {
         tx,
         dictionary: this.facts.dictionary,
         interrupter,
+        limits,
         addFact: (tableId, tuple) => this.reasoner.addFact(tx, tableId, tuple),
         removeFact: (tableId, tuple) => this.reasoner.removeFact(tx, tableId, tuple),
         load: async (iri, graph) => {
@@ -440,6 +448,37 @@ export class DataStore {
         // left detached (see above)
       }
     }
+  }
+
+  /**
+   * @internal Attaches the tuple tables `catalogue` mounts to their registered sources (a store
+   * loaded from disk, whose registrations were restored first). A table whose source is not
+   * registered, could not be opened or no longer fits cannot be read: the store starts all the
+   * same. Until `loaded` is called (the reasoning of the load) such a table reads as empty, as
+   * a source whose rows are gone would; from then on reading it fails with an error naming its
+   * source and the cause, until the source is registered again.
+   * @returns the names of the sources that cannot be read, and `loaded`.
+   */
+  async attachMountedTables(catalogue: Catalogue): Promise<{ unavailable: string[]; loaded: () => void }> {
+    let loading = true;
+    const unavailable = new Set<string>();
+    for (const info of catalogue.tupleTables.values()) {
+      if (info.type !== DATA_SOURCE_TABLE_TYPE) continue;
+      const source = info.parameters['data-source-name'] ?? '';
+      try {
+        attachMountedReader(info, await this.dataSources.mount(info.name, info.parameters));
+      } catch (e) {
+        unavailable.add(source);
+        const why = e instanceof Error ? e.message : String(e);
+        attachMountedReader(info, {
+          scan: () => {
+            if (loading) return false;
+            throw new Error(`tuple table '${info.name}' is mounted on data source '${source}', which cannot be read: ${why}`);
+          },
+        });
+      }
+    }
+    return { unavailable: [...unavailable], loaded: () => (loading = false) };
   }
 
   /** Creates the built-in table `name` again after it was deleted (it takes no parameters). */

@@ -90,7 +90,11 @@ export async function importInto(
   const reasoner = store.reasoner;
   const triple = new Uint32Array(3);
   const quad = new Uint32Array(4);
+  // the server's max-memory: checked before anything is read, then every 65,536 facts
+  const memoryGuard = store.memoryGuard;
+  memoryGuard?.('the import');
   const apply = (tableId: number, tuple: Uint32Array): void => {
+    if (memoryGuard && (report.processedFacts & 0xffff) === 0xffff) memoryGuard('the import');
     report.processedFacts++;
     const changed = deleting ? reasoner.removeFact(tx, tableId, tuple) : reasoner.addFact(tx, tableId, tuple);
     if (changed) report.changedFacts++;

@@ -1,7 +1,9 @@
 /**
  * The SPARQL entry points and answer types the connection API uses, passed on from `sparql/`
- * so that the api layer talks to the server layer only: query evaluation and explanation,
- * update parsing, the answer sink interface and the query-term type of answer rows.
+ * so that the api layer talks to the server layer only: query evaluation and explanation, the
+ * answer sink interface and the query-term type of answer rows. Update parsing is passed on by
+ * `updates.ts`, apart: the published types of the API reach this module, and must not reach
+ * the SPARQL parser's (whose types are not the package's dependencies).
  * @module
  */
 export {
@@ -14,4 +16,3 @@ export {
   type QueryOptions,
 } from '../sparql/query.js';
 export type { QueryTerm } from '../sparql/query-terms.js';
-export { parseUpdate } from '../sparql/update.js';

@@ -153,6 +153,34 @@ export class StoreReasoner {
     this.compile(tx, tx.catalogue.rules);
   }
 
+  /**
+   * @internal For replaying a log onto a materialised state: from now on explicit changes go
+   * through the pending log (also while the store has no rules), so that one incremental run
+   * can follow them all.
+   */
+  trackChanges(): void {
+    this.pendingChanges();
+  }
+
+  /**
+   * @internal Records the rule changes from `before` to the transaction's rules as pending
+   * work (the catalogue was replaced wholesale, as log replay does).
+   */
+  noteRuleChanges(tx: WriteTransaction, before: OrderedMap<string, StoredRule>): void {
+    const after = tx.catalogue.rules;
+    if (after === before) return;
+    const pending = this.pendingChanges();
+    for (const key of after.keys()) if (!before.has(key)) pending.rulesAdded.add(key);
+    for (const [key, stored] of before) if (!after.has(key)) pending.rulesRemoved.set(key, stored.rule as Rule);
+  }
+
+  /** @internal Forgets the pending changes of tables that no longer exist (dropped during a log replay). */
+  forgetTables(exists: (tableId: number) => boolean): void {
+    if (!this.pending) return;
+    for (const id of [...this.pending.added.keys()]) if (!exists(id)) this.pending.added.delete(id);
+    for (const id of [...this.pending.deleted.keys()]) if (!exists(id)) this.pending.deleted.delete(id);
+  }
+
   /** Requests a from-scratch materialisation at the next run. */
   requestRecompute(): void {
     this.pendingChanges().full = true;

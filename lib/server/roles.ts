@@ -114,6 +114,7 @@ export class RoleDatabase {
   private readonly verifiedKey = randomBytes(32).toString('base64');
   /** A hash checked against when the role is unknown or has no password. */
   private dummy: Promise<PasswordHash> | undefined;
+  private hashes = 0;
 
   /** Creates an empty role database whose new password hashes cost `hashing`. */
   constructor(private readonly hashing: ScryptCost = DEFAULT_SCRYPT_COST) {}
@@ -154,6 +155,35 @@ export class RoleDatabase {
     return this.changes;
   }
 
+  /**
+   * @internal Continues the generation from `generation` (read from the server directory), so
+   * that it never goes backwards across a restart. A smaller number is ignored.
+   */
+  restoreGeneration(generation: number): void {
+    if (Number.isSafeInteger(generation) && generation > this.changes) this.changes = generation;
+  }
+
+  /**
+   * The number of password hashes computed so far: hashes derived from a password (new
+   * passwords, the stand-in hash for unknown roles) and passwords verified against a hash.
+   * A diagnostic (listed in the server's component information).
+   */
+  get passwordHashesComputed(): number {
+    return this.hashes;
+  }
+
+  /** Derives a new password hash at the database's cost (counted). */
+  private derive(password: string): Promise<PasswordHash> {
+    this.hashes++;
+    return hashPassword(password, this.hashing);
+  }
+
+  /** Checks a password against a hash (counted). */
+  private verify(password: string, credential: PasswordHash): Promise<boolean> {
+    this.hashes++;
+    return passwordMatches(password, credential);
+  }
+
   private changed(): void {
     this.changes++;
     this.onChange?.();
@@ -171,9 +201,9 @@ export class RoleDatabase {
     const key = this.verifiedKeyOf(name, password);
     if (record?.credential !== undefined && this.verified.get(key) === record.credential) return record.incarnation;
     // an unknown role is hashed too, so that timing does not tell which roles exist
-    this.dummy ??= hashPassword('', this.hashing);
+    this.dummy ??= this.derive('');
     const credential = record?.credential ?? (await this.dummy);
-    const ok = (await passwordMatches(password, credential)) && record?.credential === credential && this.roles.get(name) === record;
+    const ok = (await this.verify(password, credential)) && record?.credential === credential && this.roles.get(name) === record;
     if (!ok || record === undefined) throw new AuthenticationError(`invalid role name or password for role '${name}'`);
     this.remember(key, credential);
     return record.incarnation;
@@ -217,7 +247,7 @@ export class RoleDatabase {
   async changePassword(name: string, oldPassword: string, newPassword: string): Promise<void> {
     await this.authenticate(name, oldPassword);
     if (newPassword === '') throw new BadRequestError('the new password must not be empty');
-    const credential = await hashPassword(newPassword, this.hashing);
+    const credential = await this.derive(newPassword);
     const record = this.roles.get(name);
     if (!record) throw new AuthenticationError(`invalid role name or password for role '${name}'`);
     record.credential = credential;
@@ -297,7 +327,7 @@ export class RoleDatabase {
   async createFirst(name: string, password: string): Promise<void> {
     checkRoleName(name);
     if (this.roles.size > 0) throw new BadRequestError('the first role can only be created while the server has no roles');
-    const credential = await hashPassword(password, this.hashing);
+    const credential = await this.derive(password);
     this.insert(name, credential).privileges.set('>', { spec: parseResourceSpecifier('>'), types: new Set(['full']) });
     this.rememberNew(name, password, credential);
     this.changed();
@@ -326,7 +356,7 @@ export class RoleDatabase {
     let credential: PasswordHash | undefined;
     if (type === 'password') {
       if (password === undefined || password === '') throw new BadRequestError(`a password is required to create role '${name}' (or use password-specification-type=none)`);
-      credential = await hashPassword(password, this.hashing);
+      credential = await this.derive(password);
     } else if (type === 'password-hash') {
       credential = parsePasswordHash(password ?? '');
     } else if (type === 'none') {

@@ -24,9 +24,11 @@ import {
   storeLayout,
   writeDocument,
 } from '../persistence/layout.js';
+import { type DataSourceRegistration, isRegistrationList } from './data-sources.js';
 import type { DataStore } from './data-store.js';
 import type { PersistedRole } from './roles.js';
-import { type PersistenceSettings, type StoreLoadReport, StorePersistence } from './store-persistence.js';
+import { type PersistenceSettings, StorePersistence } from './store-persistence.js';
+import type { StoreLoadReport } from './recovery.js';
 
 /** Server parameter: `off` (default: everything in memory) or `file` (a server directory). */
 export const PERSISTENCE_PARAMETER = 'persistence';
@@ -69,13 +71,13 @@ export interface CatalogueEntry {
   readonly parameters: Readonly<Record<string, string>>;
   /** Its unique id. */
   readonly uniqueId: string;
+  /**
+   * Its data source registrations with their real parameters (passwords included: the
+   * catalogue file has mode 0600); absent when it has none.
+   */
+  readonly dataSources?: readonly DataSourceRegistration[];
 }
 
-/** What start-up reports about each store (and the server documents). */
-export type RecoveryEvent =
-  | { readonly kind: 'loading'; readonly store: string }
-  | { readonly kind: 'loaded'; readonly store: string; readonly report: StoreLoadReport; readonly elapsedMs: number }
-  | { readonly kind: 'offline'; readonly store: string; readonly error: Error };
 
 function checkEntries(value: unknown, path: string): CatalogueEntry[] {
   const stores = (value as { stores?: unknown } | null)?.stores;
@@ -84,11 +86,12 @@ function checkEntries(value: unknown, path: string): CatalogueEntry[] {
     if (typeof e.name !== 'string' || typeof e.directory !== 'string' || typeof e.type !== 'string' || typeof e.uniqueId !== 'string' || typeof e.parameters !== 'object' || e.parameters === null) {
       throw new CorruptFileError(path, 0, `the server catalogue has an invalid entry ${JSON.stringify(e.name)}`);
     }
+    if (e.dataSources !== undefined && !isRegistrationList(e.dataSources)) throw new CorruptFileError(path, 0, `the server catalogue has invalid data source registrations for data store ${JSON.stringify(e.name)}`);
   }
   return stores as CatalogueEntry[];
 }
 
-/** The open server directory of a persistent server. */
+/** @internal The open server directory of a persistent server (works on the internal DataStore). */
 export class ServerFiles {
   private queue: Promise<void> = Promise.resolve();
   private readonly entries = new Map<string, CatalogueEntry>();
@@ -120,13 +123,19 @@ export class ServerFiles {
     }
   }
 
-  /** The persisted roles, or undefined for a new server directory. */
-  async readRoles(): Promise<PersistedRole[] | undefined> {
+  /**
+   * The persisted roles and the role database's generation when they were written, or
+   * undefined for a new server directory.
+   */
+  async readRoles(): Promise<{ roles: PersistedRole[]; generation: number } | undefined> {
     const doc = await readDocument(this.layout.rolesFile);
     if (doc === undefined) return undefined;
-    const roles = (doc.value as { roles?: unknown } | null)?.roles;
+    const value = doc.value as { roles?: unknown; generation?: unknown } | null;
+    const roles = value?.roles;
     if (!Array.isArray(roles)) throw new CorruptFileError(this.layout.rolesFile, 0, 'the role database has no list of roles');
-    return roles as PersistedRole[];
+    const generation = value?.generation ?? 0;
+    if (typeof generation !== 'number' || !Number.isSafeInteger(generation) || generation < 0) throw new CorruptFileError(this.layout.rolesFile, 0, 'the role database has an invalid generation');
+    return { roles: roles as PersistedRole[], generation };
   }
 
   /** The stores of the catalogue; removes store directories it does not list (creations that never finished). */
@@ -156,8 +165,8 @@ export class ServerFiles {
   }
 
   /** Queues a rewrite of the role database (mode 0600: it holds password hashes). */
-  writeRoles(roles: readonly PersistedRole[]): Promise<void> {
-    return this.enqueue(() => writeDocument(this.layout.rolesFile, { roles }, { mode: 0o600 }));
+  writeRoles(roles: readonly PersistedRole[], generation: number): Promise<void> {
+    return this.enqueue(() => writeDocument(this.layout.rolesFile, { roles, generation }, { mode: 0o600 }));
   }
 
   private writeCatalogue(): Promise<void> {
@@ -180,6 +189,25 @@ export class ServerFiles {
         throw e;
       }
       return files;
+    });
+  }
+
+  /**
+   * Queues a rewrite of the catalogue with the data source registrations of a store (nothing
+   * when the catalogue does not list that store, or lists another store of that name).
+   */
+  writeDataSources(store: Pick<DataStore, 'name' | 'uniqueId'>, registrations: readonly DataSourceRegistration[]): Promise<void> {
+    return this.enqueue(async () => {
+      const entry = this.entries.get(store.name);
+      if (entry === undefined || entry.uniqueId !== store.uniqueId) return;
+      const rest: CatalogueEntry = { name: entry.name, directory: entry.directory, type: entry.type, parameters: entry.parameters, uniqueId: entry.uniqueId };
+      this.entries.set(store.name, registrations.length > 0 ? { ...rest, dataSources: registrations } : rest);
+      try {
+        await this.writeCatalogue();
+      } catch (e) {
+        this.entries.set(store.name, entry);
+        throw e;
+      }
     });
   }
 

@@ -14,7 +14,10 @@ import { parsePasswordHashing, PASSWORD_HASHING_PARAMETER } from './password-has
 import { GUEST_ROLE, RoleDatabase } from './roles.js';
 import { GIT_SHA, VERSION } from './version.js';
 import { type ReadPolicy, readPolicyOf } from './read-policy.js';
-import { type CatalogueEntry, persistenceOf, type RecoveryEvent, ServerFiles } from './server-persistence.js';
+import { checkProcessMemory, type QueryLimitSettings, queryLimitsOf, type RequestedLimits, resolveLimits } from './query-limits.js';
+import type { EvaluationLimits } from '../sparql/query-budget.js';
+import { type CatalogueEntry, persistenceOf, ServerFiles } from './server-persistence.js';
+import type { RecoveryEvent } from './recovery.js';
 import type { LogFileIO } from '../persistence/log.js';
 import type { StorePersistence } from './store-persistence.js';
 
@@ -46,6 +49,11 @@ export interface ServerOptions {
    *   a crash of the process, not a power loss).
    * - `persistence-compact-threshold`: log size in bytes past which a store is compacted
    *   (a new snapshot, then an empty log); default 64 MiB.
+   * - `query-time-limit` (milliseconds, default `none`), `query-memory-limit` (estimated bytes
+   *   one query may hold; default a quarter of the smaller of `max-memory` and V8's heap limit;
+   *   `none` for no limit) and `allow-query-limit-override` (default `false`: a request may
+   *   only lower these limits) bound queries and the WHERE clauses of updates (see
+   *   server/query-limits.ts and "Limits" in docs/sparql.md).
    */
   readonly parameters?: Readonly<Record<string, string>>;
   /**
@@ -104,6 +112,29 @@ export class Server implements AsyncDisposable {
     this.parameters = { ...(options.parameters ?? {}) };
     this.roles = new RoleDatabase(parsePasswordHashing(this.parameters[PASSWORD_HASHING_PARAMETER]));
     this.readPolicy = readPolicyOf(this.parameters);
+    this.queryLimitSettings = queryLimitsOf(this.parameters);
+  }
+
+  /** The limits on queries from the server parameters. */
+  private readonly queryLimitSettings: QueryLimitSettings;
+
+  /**
+   * @internal The limits of one query or update: those `requested` (a request's own), else the
+   * server's (`query-time-limit`, `query-memory-limit`, the latter following `max-memory`).
+   * @throws BadRequestError for a requested limit above the server's while
+   *   `allow-query-limit-override` is false, or one that is not positive.
+   */
+  queryLimits(requested: RequestedLimits = {}): EvaluationLimits {
+    return resolveLimits(this.queryLimitSettings, this.maxMemory, requested);
+  }
+
+  /**
+   * @internal Refuses `what` (an import) when the process holds more memory than the server
+   * property `max-memory` (V8's heap in use plus buffers).
+   * @throws MemoryExhaustedError
+   */
+  checkMemory(what: string): void {
+    checkProcessMemory(this.maxMemory, what);
   }
 
   /**
@@ -125,17 +156,19 @@ export class Server implements AsyncDisposable {
     try {
       const files = persistence ? await ServerFiles.open(persistence.directory, { ...persistence.settings, wrapLogIO: options.wrapLogIO }) : undefined;
       try {
-        const roles = await files?.readRoles();
-        if (roles !== undefined) server.roles.importState(roles);
-        else {
+        const saved = await files?.readRoles();
+        if (saved !== undefined) {
+          server.roles.importState(saved.roles);
+          server.roles.restoreGeneration(saved.generation);
+        } else {
           await server.roles.createFirst(options.roleName, options.password);
           if (guest === 'true') server.roles.createUnchecked(GUEST_ROLE);
         }
         if (files) {
           server.files = files;
-          if (roles === undefined) await files.writeRoles(server.roles.exportState());
+          if (saved === undefined) await files.writeRoles(server.roles.exportState(), server.roles.generation);
           server.roles.onChange = () => {
-            void files.writeRoles(server.roles.exportState()).catch((e: unknown) => process.emitWarning(`could not save the role database: ${String(e)}`));
+            void files.writeRoles(server.roles.exportState(), server.roles.generation).catch((e: unknown) => process.emitWarning(`could not save the role database: ${String(e)}`));
           };
           for (const entry of await files.readCatalogue()) await server.loadDataStore(files, entry, options.onRecovery);
         }
@@ -156,7 +189,12 @@ export class Server implements AsyncDisposable {
     onRecovery?.({ kind: 'loading', store: entry.name });
     try {
       const store = new DataStore(entry.name, entry.type, entry.parameters, this.readPolicy, entry.uniqueId, true);
-      const { persistence, report } = await files.loadStore(store, entry);
+      store.memoryGuard = (what) => this.checkMemory(what);
+      await store.dataSources.restore(entry.dataSources ?? []);
+      const { persistence, report } = await files.loadStore(store, entry).catch((e: unknown) => {
+        store.dataSources.closeAll();
+        throw e;
+      });
       this.attach(store, Promise.resolve(persistence));
       this.stores = this.stores.set(entry.name, store);
       onRecovery?.({ kind: 'loaded', store: entry.name, report, elapsedMs: performance.now() - started });
@@ -177,6 +215,9 @@ export class Server implements AsyncDisposable {
         void files.then((f) => (f.wantsCompaction ? f.compact(s, 60_000) : undefined)).catch((e: unknown) => process.emitWarning(`could not compact data store '${s.name}': ${String(e)}`));
       },
     };
+    // data source registrations are kept in the catalogue (mode 0600: they may hold passwords)
+    const directory = this.files;
+    if (directory) store.dataSources.onChange = () => directory.writeDataSources(store, store.dataSources.exportRegistrations());
   }
 
   /** The stores of the server directory that could not be loaded, with why (empty for an in-memory server). */
@@ -304,6 +345,7 @@ export class Server implements AsyncDisposable {
     if (this.offline.has(name)) throw new DuplicateResourceError(`data store '${name}' exists but is offline (its files could not be loaded)`);
     const persistence = parameters.persistence ?? (this.files ? 'file' : 'off');
     const store = new DataStore(name, type, { ...parameters, ...(this.files ? { persistence } : {}) }, this.readPolicy, undefined, this.files !== undefined);
+    store.memoryGuard = (what) => this.checkMemory(what);
     if (this.files && persistence === 'file') this.attach(store, this.files.createStore(store));
     this.stores = this.stores.set(name, store);
     return store;
@@ -346,6 +388,7 @@ export class Server implements AsyncDisposable {
       properties: [
         ['Version', VERSION],
         ['Number of data stores', stores.length],
+        ['Password hashes computed', this.roles.passwordHashesComputed],
         ...(extended ? ([['Heap bytes used', process.memoryUsage().heapUsed]] as Array<[string, number]>) : []),
       ],
       children: stores,

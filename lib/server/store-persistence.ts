@@ -1,15 +1,20 @@
 /**
  * The persistence of one data store in a server directory (see `lib/persistence/layout.ts`):
- * its snapshot (dictionary, explicit and derived facts per tuple table, catalogue as JSON)
- * and its transaction log (one record per committed transaction: the new dictionary terms,
- * the net change of explicit facts, and the whole catalogue when it changed).
+ * its snapshot (dictionary with the arguments of its SKOLEM terms, explicit and derived facts
+ * per tuple table, catalogue as JSON, the store's version) and its transaction log (one record
+ * per committed transaction: the new dictionary terms, the new SKOLEM terms' arguments, the
+ * net change of explicit facts, the whole catalogue when it changed, and the version the
+ * transaction published).
  *
- * Loading reads the snapshot, replays the log in one write transaction and, when the log
- * held records (or the snapshot held no derived facts while the store has rules), recomputes
- * the materialisation from scratch. Compaction writes a new snapshot (write, fsync, rename)
+ * Loading reads the snapshot and replays the log in one write transaction. When the snapshot
+ * holds the materialisation (or there is no snapshot: the store started empty), the replayed
+ * explicit and rule changes are followed by one incremental maintenance run over their union;
+ * only a snapshot without that mark is rematerialised from scratch. The store's version then
+ * continues from the last one logged. Compaction writes a new snapshot (write, fsync, rename)
  * and then starts a new, empty log that follows it.
  * @module
  */
+import type { StoreLoadReport } from './recovery.js';
 import { OrderedMap } from 'immutable';
 import { parseDatalog } from '../formats/datalog-parser.js';
 import { Interrupter } from '../model/control.js';
@@ -93,24 +98,37 @@ export function catalogueFromJson(value: unknown, where: { path: string; offset:
   return { catalogue, nextTableId: v.nextTableId, tables };
 }
 
-/** What loading a store found, for start-up reports. */
-export interface StoreLoadReport {
-  /** Whether a snapshot was read. */
-  readonly snapshot: boolean;
-  /** Log records replayed. */
-  readonly records: number;
-  /** Whether the materialisation was recomputed. */
-  readonly rematerialised: boolean;
-  /** A sentence about a torn log tail that was cut, if any. */
-  readonly cut: string | undefined;
-}
 
 const OP_CATALOGUE = 'catalogue';
+/** Log operation: the version the transaction published (`version`). */
+const OP_VERSION = 'version';
+/** Log operation: SKOLEM terms made by the transaction (`entries`, as {@link TermDictionary.exportSkolems} gives them). */
+const OP_SKOLEMS = 'skolems';
+/** Snapshot section: the store's state beside its facts (`version`, `materialised`). */
+const STATE_SECTION = 'state';
+/** Snapshot section: the SKOLEM terms' arguments (see {@link TermDictionary.exportSkolems}). */
+const SKOLEMS_SECTION = 'skolems';
 
-/** The files of one persistent store and the operations on them. */
+/** The JSON of the snapshot's {@link STATE_SECTION}. */
+interface SnapshotState {
+  /** The version of the store the snapshot was taken at. */
+  readonly version: number;
+  /** Whether the snapshot holds the derived facts of its rules (a committed state always does). */
+  readonly materialised: boolean;
+}
+
+/** A version number read from a file, checked. */
+function versionOf(value: unknown, where: { path: string; offset: number }): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw new CorruptFileError(where.path, where.offset, `invalid store version ${JSON.stringify(value)}`);
+  return value;
+}
+
+/** @internal The files of one persistent store and the operations on them (works on the internal DataStore). */
 export class StorePersistence {
   /** Terms of the dictionary already in the snapshot or the log. */
   private loggedTerms = 0;
+  /** SKOLEM terms of the dictionary whose arguments are already in the snapshot or the log. */
+  private loggedSkolems = 0;
   private snapshotBytes = 0;
   private compacting: Promise<void> | undefined;
 
@@ -139,6 +157,9 @@ export class StorePersistence {
       let base = 0;
       let hasSnapshot = false;
       let snapshotBytes = 0;
+      let version = 0;
+      // an empty store is trivially materialised; a snapshot says whether it is
+      let materialised = true;
       try {
         const snap = await readSnapshot(layout.snapshotFile);
         hasSnapshot = true;
@@ -156,6 +177,18 @@ export class StorePersistence {
           throw new CorruptFileError(layout.snapshotFile, 0, `the dictionary: ${(e as Error).message}`);
         }
         const size = facts.dictionary.size;
+        if (snap.has(SKOLEMS_SECTION)) {
+          try {
+            facts.dictionary.restoreSkolems(snap.array(SKOLEMS_SECTION, Uint32Array));
+          } catch (e) {
+            throw new CorruptFileError(layout.snapshotFile, 0, `the SKOLEM terms: ${(e as Error).message}`);
+          }
+        }
+        if (snap.has(STATE_SECTION)) {
+          const state = snap.json(STATE_SECTION) as Partial<SnapshotState> | null;
+          version = versionOf(state?.version, { path: layout.snapshotFile, offset: 0 });
+          materialised = state?.materialised === true;
+        } else materialised = false;
         for (const id of restored.tables.keys()) {
           const data = snap.array(`t${id}.data`, Uint32Array);
           const flags = snap.array(`t${id}.flags`, Uint8Array);
@@ -170,6 +203,10 @@ export class StorePersistence {
         if (errorCode(e) !== 'ENOENT') throw e;
       }
       let records = 0;
+      const baseRules = tx.catalogue.rules;
+      // with a materialised base, replayed changes are followed incrementally
+      // (without rules there is nothing to follow until a replayed record adds some)
+      if (materialised && baseRules.size > 0) store.reasoner.trackChanges();
       const { log, report } = await TransactionLog.open(layout.logFile, {
         durability: settings.durability,
         wrapIO: settings.wrapLogIO,
@@ -177,7 +214,8 @@ export class StorePersistence {
           if (record.sequence <= base) return;
           const origin = { path: layout.logFile, offset: record.offset };
           const decoded = decodeTransaction(record.body, origin);
-          replay(store, tx, decoded, origin);
+          const logged = replay(store, tx, decoded, origin, materialised);
+          if (logged !== undefined) version = Math.max(version, logged);
           records++;
         },
       });
@@ -185,23 +223,34 @@ export class StorePersistence {
         await log.close();
         throw new CorruptFileError(layout.logFile, 0, `the log follows transaction ${report.baseSequence}, but the snapshot holds transactions up to ${base} only (transactions are missing)`);
       }
+      // mounted tables read their sources while reasoning
+      const mounted = await store.attachMountedTables(tx.catalogue);
       const rules = tx.catalogue.rules.size > 0;
-      // a snapshot is taken of a committed, hence materialised, state
-      const rematerialise = rules && records > 0;
-      if (rematerialise) {
+      let rematerialise = false;
+      let maintained = false;
+      if (materialised) {
+        if (tx.catalogue.rules.size > 0 || baseRules.size > 0) store.reasoner.recompile(tx);
+        store.reasoner.noteRuleChanges(tx, baseRules);
+        maintained = (await store.reasoner.reason(tx, new Interrupter())) !== undefined;
+      } else if (rules) {
+        // the snapshot does not say it holds the derived facts: reason from scratch
+        rematerialise = true;
         store.reasoner.recompile(tx);
         store.reasoner.requestRecompute();
         await store.reasoner.reason(tx, new Interrupter());
-      } else if (rules) store.reasoner.recompile(tx);
+      }
+      mounted.loaded();
       facts.commit(tx);
       store.reasoner.committedTransaction(tx);
       committed = true;
+      facts.restoreVersion(version);
       const persistence = new StorePersistence(layout, settings, log);
       persistence.loggedTerms = facts.dictionary.size;
+      persistence.loggedSkolems = facts.dictionary.skolemCount;
       persistence.snapshotBytes = snapshotBytes;
-      return { persistence, report: { snapshot: hasSnapshot, records, rematerialised: rematerialise, cut: report.cut } };
+      return { persistence, report: { snapshot: hasSnapshot, records, rematerialised: rematerialise, maintained, cut: report.cut, unavailableSources: mounted.unavailable } };
     } finally {
-      if (!committed) facts.rollback(tx);
+      if (!committed) store.rollback(tx);
     }
   }
 
@@ -218,19 +267,22 @@ export class StorePersistence {
     }
     const operations: CatalogueOperation[] = [];
     if (tx.catalogue !== tx.base.catalogue) operations.push({ op: OP_CATALOGUE, catalogue: catalogueToJson(tx.catalogue, facts.nextTableIdentifier) });
+    if (facts.dictionary.skolemCount > this.loggedSkolems) operations.push({ op: OP_SKOLEMS, entries: [...facts.dictionary.exportSkolems(this.loggedSkolems)] });
+    // every commit publishes a version, also one that changed nothing: it is logged, so that versions never go backwards
+    operations.push({ op: OP_VERSION, version: tx.version });
     return { firstTermId: this.loggedTerms, terms: collectTerms(facts.dictionary, this.loggedTerms, facts.dictionary.size), tables, operations };
   }
 
   /**
-   * Appends the transaction's record to the log (durably, with `sync`). Nothing is appended
-   * for a transaction that changed nothing.
+   * Appends the transaction's record to the log (durably, with `sync`). A transaction that
+   * changed nothing is logged too (its record holds the version it publishes).
    * @throws StorageWriteError when the write or flush fails (the log is then as it was).
    */
   async append(store: DataStore, tx: WriteTransaction): Promise<void> {
     const record = this.recordOf(store, tx);
-    if (record.tables.length === 0 && record.operations.length === 0 && record.terms.ends.length === 0) return;
     await this.log.append(encodeTransaction(record));
     this.loggedTerms = store.facts.dictionary.size;
+    this.loggedSkolems = store.facts.dictionary.skolemCount;
   }
 
   /** Whether the log has grown past the compaction threshold. */
@@ -260,6 +312,8 @@ export class StorePersistence {
       const sections: SnapshotSection[] = [{ name: 'catalogue', json: catalogueToJson(catalogue, facts.nextTableIdentifier) }];
       const terms = collectTerms(facts.dictionary, 0, facts.dictionary.size);
       sections.push({ name: 'terms.ends', array: terms.ends }, { name: 'terms.bytes', array: terms.bytes }, { name: 'terms.hashes', array: facts.dictionary.exportHashes() });
+      const state: SnapshotState = { version: facts.committed.version, materialised: true };
+      sections.push({ name: STATE_SECTION, json: state as unknown as JsonValue }, { name: SKOLEMS_SECTION, array: facts.dictionary.exportSkolems() });
       for (const info of catalogue.tupleTables.values()) {
         if (info.type !== MEMORY_TABLE_TYPE) continue;
         const table = facts.table(info.id);
@@ -273,6 +327,7 @@ export class StorePersistence {
       await old.close();
       this.log = await TransactionLog.create(this.layout.logFile, sequence, { durability: this.settings.durability, wrapIO: this.settings.wrapLogIO, replace: true });
       this.loggedTerms = facts.dictionary.size;
+      this.loggedSkolems = facts.dictionary.skolemCount;
     } finally {
       facts.rollback(tx);
     }
@@ -285,15 +340,31 @@ export class StorePersistence {
   }
 }
 
-/** Applies one log record to the replay transaction. */
-function replay(store: DataStore, tx: WriteTransaction, record: TransactionRecord, origin: { path: string; offset: number }): void {
+/**
+ * Applies one log record to the replay transaction; returns the version it logged, if any.
+ * With `incremental`, explicit changes go through the reasoner's pending changes.
+ */
+function replay(store: DataStore, tx: WriteTransaction, record: TransactionRecord, origin: { path: string; offset: number }, incremental: boolean): number | undefined {
   const facts = store.facts;
   applyTerms(facts.dictionary, record, origin);
+  let version: number | undefined;
   for (const op of record.operations) {
-    if (op.op !== OP_CATALOGUE) throw new CorruptFileError(origin.path, origin.offset, `unknown catalogue operation '${op.op}'`);
-    const restored = catalogueFromJson(op.catalogue, origin);
-    facts.restoreTables(restored.tables, restored.nextTableId);
-    tx.catalogue = restored.catalogue;
+    if (op.op === OP_VERSION) {
+      version = versionOf(op.version, origin);
+    } else if (op.op === OP_SKOLEMS) {
+      const entries = op.entries;
+      if (!Array.isArray(entries) || !entries.every((n) => typeof n === 'number' && Number.isInteger(n) && n >= 0)) throw new CorruptFileError(origin.path, origin.offset, 'invalid SKOLEM entries');
+      try {
+        facts.dictionary.restoreSkolems(entries as number[]);
+      } catch (e) {
+        throw new CorruptFileError(origin.path, origin.offset, `the SKOLEM terms: ${(e as Error).message}`);
+      }
+    } else if (op.op === OP_CATALOGUE) {
+      const restored = catalogueFromJson(op.catalogue, origin);
+      facts.restoreTables(restored.tables, restored.nextTableId);
+      tx.catalogue = restored.catalogue;
+      store.reasoner.forgetTables((id) => restored.tables.has(id));
+    } else throw new CorruptFileError(origin.path, origin.offset, `unknown catalogue operation '${op.op}'`);
   }
   const size = facts.dictionary.size;
   for (const change of record.tables) {
@@ -315,7 +386,13 @@ function replay(store: DataStore, tx: WriteTransaction, record: TransactionRecor
         f();
       }
     };
-    each(change.removed, () => table.remove(tuple, EXPLICIT, tx.version));
-    each(change.added, () => table.add(tuple, EXPLICIT, tx.version));
+    if (incremental) {
+      each(change.removed, () => store.reasoner.removeFact(tx, change.tableId, tuple));
+      each(change.added, () => store.reasoner.addFact(tx, change.tableId, tuple));
+    } else {
+      each(change.removed, () => table.remove(tuple, EXPLICIT, tx.version));
+      each(change.added, () => table.add(tuple, EXPLICIT, tx.version));
+    }
   }
+  return version;
 }

@@ -39,8 +39,10 @@ export interface ServeOptions {
   /**
    * Server parameters the flags set: `sandbox-directory` (`--sandbox-directory`),
    * `allowed-url-schemes-on-import` (`--allowed-url-schemes`), `persistence=file` with
-   * `server-directory` (`--server-directory`) and `persistence-durability`
-   * (`--persistence-durability`).
+   * `server-directory` (`--server-directory`), `persistence-durability`
+   * (`--persistence-durability`), `query-time-limit` (`--query-time-limit`),
+   * `query-memory-limit` (`--query-memory-limit`) and `allow-query-limit-override=true`
+   * (`--allow-query-limit-override`).
    */
   readonly parameters?: Readonly<Record<string, string>>;
 }
@@ -54,6 +56,8 @@ export const SERVE_USAGE = `usage: quadlog serve [--port N] [--host H] [--varian
                      [--sandbox-directory DIR] [--allowed-url-schemes LIST] [--no-demo]
                      [--server-directory DIR [--persistence-durability sync|relaxed]]
                      [--guest | --no-guest] [--no-console]
+                     [--query-time-limit MS|none] [--query-memory-limit BYTES|none]
+                     [--allow-query-limit-override]
 
 The first role comes from --role/--password, else from the environment variables
 QUADLOG_ROLE and QUADLOG_PASSWORD, else it is 'admin' with a generated password,
@@ -74,7 +78,13 @@ The web console is served at /console/ (sign in with a role and password there);
 --server-directory DIR keeps roles, stores and their data in DIR (persistence=file): a restart
 on the same directory loads them (the first role then comes from DIR, not from --role). Each
 commit is flushed to the disk before it is acknowledged; --persistence-durability relaxed
-only hands it to the operating system (faster; survives a crash of quadlog, not of the machine).`;
+only hands it to the operating system (faster; survives a crash of quadlog, not of the machine).
+
+--query-time-limit stops a query (or an update's WHERE clauses) after MS milliseconds (default
+none); --query-memory-limit stops a query that holds more than BYTES (estimated: sorts, groups,
+DISTINCT, CONSTRUCT answers; default a quarter of max-memory or of the V8 heap limit, whichever
+is smaller). A request may lower them (query-time-limit and query-memory-limit parameters of
+/sparql); --allow-query-limit-override lets it raise them too.`;
 
 /** Parses the arguments of `quadlog serve` (after the command name); throws with a message naming the problem. */
 export function parseServeArguments(args: readonly string[], env: NodeJS.ProcessEnv = process.env): ServeOptions {
@@ -96,6 +106,9 @@ export function parseServeArguments(args: readonly string[], env: NodeJS.Process
       guest: { type: 'boolean' },
       'no-guest': { type: 'boolean' },
       'no-console': { type: 'boolean' },
+      'query-time-limit': { type: 'string' },
+      'query-memory-limit': { type: 'string' },
+      'allow-query-limit-override': { type: 'boolean' },
     },
     strict: true,
     allowPositionals: false,
@@ -126,6 +139,15 @@ export function parseServeArguments(args: readonly string[], env: NodeJS.Process
     if (values['persistence-durability'] !== 'sync' && values['persistence-durability'] !== 'relaxed') throw new Error(`invalid --persistence-durability '${values['persistence-durability']}': sync or relaxed`);
     parameters['persistence-durability'] = values['persistence-durability'];
   }
+  for (const flag of ['query-time-limit', 'query-memory-limit'] as const) {
+    const value = values[flag];
+    if (value === undefined) continue;
+    if (value !== 'none' && !(/^\d+$/.test(value) && Number(value) > 0 && Number.isSafeInteger(Number(value)))) {
+      throw new Error(`invalid --${flag} '${value}': a positive integer (${flag === 'query-time-limit' ? 'milliseconds' : 'bytes'}) or none`);
+    }
+    parameters[flag] = value;
+  }
+  if (values['allow-query-limit-override'] === true) parameters['allow-query-limit-override'] = 'true';
   if (values.guest === true && values['no-guest'] === true) throw new Error('--guest and --no-guest contradict each other');
   const demo = values['no-demo'] !== true;
   const guest: GuestAccess = values.guest === true ? 'all' : values['no-guest'] === true || !demo ? 'none' : 'demo';
@@ -176,7 +198,11 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     parameters: options.parameters ?? {},
     onRecovery: (event) => {
       if (event.kind === 'offline') process.stderr.write(`quadlog serve: ${event.error.message}\n`);
-      else if (event.kind === 'loaded') process.stderr.write(`quadlog serve: loaded data store '${event.store}' in ${Math.round(event.elapsedMs)} ms\n`);
+      else if (event.kind === 'loaded') {
+        process.stderr.write(`quadlog serve: loaded data store '${event.store}' in ${Math.round(event.elapsedMs)} ms\n`);
+        const sources = event.report.unavailableSources;
+        if (sources.length > 0) process.stderr.write(`quadlog serve: data store '${event.store}': tuple tables are mounted on data sources that cannot be read: ${sources.join(', ')}\n`);
+      }
     },
   });
   let endpoint: EndpointHandle;

@@ -28,9 +28,14 @@ import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import { Algebra } from '../expressions/sparql-libraries.js';
 import { InterruptedError, QueryCompilationError } from '../model/errors.js';
-import { compareForOrder, compileExpression, createAggregator, effectiveBooleanValue, type EvaluationContext, ExpressionError, forEachVariable, type Value } from '../expressions/index.js';
+import { compareForOrder, compileExpression, effectiveBooleanValue, type EvaluationContext, ExpressionError, forEachVariable, type Value } from '../expressions/index.js';
 import type { Interrupter } from '../model/control.js';
 import { PathEvaluator } from './paths.js';
+import { ExistsIndex, JoinIndex, MinusIndex, patternProbe } from './anti-join.js';
+import { type AggregateSpec, Grouping } from './grouping.js';
+import { JoinOrders, type PatternRef } from './join-order.js';
+import { memoized } from './memo.js';
+import { aggregateValueBytes, groupBytes, HOLDERS, keyBytes, type QueryBudget, solutionBytes, sortRowBytes, timeWaiting } from './query-budget.js';
 import { ANY_NAMED_GRAPH, DEFAULT_GRAPH, type QuadSource, UNBOUND } from './quad-source.js';
 import type { QueryTerm, QueryTerms } from './query-terms.js';
 import { describeTupleAtom, type TupleAtomPlan, type TupleAtomSplit, tupleAtomsOf, type TupleTableReader } from './tuple-table-access.js';
@@ -68,6 +73,12 @@ interface BgpPlan {
   readonly onMatchAt: (k: number) => (s: number, p: number, o: number, g: number) => boolean;
 }
 
+/** A basic graph pattern's positions (per pattern: subject, predicate, object, graph) and its join orders. */
+interface PreparedBgp {
+  readonly compiled: ReadonlyArray<readonly [PatternRef, PatternRef, PatternRef, PatternRef]>;
+  readonly orders: JoinOrders;
+}
+
 /** A path's ends and graph: references, values under the seed, graphs, and the zero-length rule. */
 interface PathRefs {
   readonly sRef: { slot: number } | { id: number };
@@ -79,6 +90,15 @@ interface PathRefs {
   /** Both ends are variables and one is bound by the seed (then (x, x) needs x in the graph). */
   readonly seeded: boolean;
 }
+
+/** The solution an expression reads before its first evaluation. */
+const EMPTY_ROW = new Int32Array(0);
+
+/** Solutions a `FILTER (NOT) EXISTS` tests one by one before it evaluates its pattern once for all ({@link ExistsIndex}). */
+const EXISTS_ONE_BY_ONE = 16;
+
+/** About how many solutions of a pattern can be hashed in the time one test with bindings (a plan and a probe) takes. */
+const SOLUTIONS_PER_TEST = 64;
 
 /** Rows the scan of a basic graph pattern's last pattern visits per step of the join loop. */
 const LAST_SCAN_BATCH = 16;
@@ -102,6 +122,8 @@ export class Engine {
   private ticks = 0;
   /** performance.now() after which evaluation stops with InterruptedError (Infinity: no limit). */
   deadline = Infinity;
+  /** What the evaluation may hold in memory (query-budget.ts; undefined: no limit). */
+  budget: QueryBudget | undefined;
   /** The path evaluator of each graph (they cache closures for the query's lifetime). */
   private readonly pathEvaluators = new Map<number, PathEvaluator>();
   /** The named graphs of the dataset (computed on first use). */
@@ -113,6 +135,8 @@ export class Engine {
   private readonly bnodeScopes = new WeakMap<Int32Array, Map<string, RDF.BlankNode>>();
   /** Reads tuple table atoms (`TT name { … }`, `(…) rdfox:TT "name"`); without it, a query using them fails. */
   tupleTables: TupleTableReader | undefined;
+  /** The prepared basic graph patterns (by their pattern list, or their one pattern), per active graph and graph slot. */
+  private readonly preparedBgps = new WeakMap<object, Map<number | string, PreparedBgp | null>>();
   /** The plans of the tuple table atoms of each basic graph pattern that has some. */
   private readonly tuplePlans = new Map<TupleAtomSplit, TupleAtomPlan>();
 
@@ -176,7 +200,11 @@ export class Engine {
 
   private collectIn(op: Op, seed: Int32Array, active: number): Int32Array[] {
     const out: Int32Array[] = [];
-    this.evaluate(op, seed, active, (s) => void out.push(s));
+    const held = this.budget?.account(HOLDERS.held);
+    this.evaluate(op, seed, active, (s) => {
+      held?.add(solutionBytes(s.length));
+      out.push(s);
+    });
     return out;
   }
 
@@ -279,21 +307,26 @@ export class Engine {
   private singleInputOperator(op: Op, seed: Int32Array, active: number, emit: Emit): SingleInputOperator | undefined {
     switch (op.type) {
       case Algebra.types.FILTER: {
-        const test = this.condition(op.expression, active);
+        const test = this.existsFilter(op.expression, active) ?? memoized(op.expression, (name) => this.slot(name), this.condition(op.expression, active));
         return { input: op.input, seed, emit: (s) => (test(s) ? emit(s) : false) };
       }
       case Algebra.types.EXTEND: {
         const f = this.expression(op.expression, active);
+        // the id of the value (undefined: an error), once per distinct input when the expression allows
+        const idOf = memoized(op.expression, (name) => this.slot(name), (s: Int32Array): number | undefined => {
+          const v = f(s);
+          return v === undefined ? undefined : this.terms.idOf(v);
+        });
         const slot = this.slot(op.variable.value);
         return {
           input: op.input,
           seed,
           emit: (s) => {
             if (s[slot]! !== -1) return emit(s) === true;
-            const v = f(s);
-            if (v === undefined) return emit(s) === true;
+            const id = idOf(s);
+            if (id === undefined) return emit(s) === true;
             const out = s.slice();
-            out[slot] = this.terms.idOf(v);
+            out[slot] = id;
             // the extended solution is the same solution: BNODE(label) keeps its nodes
             const scope = this.bnodeScopes.get(s);
             if (scope) this.bnodeScopes.set(out, scope);
@@ -306,14 +339,20 @@ export class Engine {
       case Algebra.types.DISTINCT:
       case Algebra.types.REDUCED: {
         const seen = new Set<string>();
+        const held = this.budget?.account(HOLDERS.distinct);
         return {
           input: op.input,
           seed,
           emit: (s) => {
             const k = s.join(',');
             if (seen.has(k)) return false;
+            held?.add(keyBytes(k));
             seen.add(k);
             return emit(s) === true;
+          },
+          finish: (stopped) => {
+            held?.release();
+            return stopped;
           },
         };
       }
@@ -372,49 +411,11 @@ export class Engine {
    * pass).
    */
   private bgpPlan(patterns: readonly Algebra.Pattern[], seed: Int32Array, active: number, emit: Emit, graphSlot?: number): BgpPlan | undefined {
-    // a constant the store does not hold (a query-local id) can match nothing
-    for (const p of patterns) {
-      for (const t of [p.subject, p.predicate, p.object]) {
-        if (t.termType !== 'Variable' && t.termType !== 'DefaultGraph' && this.terms.idOf(t as QueryTerm) < -1) return undefined;
-      }
-    }
-    const graphRef = (t: RDF.Term): { slot: number } | { id: number } =>
-      graphSlot !== undefined && t.termType === 'DefaultGraph' ? { slot: graphSlot } : this.termRef(t, active);
-    const compiled = patterns.map((p) => [this.termRef(p.subject, active), this.termRef(p.predicate, active), this.termRef(p.object, active), graphRef(p.graph)] as const);
-    const order: number[] = [];
-    const bound = new Set<number>();
-    for (let i = 0; i < seed.length; i++) if (seed[i]! !== -1) bound.add(i);
-    const remaining = compiled.map((_, i) => i);
+    const prepared = this.preparedBgp(patterns, active, graphSlot);
+    if (!prepared) return undefined;
+    const { compiled } = prepared;
     // greedy order: the connected pattern with the smallest estimated result first
-    while (remaining.length > 0) {
-      let best = 0;
-      let bestCost = Infinity;
-      remaining.forEach((idx, k) => {
-        const refs = compiled[idx]!;
-        const constant = (c: number): number => {
-          const r = refs[c]!;
-          return 'id' in r ? r.id : UNBOUND;
-        };
-        const graph = constant(3);
-        let cost = this.source.estimate ? this.source.estimate(constant(0), constant(1), constant(2), graph === UNBOUND ? ANY_NAMED_GRAPH : graph) : 1000;
-        let connected = order.length === 0;
-        for (let c = 0; c < 4; c++) {
-          const r = refs[c]!;
-          if ('slot' in r && bound.has(r.slot)) {
-            connected = true;
-            cost /= c === 1 ? 2 : 100;
-          }
-        }
-        if (!connected) cost = cost * 1e6 + 1e9;
-        if (cost < bestCost) {
-          bestCost = cost;
-          best = k;
-        }
-      });
-      const idx = remaining.splice(best, 1)[0]!;
-      order.push(idx);
-      for (const r of compiled[idx]!) if ('slot' in r) bound.add(r.slot);
-    }
+    const order = prepared.orders.orderFor(seed);
     if (this.plan) this.logOrder(patterns, order, seed);
     const solution = seed.slice();
     /** The match arguments of the k-th pattern under the current bindings, or undefined when nothing can match. */
@@ -485,6 +486,47 @@ export class Engine {
       assigned.length = 0;
     };
     return { size: order.length, solution, step, argsOf, onMatchAt, bindAt, unbindAt };
+  }
+
+  /**
+   * The positions of a basic graph pattern's patterns and its join orders, made once per
+   * query, active graph and graph slot (a BGP evaluated with each outer solution is planned
+   * once per set of bound variables); null when a constant cannot match.
+   */
+  private preparedBgp(patterns: readonly Algebra.Pattern[], active: number, graphSlot: number | undefined): PreparedBgp | null {
+    const owner: object = patterns.length === 1 ? patterns[0]! : patterns;
+    let byGraph = this.preparedBgps.get(owner);
+    if (!byGraph) this.preparedBgps.set(owner, (byGraph = new Map<number | string, PreparedBgp | null>()));
+    const key = graphSlot === undefined ? active : `${active} ${graphSlot}`;
+    let prepared = byGraph.get(key);
+    if (prepared === undefined) {
+      prepared = this.prepareBgp(patterns, active, graphSlot);
+      byGraph.set(key, prepared);
+    }
+    return prepared;
+  }
+
+  private prepareBgp(patterns: readonly Algebra.Pattern[], active: number, graphSlot: number | undefined): PreparedBgp | null {
+    // a constant the store does not hold (a query-local id) can match nothing
+    for (const p of patterns) {
+      for (const t of [p.subject, p.predicate, p.object]) {
+        if (t.termType !== 'Variable' && t.termType !== 'DefaultGraph' && this.terms.idOf(t as QueryTerm) < -1) return null;
+      }
+    }
+    const graphRef = (t: RDF.Term): { slot: number } | { id: number } =>
+      graphSlot !== undefined && t.termType === 'DefaultGraph' ? { slot: graphSlot } : this.termRef(t, active);
+    const compiled = patterns.map((p) => [this.termRef(p.subject, active), this.termRef(p.predicate, active), this.termRef(p.object, active), graphRef(p.graph)] as const);
+    const estimate = this.source.estimate?.bind(this.source);
+    const orders = new JoinOrders(compiled, (refs) => {
+      if (!estimate) return 1000;
+      const constant = (c: number): number => {
+        const r = refs[c]!;
+        return 'id' in r ? r.id : UNBOUND;
+      };
+      const graph = constant(3);
+      return estimate(constant(0), constant(1), constant(2), graph === UNBOUND ? ANY_NAMED_GRAPH : graph);
+    });
+    return { compiled, orders };
   }
 
   /** The plan of the tuple table atoms of a basic graph pattern (made on first use). */
@@ -666,7 +708,8 @@ export class Engine {
   /** Between batches: backpressure, then a yield when the time slice is used up (or an interrupt). */
   private async pauseBetweenBatches(): Promise<void> {
     const wait = this.pause?.();
-    if (wait) await wait;
+    // waiting for the reader (backpressure, a cursor's next page) does not count against the time limit
+    if (wait) this.deadline += await timeWaiting(wait);
     if (this.interrupter.due()) await this.interrupter.yield();
     else this.interrupter.check();
     if (performance.now() > this.deadline) throw new InterruptedError('the query exceeded its time limit');
@@ -751,56 +794,59 @@ export class Engine {
     return false;
   }
 
+  /**
+   * OPTIONAL. A right side made of patterns is evaluated with each left solution's bindings
+   * until that has cost more than evaluating it once (see {@link Engine.existsFilter}); then,
+   * as any other right side, its solutions are hashed on the variables each left solution
+   * binds ({@link JoinIndex}) and probed.
+   */
   private leftJoin(op: Algebra.LeftJoin, active: number, emit: Emit, seed: Int32Array): SingleInputOperator {
     const [left, right] = op.input;
     const test = op.expression ? this.condition(op.expression, active) : undefined;
     const seeded = this.seedable(right);
-    const rightAll = seeded ? undefined : this.collectIn(right, this.empty(), active);
+    const variables = this.slotsOf(right);
+    const index = ExistsIndex.usable(variables) ? new JoinIndex(variables, () => this.collectIn(right, this.empty(), active)) : undefined;
+    const rightAll = seeded || index ? undefined : this.collectIn(right, this.empty(), active);
+    const oneByOne = seeded ? Math.max(EXISTS_ONE_BY_ONE, this.estimateSolutions(right, active) / SOLUTIONS_PER_TEST) : -1;
+    let tested = 0;
     return {
       input: left,
       seed,
       emit: (l) => {
         let matched = false;
-        const each = (r: Int32Array): boolean => {
-          const merged = seeded ? r : merge(l, r);
+        const each = (merged: Int32Array | undefined): boolean => {
           if (!merged || (test && !test(merged))) return false;
           matched = true;
           return emit(merged) === true;
         };
-        if (seeded) {
+        const found = index && ++tested > oneByOne ? index.matches(l) : undefined;
+        if (found) {
+          for (const r of found) if (each(merge(l, r))) return true;
+        } else if (seeded) {
           if (this.evaluate(right, l, active, each)) return true;
         } else {
-          for (const r of rightAll!) if (each(r)) return true;
+          for (const r of index ? index.all() : rightAll!) if (each(merge(l, r))) return true;
         }
         return matched ? false : emit(l);
       },
     };
   }
 
+  /** The slots of the variables of an operation (in order of first occurrence). */
+  private slotsOf(op: Op): number[] {
+    const slots: number[] = [];
+    forEachVariable(op, (name) => {
+      const slot = this.slot(name);
+      if (!slots.includes(slot)) slots.push(slot);
+    });
+    return slots;
+  }
+
   private minus(op: Algebra.Minus, active: number, emit: Emit, seed: Int32Array): SingleInputOperator {
     const [left, right] = op.input;
-    const rightAll = this.collectIn(right, this.empty(), active);
-    return {
-      input: left,
-      seed,
-      emit: (l) => {
-        for (const r of rightAll) {
-          let shared = false;
-          let compatible = true;
-          for (let i = 0; i < l.length; i++) {
-            if (l[i]! !== -1 && r[i]! !== -1) {
-              shared = true;
-              if (l[i] !== r[i]) {
-                compatible = false;
-                break;
-              }
-            }
-          }
-          if (shared && compatible) return false;
-        }
-        return emit(l) === true;
-      },
-    };
+    // the right side's solutions hashed on the variables each left solution shares with them
+    const index = new MinusIndex(this.collectIn(right, this.empty(), active));
+    return { input: left, seed, emit: (l) => (index.removes(l) ? false : emit(l) === true) };
   }
 
   private values(op: Algebra.Values, seed: Int32Array, emit: Emit): boolean {
@@ -849,11 +895,16 @@ export class Engine {
       return { f: this.expression(inner, active), desc };
     });
     const rows: Array<{ s: Int32Array; k: Array<Value | undefined> }> = [];
+    const held = this.budget?.account(HOLDERS.orderBy);
     return {
       input: op.input,
       seed,
-      emit: (s) => void rows.push({ s, k: keys.map((k) => k.f(s)) }),
+      emit: (s) => {
+        held?.add(sortRowBytes(s.length, keys.length));
+        rows.push({ s, k: keys.map((k) => k.f(s)) });
+      },
       finish: () => {
+        held?.release();
         rows.sort((a, b) => {
           for (let i = 0; i < keys.length; i++) {
             const c = compareForOrder(a.k[i], b.k[i]);
@@ -908,46 +959,41 @@ export class Engine {
   private group(op: Algebra.Group, seed: Int32Array, active: number, emit: Emit): SingleInputOperator | undefined {
     if (this.countStar(op, seed, active)) return undefined;
     const keySlots = op.variables.map((v) => this.slot(v.value));
-    const aggs = op.aggregates.map((a) => ({
-      slot: this.slot(a.variable.value),
-      fn: a.aggregator,
-      distinct: a.distinct,
-      separator: (a as Algebra.GroupConcatExpression).separator,
-      star: a.expression.expressionType === Algebra.expressionTypes.WILDCARD,
-      f: a.expression.expressionType === Algebra.expressionTypes.WILDCARD ? undefined : this.expression(a.expression, active),
-    }));
-    const groups = new Map<string, { key: Int32Array; aggregators: ReturnType<typeof createAggregator>[] }>();
-    const make = (): ReturnType<typeof createAggregator>[] =>
-      aggs.map((a) => createAggregator(a.fn, a.distinct, { ...(a.separator !== undefined ? { separator: a.separator } : {}), countStar: a.star }));
+    const held = this.budget?.account(HOLDERS.group);
+    const aggs = op.aggregates.map((a): AggregateSpec => {
+      const e = a.expression;
+      const star = e.expressionType === Algebra.expressionTypes.WILDCARD;
+      let value = star ? undefined : memoized(e, (name) => this.slot(name), this.expression(e, active));
+      if (held && value && a.aggregator === 'group_concat') {
+        const f = value;
+        value = (s) => {
+          const v = f(s);
+          held.add(aggregateValueBytes(v));
+          return v;
+        };
+      }
+      const variableSlot = e.expressionType === Algebra.expressionTypes.TERM && e.term.termType === 'Variable' ? this.slot(e.term.value) : undefined;
+      return { slot: this.slot(a.variable.value), fn: a.aggregator, distinct: a.distinct, separator: (a as Algebra.GroupConcatExpression).separator, star, variableSlot, value };
+    });
+    const counts = new Map<number, number>();
+    const ids = {
+      idOf: (v: Value): number => this.terms.idOf(v),
+      termOf: (id: number): Value => this.terms.termOf(id),
+      countId: (n: number): number => {
+        let id = counts.get(n);
+        if (id === undefined) counts.set(n, (id = this.terms.idOf(DataFactory.literal(String(n), DataFactory.namedNode('http://www.w3.org/2001/XMLSchema#integer')))));
+        return id;
+      },
+    };
+    const onNewGroup = held ? (s: Int32Array): void => held.add(groupBytes(keySlots.map((x) => s[x]).join(','), s.length, aggs.length)) : undefined;
+    const grouping = new Grouping(keySlots, aggs, seed, ids, onNewGroup);
     return {
       input: op.input,
       seed,
-      emit: (s) => {
-        const k = keySlots.length === 0 ? '' : keySlots.length === 1 ? String(s[keySlots[0]!]) : keySlots.map((x) => s[x]).join(',');
-        let g = groups.get(k);
-        if (!g) {
-          const key = seed.slice();
-          for (const x of keySlots) key[x] = s[x]!;
-          g = { key, aggregators: make() };
-          groups.set(k, g);
-        }
-        aggs.forEach((a, i) => {
-          // COUNT(DISTINCT *) needs a term that identifies the solution
-          const v = a.star ? (a.distinct ? DataFactory.literal(s.join(',')) : DataFactory.literal('')) : a.f!(s);
-          g.aggregators[i]!.add(v);
-        });
-      },
+      emit: (s) => grouping.add(s),
       finish: () => {
-        if (groups.size === 0 && keySlots.length === 0) groups.set('', { key: seed.slice(), aggregators: make() });
-        for (const g of groups.values()) {
-          const out = g.key.slice();
-          aggs.forEach((a, i) => {
-            const r = g.aggregators[i]!.result();
-            if (r !== undefined) out[a.slot] = this.terms.idOf(r);
-          });
-          if (emit(out)) return true;
-        }
-        return false;
+        held?.release();
+        return grouping.emitAll(emit);
       },
     };
   }
@@ -985,29 +1031,96 @@ export class Engine {
           const v = get(name);
           if (v !== undefined) seed[slot] = this.terms.idOf(v);
         }
-        return this.evaluate(pattern, seed, active, () => true);
+        // what the pattern held is garbage once it is tested: give it back to the budget
+        const mark = this.budget?.mark();
+        try {
+          return this.evaluate(pattern, seed, active, () => true);
+        } finally {
+          if (mark !== undefined) this.budget!.resetTo(mark);
+        }
       },
       bnode: (label?: string) => this.blankNodeFor(label),
     };
     const f = compileExpression(e, context);
+    // one variable reader per expression (not one per solution), reading the solution being evaluated
+    let row: Int32Array = EMPTY_ROW;
+    const get = (name: string): Value | undefined => {
+      const slot = this.slots.get(name);
+      if (slot === undefined) return undefined;
+      const id = row[slot]!;
+      return id === undefined || id === -1 ? undefined : this.terms.termOf(id);
+    };
     return (s) => {
       const previous = this.current;
+      const previousRow = row;
       this.current = s;
+      row = s;
       try {
-        return f((name) => {
-          const slot = this.slots.get(name);
-          if (slot === undefined) return undefined;
-          const id = s[slot]!;
-          return id === -1 ? undefined : this.terms.termOf(id);
-        });
+        return f(get);
       } catch (e) {
         // an expression error is the SPARQL error value; anything else (an interruption inside EXISTS) stops the query
         if (e instanceof ExpressionError) return undefined;
         throw e;
       } finally {
         this.current = previous;
+        row = previousRow;
       }
     };
+  }
+
+  /**
+   * `FILTER (NOT) EXISTS { P }` when substituting bindings into P equals joining with it: after
+   * {@link EXISTS_ONE_BY_ONE} solutions tested one by one, P is evaluated once and its
+   * solutions hashed on the variables each solution binds ({@link ExistsIndex}). Undefined for
+   * any other condition.
+   */
+  private existsFilter(e: Algebra.Expression, active: number): ((s: Int32Array) => boolean) | undefined {
+    if (e.expressionType !== Algebra.expressionTypes.EXISTENCE || !this.seedable(e.input)) return undefined;
+    const pattern = e.input;
+    const negated = e.not;
+    // one triple pattern: one probe of the store per solution
+    const single = pattern.type === Algebra.types.PATTERN ? pattern : pattern.type === Algebra.types.BGP && pattern.patterns.length === 1 ? pattern.patterns[0]! : undefined;
+    if (single && !tupleAtomsOf([single])) {
+      const prepared = this.preparedBgp([single], active, undefined);
+      if (prepared === null) return () => negated;
+      const probe = patternProbe(prepared.compiled[0]!, (s, p, o, g, onMatch) => this.source.match(s, p, o, g, onMatch));
+      if (probe) return (s) => probe(s) !== negated;
+    }
+    const variables = this.slotsOf(pattern);
+    if (!ExistsIndex.usable(variables)) return undefined;
+    const index = new ExistsIndex(variables, () => this.collectIn(pattern, this.empty(), active));
+    // one by one while that costs less than the pattern's solutions (a test with bindings is a
+    // few index probes, but also a plan; a solution for the index costs much less)
+    const oneByOne = Math.max(EXISTS_ONE_BY_ONE, this.estimateSolutions(pattern, active) / SOLUTIONS_PER_TEST);
+    let tested = 0;
+    return (s) => {
+      const found = ++tested > oneByOne ? index.test(s) : undefined;
+      return (found ?? this.evaluate(pattern, s, active, () => true)) !== negated;
+    };
+  }
+
+  /** A rough estimate of the solutions of a seedable pattern without bindings (Infinity: unknown). */
+  private estimateSolutions(op: Op, active: number): number {
+    switch (op.type) {
+      case Algebra.types.BGP:
+        return op.patterns.reduce((least, p) => Math.min(least, this.estimateSolutions(p, active)), op.patterns.length === 0 ? 1 : Infinity);
+      case Algebra.types.PATTERN: {
+        if (!this.source.estimate) return Infinity;
+        const ids = [op.subject, op.predicate, op.object, op.graph].map((t) => {
+          const r = this.termRef(t, active);
+          return 'id' in r ? r.id : UNBOUND;
+        });
+        return this.source.estimate(ids[0]!, ids[1]!, ids[2]!, ids[3] === UNBOUND ? ANY_NAMED_GRAPH : ids[3]!);
+      }
+      case Algebra.types.VALUES:
+        return op.bindings.length;
+      case Algebra.types.JOIN:
+        return op.input.reduce((least, c) => Math.min(least, this.estimateSolutions(c, active)), Infinity);
+      case Algebra.types.UNION:
+        return op.input.reduce((sum, c) => sum + this.estimateSolutions(c, active), 0);
+      default:
+        return Infinity;
+    }
   }
 
   /** Compiles a condition (effective boolean value; errors are false). */

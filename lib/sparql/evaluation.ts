@@ -16,6 +16,7 @@ import { factDomainMask } from '../storage/tuple-table.js';
 import { StoreQuadSource, type DatasetGraphs } from './dataset.js';
 import { Engine } from './engine.js';
 import { compileQuery, parseQuery, toAlgebra } from './parse.js';
+import { applyLimits, HOLDERS, tripleBytes } from './query-budget.js';
 import { DEFAULT_GRAPH, UNBOUND } from './quad-source.js';
 import { QueryTerms, type QueryTerm } from './query-terms.js';
 import { TupleTableReader } from './tuple-table-access.js';
@@ -57,7 +58,7 @@ export async function runQuery(
   engine.plan = plan;
   engine.pause = pause;
   engine.agent = options.agent;
-  if (options.timeLimitMs !== undefined) engine.deadline = performance.now() + options.timeLimitMs;
+  applyLimits(engine, options);
   engine.collectVariables(algebra);
   // LIMIT 0 leaves no Slice in the algebra (sparqlalgebrajs treats 0 as absent)
   const limitZero = 'limit' in parsed && parsed.limit === 0;
@@ -166,6 +167,7 @@ function hasOrderBy(op: Algebra.Operation): boolean {
 async function construct(engine: Engine, op: Algebra.Construct): Promise<RDF.Quad[]> {
   const terms = engine.terms;
   const out = new Map<string, RDF.Quad>();
+  const held = engine.budget?.account(HOLDERS.construct);
   let solutionIndex = 0;
   await engine.runAsync(op.input, engine.empty(), (s) => {
     solutionIndex++;
@@ -190,7 +192,9 @@ async function construct(engine: Engine, op: Algebra.Construct): Promise<RDF.Qua
       if (!subject || !predicate || !object) continue;
       if (subject.termType === 'Literal' || predicate.termType !== 'NamedNode') continue;
       const quad = DataFactory.quad(toN3(subject) as RDF.NamedNode, toN3(predicate) as RDF.NamedNode, toN3(object), DataFactory.defaultGraph());
-      out.set(`${subject.termType}|${subject.value}|${predicate.value}|${termId(object)}`, quad);
+      const key = `${subject.termType}|${subject.value}|${predicate.value}|${termId(object)}`;
+      if (held && !out.has(key)) held.add(tripleBytes(key));
+      out.set(key, quad);
     }
   });
   return [...out.values()];
@@ -220,13 +224,16 @@ async function describe(engine: Engine, terms: QueryTerms, source: StoreQuadSour
     });
   }
   const out = new Map<string, RDF.Quad>();
+  const held = engine.budget?.account(HOLDERS.describe);
   const visited = new Set<number>();
   const visit = (node: number): void => {
     if (visited.has(node) || node < 0) return;
     visited.add(node);
     source.match(node, UNBOUND, UNBOUND, DEFAULT_GRAPH, (s, p, o) => {
       const quad = DataFactory.quad(terms.termOf(s) as RDF.NamedNode, terms.termOf(p) as RDF.NamedNode, terms.termOf(o), DataFactory.defaultGraph());
-      out.set(`${s},${p},${o}`, quad);
+      const key = `${s},${p},${o}`;
+      if (held && !out.has(key)) held.add(tripleBytes(key));
+      out.set(key, quad);
       if (terms.termOf(o).termType === 'BlankNode') visit(o);
     });
   };

@@ -10,6 +10,7 @@ import type { Interrupter } from '../model/control.js';
 import type { TermDictionary } from '../model/dictionary.js';
 import type { FactAccess } from '../storage/fact-access.js';
 import type { WriteTransaction } from '../storage/fact-store.js';
+import type { EvaluationLimits } from './query-budget.js';
 import type { QueryTerm } from './query-terms.js';
 
 /** Options of a query evaluation. */
@@ -22,8 +23,20 @@ export interface QueryOptions {
   readonly defaultGraphs?: readonly string[];
   /** The named graphs (overrides FROM NAMED; the protocol's named-graph-uri). */
   readonly namedGraphs?: readonly string[];
-  /** Stop with InterruptedError after this many milliseconds of evaluation. */
+  /**
+   * Stop with InterruptedError ("exceeded its time limit") after this many milliseconds of
+   * evaluation (time spent waiting for the reader of the answer does not count). Default: the
+   * server parameter `query-time-limit`; a larger value than it is refused unless the server
+   * allows overrides (`allow-query-limit-override`).
+   */
   readonly timeLimitMs?: number;
+  /**
+   * Stop with MemoryLimitError when what the query holds in memory (sorts, groups, DISTINCT,
+   * solutions held for joins, CONSTRUCT and DESCRIBE answers; estimated bytes, see "Limits" in
+   * docs/sparql.md) would pass this many bytes. Default: the server parameter
+   * `query-memory-limit`; a larger value is refused unless the server allows overrides.
+   */
+  readonly memoryLimitBytes?: number;
 }
 
 /** Options of an evaluation inside the library: the public options plus the role's fact access. */
@@ -87,6 +100,8 @@ export interface UpdateTarget {
   load(iri: string, graph: string | undefined): Promise<void>;
   /** The interrupt flag. */
   readonly interrupter: Interrupter;
+  /** The limits of the update's WHERE clauses (one deadline for the whole update; undefined: none). */
+  readonly limits?: EvaluationLimits | undefined;
 }
 
 /** The protocol's using-graph-uri and using-named-graph-uri: the dataset of every WHERE clause. */

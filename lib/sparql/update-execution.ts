@@ -14,6 +14,7 @@ import { EXPLICIT, DERIVED } from '../storage/tuple-table.js';
 import type { TermDictionary } from '../model/dictionary.js';
 import { StoreQuadSource, type DatasetGraphs } from './dataset.js';
 import { Engine } from './engine.js';
+import { applyLimits } from './query-budget.js';
 import { QueryTerms } from './query-terms.js';
 import { describeTupleAtom, type TupleAtomPattern, type TupleAtomSplit, tupleAtomsOf, TupleTableReader } from './tuple-table-access.js';
 import type { UpdateTarget } from './types.js';
@@ -21,13 +22,15 @@ import type { UpdateTarget } from './types.js';
 /** Runs every operation of an update, in order. */
 export async function executeUpdate(op: Algebra.Operation, target: UpdateTarget, baseIRI: string): Promise<void> {
   const ops = op.type === Algebra.types.COMPOSITE_UPDATE ? op.updates : [op];
-  for (const u of ops) await executeOne(u, target, baseIRI);
+  // the time limit covers the whole update: every WHERE clause shares one deadline
+  const started = performance.now();
+  for (const u of ops) await executeOne(u, target, baseIRI, started);
 }
 
-async function executeOne(op: Algebra.Operation, target: UpdateTarget, baseIRI: string): Promise<void> {
+async function executeOne(op: Algebra.Operation, target: UpdateTarget, baseIRI: string, started: number): Promise<void> {
   switch (op.type) {
     case Algebra.types.DELETE_INSERT:
-      return deleteInsert(op, target, baseIRI);
+      return deleteInsert(op, target, baseIRI, started);
     case Algebra.types.LOAD: {
       try {
         await target.load(op.source.value, op.destination?.value);
@@ -156,7 +159,7 @@ function writableTable(catalogue: Catalogue, atom: TupleAtomPattern, verb: strin
 }
 
 /** DELETE/INSERT with an optional WHERE: all solutions first, then deletions, then insertions. */
-function deleteInsert(op: Algebra.DeleteInsert, target: UpdateTarget, baseIRI: string): void {
+function deleteInsert(op: Algebra.DeleteInsert, target: UpdateTarget, baseIRI: string, started: number): void {
   const dictionary = target.dictionary;
   const terms = new QueryTerms(dictionary);
   let where: Algebra.Operation | undefined = op.where;
@@ -168,6 +171,7 @@ function deleteInsert(op: Algebra.DeleteInsert, target: UpdateTarget, baseIRI: s
   }
   const source = new StoreQuadSource(target.tx, dictionary, EXPLICIT | DERIVED, dataset, target.tx.access);
   const engine = new Engine(source, terms, target.interrupter, baseIRI, () => source.graphNames());
+  applyLimits(engine, target.limits, started);
   const tupleTables = new TupleTableReader(target.tx, dictionary, terms, EXPLICIT | DERIVED, target.tx.access);
   engine.tupleTables = tupleTables;
   engine.collectVariables(op);

@@ -182,6 +182,20 @@ export class FactStore {
     this.current = new Snapshot(this, 0, change(this.current.catalogue), this.limits());
   }
 
+  /**
+   * Continues the version numbers from `version` (the last version of the store before a
+   * restart), so that they never go backwards: the latest version is renumbered when it is
+   * lower. Only while no transaction is open.
+   */
+  restoreVersion(version: number): void {
+    if (this.writer) throw new TransactionError('the version can only be restored while no transaction is open');
+    const previous = this.current;
+    if (version <= previous.version) return;
+    this.current = new Snapshot(this, version, previous.catalogue, new Map(previous.limits));
+    if (!this.readers.has(previous.version)) this.liveSnapshots.delete(previous.version);
+    this.liveSnapshots.set(version, this.current);
+  }
+
   /** The latest committed version. */
   get committed(): Snapshot {
     return this.current;

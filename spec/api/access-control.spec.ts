@@ -110,7 +110,7 @@ const OPERATIONS: readonly Operation[] = [
   { name: 'importAxiomsFromTriples', needs: [STORE_READ, [`${S}|axioms`, 'write'], [table('DefaultTriples'), 'read']], run: onStore((ds) => ds.importAxiomsFromTriples()) },
   { name: 'createTupleTable', needs: [STORE_READ, [`${S}|tupletables`, 'write']], run: onStore((ds) => ds.createTupleTable('U', { arity: '2' })) },
   { name: 'deleteTupleTable', needs: [STORE_READ, [`${S}|tupletables`, 'write'], [table('T'), 'write']], run: onStore((ds) => ds.deleteTupleTable('T')) },
-  { name: 'registerDataSource', failsAnyway: true, needs: [STORE_READ, [`${S}|datasources`, 'write']], run: onStore((ds) => ds.registerDataSource('src', 'delimitedFile', { file: 'x.csv' })) },
+  { name: 'registerDataSource', failsAnyway: true, needs: [STORE_READ, [`${S}|datasources`, 'write']], run: onStore((ds) => ds.registerDataSource('src', 'delimitedFile', { delimiter: ',' })) }, // no file: fails after the privilege check
   {
     name: 'clear',
     needs: [STORE_READ, [S, 'write'], [`${S}|rules`, 'write'], [`${S}|axioms`, 'write'], [table('DefaultTriples'), 'write'], [table('Quads'), 'write'], [table('T'), 'write'], [`${S}|namedgraphs|*`, 'write']],

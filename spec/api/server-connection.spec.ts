@@ -22,7 +22,7 @@ function property(rows: readonly PropertyRow[], name: string): PropertyRow {
 }
 
 describe('ServerConnection', () => {
-  const env = useServer('server-connection', { 'license-file': '/etc/quadlog/license', 'server-directory': '/var/quadlog' });
+  const env = useServer('server-connection', { 'license-file': '/etc/quadlog/license', persistence: 'off' });
 
   describe('opening connections', () => {
     it('connects as the first role with its password', async () => {
@@ -106,10 +106,10 @@ describe('ServerConnection', () => {
         ['num-threads', true],
         ['parameters.password-hashing', false],
         ['parameters.license-file', false],
-        ['parameters.server-directory', false],
+        ['parameters.persistence', false],
       ]);
       expect(property(rows, 'parameters.license-file').value).to.equal('/etc/quadlog/license');
-      expect(property(rows, 'parameters.server-directory').value).to.equal('/var/quadlog');
+      expect(property(rows, 'parameters.persistence').value).to.equal('off');
     });
 
     it('report the package version and integer memory figures', () => {

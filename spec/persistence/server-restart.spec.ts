@@ -11,7 +11,7 @@ import type { DataStoreConnection } from '../../lib/api/data-store-connection.js
 import { encodeStoreName } from '../../lib/persistence/layout.js';
 import type { LogFileIO } from '../../lib/persistence/log.js';
 import { Server, type ServerOptions } from '../../lib/server/server.js';
-import type { RecoveryEvent } from '../../lib/server/server-persistence.js';
+import type { RecoveryEvent } from '../../lib/server/recovery.js';
 import { mountTinyTmpfs, unmount, useTempDir } from './helpers.js';
 
 const EX = 'http://example.com/';

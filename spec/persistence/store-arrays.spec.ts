@@ -5,6 +5,7 @@
  */
 import { expect } from 'chai';
 import { TermDictionary } from '../../lib/model/dictionary.js';
+import { internSkolem } from '../../lib/model/skolem.js';
 import { collectTerms } from '../../lib/persistence/transaction-record.js';
 import { FactStore, DEFAULT_TRIPLES_ID } from '../../lib/storage/fact-store.js';
 import { DERIVED, EXPLICIT, TupleTable } from '../../lib/storage/tuple-table.js';
@@ -101,6 +102,36 @@ describe('persistence: storage arrays', () => {
       const d = new TermDictionary();
       d.intern('<http://e/a>');
       expect(() => d.restore(new Uint8Array(0), new Uint32Array(0))).to.throw(/empty dictionary/);
+    });
+  });
+
+  describe('TermDictionary.exportSkolems and restoreSkolems', () => {
+    it('gives back the arguments of every SKOLEM term, from any position on, and forgets those rolled back', () => {
+      const d = new TermDictionary();
+      const a = d.intern('<http://e/a>');
+      const b = d.intern('"b"');
+      const first = internSkolem(d, [a, b]);
+      const second = internSkolem(d, [b]);
+      expect(d.skolemCount).to.equal(2);
+      expect([...d.exportSkolems(1)]).to.deep.equal([second, 1, b]);
+      const copy = new TermDictionary();
+      copy.restore(collectTerms(d, 0, d.size).bytes, collectTerms(d, 0, d.size).ends);
+      copy.restoreSkolems(d.exportSkolems());
+      expect([...copy.skolemInputs(first)!]).to.deep.equal([a, b]);
+      expect([...copy.skolemInputs(second)!]).to.deep.equal([b]);
+      // a term made after a mark goes with the rollback, and so do its arguments
+      const mark = d.size;
+      internSkolem(d, [d.intern('<http://e/c>')]);
+      d.truncate(mark);
+      expect(d.skolemCount).to.equal(2);
+      expect(d.exportSkolems()).to.have.length(7);
+    });
+
+    it('refuses an entry cut short or naming a term the dictionary lacks', () => {
+      const d = new TermDictionary();
+      d.intern('<http://e/a>');
+      expect(() => d.restoreSkolems([0, 2, 0])).to.throw(/index 0 is cut short/);
+      expect(() => d.restoreSkolems([0, 1, 9])).to.throw(/uses term id 9, but the dictionary has 1 terms/);
     });
   });
 });

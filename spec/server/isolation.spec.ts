@@ -305,19 +305,29 @@ describe('test isolation', () => {
     });
 
     it('a password the server has just hashed costs no second hash to log in with', async () => {
-      // the default cost, so that a second hash would show beside the first
-      const started = performance.now();
-      await using server = await Server.create({ roleName: ROLE, password: PASSWORD });
-      const created = performance.now();
+      await using server = await Server.create({ roleName: ROLE, password: PASSWORD, parameters: FAST });
+      /** The server's count of password hashes computed, as its component information lists it. */
+      const hashes = (sc: ServerConnection): number => {
+        const row = sc.getComponentInfo().find((r) => r.componentId === 1 && r.property === 'Password hashes computed');
+        expect(row, 'a component info row counting password hashes').to.not.equal(undefined);
+        return Number(row!.value);
+      };
+      const created = server.roles.passwordHashesComputed;
+      expect(created).to.equal(1); // the first role's password
       using sc = await ConnectionFactory.newServerConnection(server.url, ROLE, PASSWORD);
-      const connected = performance.now();
-      expect(connected - created, `create took ${created - started} ms`).to.be.lessThan((created - started) / 3);
+      expect(hashes(sc)).to.equal(created);
       await sc.createRole('reader', 'reader-secret');
-      const before = performance.now();
+      const afterCreate = hashes(sc);
+      expect(afterCreate).to.equal(created + 1);
       using reader = await ConnectionFactory.newServerConnection(server.url, 'reader', 'reader-secret');
-      expect(performance.now() - before).to.be.lessThan((created - started) / 3);
       expect(reader.roleName).to.equal('reader');
+      expect(hashes(sc)).to.equal(afterCreate);
+      // the first failed check also makes the stand-in hash for unknown roles, once
+      await expectError(ConnectionFactory.newServerConnection(server.url, 'nobody', 'wrong'), AuthenticationError);
+      const afterUnknown = hashes(sc);
+      expect(afterUnknown).to.equal(afterCreate + 2);
       await expectError(ConnectionFactory.newServerConnection(server.url, 'reader', 'wrong'), AuthenticationError);
+      expect(hashes(sc)).to.equal(afterUnknown + 1);
     });
 
     it('the default cost is scrypt ln=14, also when asked for by name', async () => {

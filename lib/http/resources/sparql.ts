@@ -12,14 +12,16 @@
  * The first 16 KiB of an answer are held back, so that a failure early in the evaluation (a
  * syntax error, a time limit, a cancelled request) still gets an error response; after that the
  * answer streams in large writes, pausing the evaluation while the client is slow to read. A successful update
- * answers 204. Syntax errors answer 400 with the parser's message.
+ * answers 204. Syntax errors answer 400 with the parser's message. A query past its time
+ * limit answers 409 (InterruptedError), past its memory limit 422 (MemoryLimitError), when
+ * either happens before the answer starts streaming.
  * @module
  */
 import { ANSWER_MEDIA_TYPES, BadRequestError, createTableWriter, N_QUADS, N_TRIPLES, type QueryOptions, sparqlOperationType, supportsBooleanAnswers, TRIG, TURTLE } from '../../index.js';
 import type { Exchange, Handler } from '../exchange.js';
 import { negotiateOrThrow } from '../negotiation.js';
 import { ResponseStream } from '../response-stream.js';
-import { readSparqlRequest } from '../sparql-request.js';
+import { readSparqlRequest, type SparqlRequest } from '../sparql-request.js';
 
 /** The formats of CONSTRUCT and DESCRIBE answers, the default first. */
 const GRAPH_TYPES: readonly string[] = [TURTLE, N_TRIPLES, N_QUADS, TRIG];
@@ -33,6 +35,14 @@ const HELD_BYTES = 16 * 1024;
 /** The default format of ASK answers. */
 const DEFAULT_BOOLEAN_TYPE = 'application/sparql-results+json';
 
+/** The limits a request gives (`query-time-limit`, `query-memory-limit`), as options. */
+function limitsOf(request: SparqlRequest): { timeLimitMs?: number; memoryLimitBytes?: number } {
+  return {
+    ...(request.timeLimitMs !== undefined ? { timeLimitMs: request.timeLimitMs } : {}),
+    ...(request.memoryLimitBytes !== undefined ? { memoryLimitBytes: request.memoryLimitBytes } : {}),
+  };
+}
+
 /** Serves `/datastores/<ds>/sparql`. */
 export const handleSparql: Handler = async (exchange: Exchange, dataStore: string): Promise<void> => {
   const request = await readSparqlRequest(exchange);
@@ -44,6 +54,7 @@ export const handleSparql: Handler = async (exchange: Exchange, dataStore: strin
         ...(request.baseIRI !== undefined ? { baseIRI: request.baseIRI } : {}),
         ...(request.usingGraphs.length > 0 ? { usingGraphs: request.usingGraphs } : {}),
         ...(request.usingNamedGraphs.length > 0 ? { usingNamedGraphs: request.usingNamedGraphs } : {}),
+        ...limitsOf(request),
       });
       exchange.sendStatus(204);
       return;
@@ -58,6 +69,7 @@ export const handleSparql: Handler = async (exchange: Exchange, dataStore: strin
       ...(request.baseIRI !== undefined ? { baseIRI: request.baseIRI } : {}),
       ...(request.defaultGraphs.length > 0 ? { defaultGraphs: request.defaultGraphs } : {}),
       ...(request.namedGraphs.length > 0 ? { namedGraphs: request.namedGraphs } : {}),
+      ...limitsOf(request),
     };
     const contentType = form === 'SELECT' || form === 'ASK' ? createTableWriter(mediaType, () => undefined).contentType : `${mediaType}; charset=UTF-8`;
     const res = exchange.res;
