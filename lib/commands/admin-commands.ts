@@ -8,6 +8,7 @@
 import { type DataStoreConnection, UnknownResourceError } from '../index.js';
 import { type CommandContext, CommandError } from './base.js';
 import type { Command } from './commands.js';
+import { isKeyword, pairs } from './arguments.js';
 import { listing, plural, TablePrinter, TermFormatter } from './output.js';
 import type { Word } from './words.js';
 
@@ -24,24 +25,6 @@ function need(ctx: CommandContext, syntax: string, index: number, what: string):
 function noMore(ctx: CommandContext, syntax: string, index: number): void {
   const extra = ctx.args[index];
   if (extra) throw new CommandError(`unexpected argument '${extra.text}' (syntax: ${syntax})`, extra);
-}
-
-/** Whether a word is one of the keywords (unquoted, any case). */
-function isKeyword(word: Word | undefined, ...values: string[]): boolean {
-  return word !== undefined && !word.quoted && !word.iri && values.includes(word.text.toLowerCase());
-}
-
-/** `<key> <value>` pairs from `from` on; a key given twice is an error. */
-function pairs(ctx: CommandContext, from: number): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (let i = from; i < ctx.args.length; i += 2) {
-    const key = ctx.args[i]!;
-    const value = ctx.args[i + 1];
-    if (!value) throw new CommandError(`parameter '${key.text}' has no value (give <key> <value> pairs)`, key);
-    if (Object.hasOwn(out, key.text)) throw new CommandError(`parameter '${key.text}' is given twice`, key);
-    out[key.text] = value.text;
-  }
-  return out;
 }
 
 /** `[force]` at `index` and nothing after it: whether it was given. */

@@ -20,6 +20,7 @@ import {
 } from '../index.js';
 import { bytesText, count, listing, plural, seconds, TablePrinter, TermFormatter } from './output.js';
 import { ADMIN_COMMANDS } from './admin-commands.js';
+import { isKeyword as keyword, pairs } from './arguments.js';
 import { type CommandContext, CommandError, SHELL_VARIABLES } from './base.js';
 import type { Shell } from './shell.js';
 import type { Word } from './words.js';
@@ -71,22 +72,6 @@ function arg(ctx: CommandContext, index: number, what: string): Word {
 function noMore(ctx: CommandContext, index: number): void {
   const extra = ctx.args[index];
   if (extra) throw new CommandError(`unexpected argument (syntax: ${findCommand(ctx.name)?.syntax ?? ctx.name})`, extra);
-}
-
-function keyword(word: Word | undefined, ...values: string[]): boolean {
-  return word !== undefined && !word.quoted && !word.iri && values.includes(word.text.toLowerCase());
-}
-
-/** Key/value pairs from `from` on. */
-function pairs(ctx: CommandContext, from: number): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (let i = from; i < ctx.args.length; i += 2) {
-    const key = ctx.args[i]!;
-    const value = ctx.args[i + 1];
-    if (!value) throw new CommandError(`parameter '${key.text}' has no value (give <key> <value> pairs)`, key);
-    out[key.text] = value.text;
-  }
-  return out;
 }
 
 async function confirm(ctx: CommandContext, question: string, force: boolean): Promise<boolean> {

@@ -1,0 +1,25 @@
+/**
+ * Reading a command's arguments: keywords (unquoted words in any case) and `<key> <value>`
+ * pairs, with errors that point at the word at fault.
+ * @module
+ */
+import { type CommandContext, CommandError } from './base.js';
+import type { Word } from './words.js';
+
+/** Whether a word is one of the keywords (unquoted, not an IRI, any case). */
+export function isKeyword(word: Word | undefined, ...values: string[]): boolean {
+  return word !== undefined && !word.quoted && !word.iri && values.includes(word.text.toLowerCase());
+}
+
+/** `<key> <value>` pairs from argument `from` on; a key without a value or given twice is an error. */
+export function pairs(ctx: CommandContext, from: number): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = from; i < ctx.args.length; i += 2) {
+    const key = ctx.args[i]!;
+    const value = ctx.args[i + 1];
+    if (!value) throw new CommandError(`parameter '${key.text}' has no value (give <key> <value> pairs)`, key);
+    if (Object.hasOwn(out, key.text)) throw new CommandError(`parameter '${key.text}' is given twice`, key);
+    out[key.text] = value.text;
+  }
+  return out;
+}
