@@ -8,7 +8,7 @@
 import { type DataStoreConnection, UnknownResourceError } from '../index.js';
 import { type CommandContext, CommandError } from './base.js';
 import type { Command } from './commands.js';
-import { isKeyword, pairs } from './arguments.js';
+import { confirmed, isKeyword, pairs } from './arguments.js';
 import { listing, plural, TablePrinter, TermFormatter } from './output.js';
 import type { Word } from './words.js';
 
@@ -33,16 +33,6 @@ function forceAt(ctx: CommandContext, syntax: string, index: number): boolean {
   if (word && !isKeyword(word, 'force')) throw new CommandError(`unexpected argument '${word.text}' (syntax: ${syntax})`, word);
   noMore(ctx, syntax, index + 1);
   return word !== undefined;
-}
-
-/** Asks a yes/no question unless `force`; refuses where the shell cannot ask. */
-async function confirmed(ctx: CommandContext, question: string, force: boolean): Promise<boolean> {
-  if (force) return true;
-  const io = ctx.shell.io;
-  if (!io.confirm) throw new CommandError(`'${ctx.name}' asks for confirmation, and this shell cannot ask: add 'force'`);
-  const yes = await io.confirm(question);
-  if (!yes) await ctx.note('cancelled\n');
-  return yes;
 }
 
 /** The subcommand (first argument), lower-cased, or an error listing the choices. */

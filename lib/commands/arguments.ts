@@ -1,6 +1,7 @@
 /**
- * Reading a command's arguments: keywords (unquoted words in any case) and `<key> <value>`
- * pairs, with errors that point at the word at fault.
+ * What commands share in reading their input: keywords (unquoted words in any case),
+ * `<key> <value>` pairs, with errors that point at the word at fault, and the confirmation a
+ * destructive command asks for.
  * @module
  */
 import { type CommandContext, CommandError } from './base.js';
@@ -22,4 +23,14 @@ export function pairs(ctx: CommandContext, from: number): Record<string, string>
     out[key.text] = value.text;
   }
   return out;
+}
+
+/** Asks a yes/no question unless `force`; refuses where the shell cannot ask. */
+export async function confirmed(ctx: CommandContext, question: string, force: boolean): Promise<boolean> {
+  if (force) return true;
+  const io = ctx.shell.io;
+  if (!io.confirm) throw new CommandError(`'${ctx.name}' asks for confirmation, and this shell cannot ask: add 'force'`);
+  const yes = await io.confirm(question);
+  if (!yes) await ctx.note('cancelled\n');
+  return yes;
 }

@@ -20,7 +20,7 @@ import {
 } from '../index.js';
 import { bytesText, count, listing, plural, seconds, TablePrinter, TermFormatter } from './output.js';
 import { ADMIN_COMMANDS } from './admin-commands.js';
-import { isKeyword as keyword, pairs } from './arguments.js';
+import { confirmed as confirm, isKeyword as keyword, pairs } from './arguments.js';
 import { type CommandContext, CommandError, SHELL_VARIABLES } from './base.js';
 import type { Shell } from './shell.js';
 import type { Word } from './words.js';
@@ -72,15 +72,6 @@ function arg(ctx: CommandContext, index: number, what: string): Word {
 function noMore(ctx: CommandContext, index: number): void {
   const extra = ctx.args[index];
   if (extra) throw new CommandError(`unexpected argument (syntax: ${findCommand(ctx.name)?.syntax ?? ctx.name})`, extra);
-}
-
-async function confirm(ctx: CommandContext, question: string, force: boolean): Promise<boolean> {
-  if (force) return true;
-  const io = ctx.shell.io;
-  if (!io.confirm) throw new CommandError(`'${ctx.name}' asks for confirmation, and this shell cannot ask: add 'force'`);
-  const yes = await io.confirm(question);
-  if (!yes) await ctx.note('cancelled\n');
-  return yes;
 }
 
 function elapsed(start: number): string {
