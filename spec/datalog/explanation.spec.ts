@@ -10,6 +10,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { BadRequestError, type DataStoreConnection, type Explanation, ParsingError, explanationToJson, renderExplanation } from '../../lib/index.js';
 import { checkExplanation, factLine, storeFacts } from '../helpers/explanation-checker.js';
+import { arity, atom, CONSTANTS, RELATIONS } from '../helpers/random-programs.js';
 import { expectError, useServer } from '../helpers/server.js';
 
 const DATALOG = { mediaType: 'application/x.datalog' };
@@ -233,20 +234,6 @@ describe('explanations (datalog)', () => {
 
   // ---- random programs and data ----
 
-  const RELATIONS = [
-    { name: 'p0', layer: 0, kind: 'binary' },
-    { name: 'C0', layer: 0, kind: 'class' },
-    { name: 'T', layer: 0, kind: 'table' },
-    { name: 'p1', layer: 1, kind: 'binary' },
-    { name: 'q1', layer: 1, kind: 'graph' },
-    { name: 'C1', layer: 1, kind: 'class' },
-    { name: 'p2', layer: 2, kind: 'binary' },
-  ] as const;
-  type Relation = (typeof RELATIONS)[number];
-  const CONSTANTS = [':a', ':b', ':c', ':d'];
-  const atomOf = (r: Relation, args: readonly string[]): string =>
-    r.kind === 'binary' ? `[${args[0]}, :${r.name}, ${args[1]}]` : r.kind === 'graph' ? `[${args[0]}, :${r.name}, ${args[1]}] :g` : r.kind === 'class' ? `:${r.name}[${args[0]}]` : `T(${args[0]}, ${args[1]})`;
-  const arityOf = (r: Relation): number => (r.kind === 'class' ? 1 : 2);
   const term = fc.oneof({ weight: 8, arbitrary: fc.constantFrom('?x', '?y', '?z') }, { weight: 1, arbitrary: fc.constantFrom(...CONSTANTS) });
 
   /** A random safe rule; negation only over lower layers (stratified); recursion within a layer. */
@@ -264,25 +251,25 @@ describe('explanations (datalog)', () => {
       const bound: string[] = [];
       for (const [ri, args] of body) {
         const r = allowed[ri % allowed.length]!;
-        const a = args.slice(0, arityOf(r));
-        parts.push(atomOf(r, a));
+        const a = args.slice(0, arity(r));
+        parts.push(atom(r, a));
         for (const t of a) if (t.startsWith('?') && !bound.includes(t)) bound.push(t);
       }
       if (bound.length === 0) {
-        parts.push(atomOf(RELATIONS[0], ['?x', '?y']));
+        parts.push(atom(RELATIONS[0], ['?x', '?y']));
         bound.push('?x', '?y');
       }
       const lower = RELATIONS.filter((x) => x.layer < head.layer);
       if (negation !== null && lower.length > 0) {
         const r = lower[negation[0] % lower.length]!;
-        const a = negation[1].slice(0, arityOf(r)).map((t) => (t.startsWith('?') && !bound.includes(t) ? '?w' : t));
-        parts.push(a.includes('?w') ? `NOT EXISTS ?w IN ${atomOf(r, a)}` : `NOT ${atomOf(r, a)}`);
+        const a = negation[1].slice(0, arity(r)).map((t) => (t.startsWith('?') && !bound.includes(t) ? '?w' : t));
+        parts.push(a.includes('?w') ? `NOT EXISTS ?w IN ${atom(r, a)}` : `NOT ${atom(r, a)}`);
       }
       if (filter && bound.length >= 2) parts.push(`FILTER(${bound[0]} != ${bound[1]})`);
       const headTerms = headArgs.map((i) => bound[i % bound.length]!);
-      return `${atomOf(head, headTerms.slice(0, arityOf(head)))} :- ${parts.join(', ')} .`;
+      return `${atom(head, headTerms.slice(0, arity(head)))} :- ${parts.join(', ')} .`;
     });
-  const factArb = fc.tuple(fc.constantFrom(...RELATIONS), fc.constantFrom(...CONSTANTS), fc.constantFrom(...CONSTANTS)).map(([r, a, b]) => `${atomOf(r, [a, b].slice(0, arityOf(r)))} .`);
+  const factArb = fc.tuple(fc.constantFrom(...RELATIONS), fc.constantFrom(...CONSTANTS), fc.constantFrom(...CONSTANTS)).map(([r, a, b]) => `${atom(r, [a, b].slice(0, arity(r)))} .`);
 
   /** A fact line `Table(<k> …)` as Datalog. */
   function datalogOf(line: string): string {

@@ -7,45 +7,11 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import type { DataStoreConnection } from '../../lib/index.js';
 import { factsWithStatus } from '../helpers/facts.js';
+import { arity, atom, CONSTANTS, RELATIONS } from '../helpers/random-programs.js';
 import { useServer } from '../helpers/server.js';
 
 const PREFIX = '@prefix : <http://r/> .\n';
 const DATALOG_TYPE = { mediaType: 'application/x.datalog' };
-const CONSTANTS = [':a', ':b', ':c', ':d'];
-
-interface Relation {
-  readonly name: string;
-  readonly layer: number;
-  readonly kind: 'binary' | 'class' | 'graph' | 'table';
-}
-
-const RELATIONS: readonly Relation[] = [
-  { name: 'p0', layer: 0, kind: 'binary' },
-  { name: 'C0', layer: 0, kind: 'class' },
-  { name: 'T', layer: 0, kind: 'table' },
-  { name: 'p1', layer: 1, kind: 'binary' },
-  { name: 'q1', layer: 1, kind: 'graph' },
-  { name: 'C1', layer: 1, kind: 'class' },
-  { name: 'p2', layer: 2, kind: 'binary' },
-  { name: 'C2', layer: 2, kind: 'class' },
-];
-
-/** An atom over a relation with the given argument terms. */
-function atom(r: Relation, args: readonly string[]): string {
-  switch (r.kind) {
-    case 'binary':
-      return `[${args[0]}, :${r.name}, ${args[1]}]`;
-    case 'graph':
-      return `[${args[0]}, :${r.name}, ${args[1]}] :g`;
-    case 'class':
-      return `:${r.name}[${args[0]}]`;
-    case 'table':
-      return `T(${args[0]}, ${args[1]})`;
-  }
-}
-
-const arity = (r: Relation): number => (r.kind === 'class' ? 1 : 2);
-
 const term = fc.oneof({ weight: 5, arbitrary: fc.constantFrom('?x', '?y', '?z') }, { weight: 1, arbitrary: fc.constantFrom(...CONSTANTS) });
 const relation = fc.constantFrom(...RELATIONS);
 
@@ -96,7 +62,7 @@ const ruleArb = fc
       for (const t of a) if (t.startsWith('?') && !bound.includes(t)) bound.push(t);
     }
     if (bound.length === 0) {
-      const r = RELATIONS[0]!;
+      const r = RELATIONS[0];
       parts.push(atom(r, ['?x', '?y']));
       bound.push('?x', '?y');
     }
