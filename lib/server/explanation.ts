@@ -9,7 +9,7 @@
 import type * as RDF from '@rdfjs/types';
 import type { OrderedMap } from 'immutable';
 import type { DatalogTerm, Rule, TupleAtom, BodyLiteral } from '../datalog/ast.js';
-import { type ExplanationKind, type GroundFact, type Proof, ProofSearch, type RuleInstance } from '../datalog/explanation.js';
+import { type GroundFact, type Proof, ProofSearch, type RuleInstance } from '../datalog/explanation.js';
 import { compileProgram, type CompiledProgram, type CompiledRule } from '../datalog/program.js';
 import { parseDatalog } from '../formats/datalog-parser.js';
 import { writeDatalog } from '../formats/datalog-writer.js';
@@ -24,7 +24,7 @@ import { QUADS_ID, type StoreState } from '../storage/fact-store.js';
 export const EXPLANATION_JSON = 'application/x.explanation+json';
 
 /** The kinds of explanation: a proof of least height, every derivation down to explicit facts, or also of explicit facts. */
-export type ExplanationType = ExplanationKind;
+export type ExplanationType = 'shortest' | 'to-explicit' | 'exhaustive';
 
 /** The kinds of explanation, in the order the interface lists them. */
 export const EXPLANATION_TYPES: readonly ExplanationType[] = ['shortest', 'to-explicit', 'exhaustive'];
@@ -51,7 +51,7 @@ export interface ExplanationRuleInstance {
   readonly bodyFacts: ReadonlyArray<string | null>;
   /** The values of the rule's variables (names without `?`). */
   readonly bindings: ReadonlyMap<string, RDF.NamedNode | RDF.BlankNode | RDF.Literal>;
-  /** The rule as parsed. */
+  /** @internal The rule as parsed (its syntax tree is not part of the published types). */
   readonly source: Rule;
 }
 
@@ -61,7 +61,7 @@ export interface ExplanationFact {
   readonly id: string;
   /** The fact in Datalog with the store's prefixes (no final dot). */
   readonly fact: string;
-  /** The fact as a ground atom. */
+  /** @internal The fact as a ground atom (its syntax tree is not part of the published types). */
   readonly atom: TupleAtom;
   /** `explicit`, `derived`, or `false` for a root that does not hold. */
   readonly type: 'explicit' | 'derived' | 'false';
@@ -116,7 +116,7 @@ export function checkExplanationType(type: string): ExplanationType {
   return type as ExplanationType;
 }
 
-/** Parses the fact to explain: one ground atom, optionally ended by a dot. */
+/** @internal Parses the fact to explain: one ground atom, optionally ended by a dot. */
 export function parseExplainedFact(text: string, prefixes: ReadonlyMap<string, string>, baseIRI: string): TupleAtom {
   const trimmed = text.replace(/\s+$/, '');
   if (trimmed.trim() === '') throw new ParsingError('line 1: column 1: the fact to explain is empty: write one fact in Datalog, e.g. :A[:a]');
