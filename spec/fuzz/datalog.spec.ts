@@ -9,8 +9,8 @@
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { ConnectionFactory, type DataStoreConnection, ImportError, ParsingError, Server, type ServerConnection } from '../../lib/index.js';
-import { corpus, type CorpusFile, describeInput, expectDocumentedError, fuzzInput, fuzzParameters, HANG_BOUND_MS, snapshot, type StoreSnapshot, Tally, withinBound } from './helpers.js';
+import { ImportError, ParsingError } from '../../lib/index.js';
+import { corpus, type CorpusFile, describeInput, expectDocumentedError, fuzzInput, fuzzParameters, HANG_BOUND_MS, snapshot, Tally, withinBound, useFuzzStores } from './helpers.js';
 
 /** Rule documents covering the language (the seed corpus of this spec). */
 const RULES: readonly CorpusFile[] = [
@@ -46,38 +46,16 @@ const RULES: readonly CorpusFile[] = [
 
 describe('fuzz: Datalog imports (mutated rule documents)', function () {
   this.timeout(120_000);
-  let server: Server;
-  let sc: ServerConnection;
-  let ds: DataStoreConnection;
-  let base: StoreSnapshot;
-  let stores = 0;
-
-  async function freshStore(): Promise<void> {
-    ds?.close();
-    const name = `fuzz-${++stores}`;
-    sc.createDataStore(name);
-    ds = sc.newDataStoreConnection(name);
+  const fuzz = useFuzzStores(async (ds) => {
     await ds.setPrefix('ex:', 'http://example.com/');
     await ds.importData('ADD', '<http://example.com/a> <http://example.com/parentOf> <http://example.com/b> .\n<http://example.com/b> <http://example.com/parentOf> <http://example.com/c> .', { mediaType: 'application/n-triples' });
     await ds.importData('ADD', RULES[0]!.text, { mediaType: 'application/x.datalog' });
-    base = await snapshot(ds);
-  }
-
-  before(async () => {
-    server = await Server.create({ roleName: 'admin', password: 'pw', parameters: { 'password-hashing': 'fast', 'allowed-url-schemes-on-import': 'file' } });
-    sc = await ConnectionFactory.newServerConnection(server.url, 'admin', 'pw');
-    await freshStore();
-  });
-  after(async () => {
-    ds?.close();
-    sc?.close();
-    await server?.shutdown();
   });
 
   it('the seed documents are valid (the mutations start from accepted input)', async () => {
     for (const file of RULES) {
-      await ds.importData('ADD', file.text, { mediaType: 'application/x.datalog' });
-      await freshStore();
+      await fuzz.ds.importData('ADD', file.text, { mediaType: 'application/x.datalog' });
+      await fuzz.fresh();
     }
   });
 
@@ -88,15 +66,15 @@ describe('fuzz: Datalog imports (mutated rule documents)', function () {
       fc.asyncProperty(fuzzInput(files), fc.constantFrom('ADD' as const, 'DELETE' as const), async (input, type) => {
         const context = `${type}; ${describeInput(input)}`;
         try {
-          await withinBound(ds.importData(type, input.text, { mediaType: 'application/x.datalog' }), HANG_BOUND_MS, context);
+          await withinBound(fuzz.ds.importData(type, input.text, { mediaType: 'application/x.datalog' }), HANG_BOUND_MS, context);
         } catch (failure) {
           const e = expectDocumentedError(failure, (err) => err instanceof ImportError || err instanceof ParsingError, context);
           tally.add(e.name);
-          expect(await snapshot(ds), `the store changed after a failed import; ${context}`).to.deep.equal(base);
+          expect(await snapshot(fuzz.ds), `the store changed after a failed import; ${context}`).to.deep.equal(fuzz.base);
           return;
         }
         tally.add(`accepted ${type}`);
-        if (JSON.stringify(await snapshot(ds)) !== JSON.stringify(base)) await freshStore();
+        if (JSON.stringify(await snapshot(fuzz.ds)) !== JSON.stringify(fuzz.base)) await fuzz.fresh();
       }),
       fuzzParameters(300),
     );

@@ -10,7 +10,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { type DataStoreConnection, QuadlogError } from '../../lib/index.js';
+import { ConnectionFactory, type DataStoreConnection, QuadlogError, Server, type ServerConnection } from '../../lib/index.js';
 import { W3C_ROOT } from '../helpers/w3c-sparql.js';
 
 /**
@@ -268,3 +268,52 @@ export async function withinBound<T>(work: Promise<T>, boundMs: number, context:
 
 /** The per-input hang bound of the fuzz specs (ms); `QUADLOG_FUZZ_HANG_MS` overrides it. */
 export const HANG_BOUND_MS = Number(process.env.QUADLOG_FUZZ_HANG_MS) > 0 ? Number(process.env.QUADLOG_FUZZ_HANG_MS) : 15_000;
+
+/** The store a fuzz spec works on, and what it held before each input. */
+export interface FuzzStores {
+  /** The current store's connection. */
+  readonly ds: DataStoreConnection;
+  /** The current store as it was filled (compared with after a failed input). */
+  readonly base: StoreSnapshot;
+  /** Replaces the store with a fresh one filled as at the start (after an input changed it). */
+  fresh(): Promise<void>;
+}
+
+/**
+ * Mocha hooks of a fuzz spec: a server that reads no IRI (the file scheme without a sandbox,
+ * no http(s)), and a store filled by `fill`, replaced by {@link FuzzStores.fresh}.
+ */
+export function useFuzzStores(fill: (ds: DataStoreConnection) => Promise<void>): FuzzStores {
+  let server: Server | undefined;
+  let sc: ServerConnection | undefined;
+  let ds: DataStoreConnection | undefined;
+  let base: StoreSnapshot | undefined;
+  let stores = 0;
+  const state: FuzzStores = {
+    get ds(): DataStoreConnection {
+      return ds!;
+    },
+    get base(): StoreSnapshot {
+      return base!;
+    },
+    async fresh(): Promise<void> {
+      ds?.close();
+      const name = `fuzz-${++stores}`;
+      sc!.createDataStore(name);
+      ds = sc!.newDataStoreConnection(name);
+      await fill(ds);
+      base = await snapshot(ds);
+    },
+  };
+  before(async () => {
+    server = await Server.create({ roleName: 'admin', password: 'pw', parameters: { 'password-hashing': 'fast', 'allowed-url-schemes-on-import': 'file' } });
+    sc = await ConnectionFactory.newServerConnection(server.url, 'admin', 'pw');
+    await state.fresh();
+  });
+  after(async () => {
+    ds?.close();
+    sc?.close();
+    await server?.shutdown();
+  });
+  return state;
+}

@@ -7,8 +7,8 @@
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { ConnectionFactory, type DataStoreConnection, ImportError, ParsingError, Server, type ServerConnection } from '../../lib/index.js';
-import { corpus, type CorpusFile, describeInput, expectDocumentedError, fuzzInput, fuzzParameters, HANG_BOUND_MS, snapshot, type StoreSnapshot, Tally, withinBound } from './helpers.js';
+import { ImportError, ParsingError } from '../../lib/index.js';
+import { corpus, type CorpusFile, describeInput, expectDocumentedError, fuzzInput, fuzzParameters, HANG_BOUND_MS, snapshot, Tally, withinBound, useFuzzStores } from './helpers.js';
 
 /** What every fuzzed store holds before an import: facts in both graphs, a rule, a prefix. */
 const BASELINE = `@prefix ex: <http://example.com/> .
@@ -26,34 +26,10 @@ const SUITES: ReadonlyArray<{ readonly name: string; readonly dir: string; reado
 
 describe('fuzz: RDF imports (mutated W3C files)', function () {
   this.timeout(120_000);
-  let server: Server;
-  let sc: ServerConnection;
-  let ds: DataStoreConnection;
-  let before0: StoreSnapshot;
-  let stores = 0;
-
-  /** A fresh store holding the baseline (after an import that succeeded changed the last one). */
-  async function freshStore(): Promise<void> {
-    ds?.close();
-    const name = `fuzz-${++stores}`;
-    sc.createDataStore(name);
-    ds = sc.newDataStoreConnection(name);
+  const fuzz = useFuzzStores(async (ds) => {
     await ds.setPrefix('ex:', 'http://example.com/');
     await ds.importData('ADD', BASELINE, { mediaType: 'application/trig' });
     await ds.importData('ADD', BASELINE_RULE, { mediaType: 'application/x.datalog' });
-    before0 = await snapshot(ds);
-  }
-
-  before(async () => {
-    // no IRI is ever read: no file scheme without a sandbox, no http(s)
-    server = await Server.create({ roleName: 'admin', password: 'pw', parameters: { 'password-hashing': 'fast', 'allowed-url-schemes-on-import': 'file' } });
-    sc = await ConnectionFactory.newServerConnection(server.url, 'admin', 'pw');
-    await freshStore();
-  });
-  after(async () => {
-    ds?.close();
-    sc?.close();
-    await server?.shutdown();
   });
 
   /** Imports one input; checks the error and that a failed import changed nothing. */
@@ -61,19 +37,19 @@ describe('fuzz: RDF imports (mutated W3C files)', function () {
     const context = `${mediaType ?? 'detected'}; ${describeInput(input)}`;
     let failure: unknown;
     try {
-      await withinBound(ds.importData('ADD', input.text, mediaType !== undefined ? { mediaType } : {}), HANG_BOUND_MS, context);
+      await withinBound(fuzz.ds.importData('ADD', input.text, mediaType !== undefined ? { mediaType } : {}), HANG_BOUND_MS, context);
     } catch (e) {
       failure = e;
     }
     if (failure === undefined) {
       tally.add('accepted');
-      await freshStore();
+      await fuzz.fresh();
       return;
     }
     // text errors name a line; a corrupt gzip stream has no text to point into
     const e = expectDocumentedError(failure, (err) => (err instanceof ImportError || err instanceof ParsingError) && !/gzip/.test(err.message), context);
     tally.add(e.name);
-    expect(await snapshot(ds), `the store changed after a failed import; ${context}`).to.deep.equal(before0);
+    expect(await snapshot(fuzz.ds), `the store changed after a failed import; ${context}`).to.deep.equal(fuzz.base);
   }
 
   for (const suite of SUITES) {

@@ -7,8 +7,8 @@
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { ConnectionFactory, type DataStoreConnection, type QuadlogError, Server, type ServerConnection } from '../../lib/index.js';
-import { corpus, describeInput, expectDocumentedError, fuzzInput, fuzzParameters, HANG_BOUND_MS, snapshot, type StoreSnapshot, Tally, withinBound } from './helpers.js';
+import { type QuadlogError } from '../../lib/index.js';
+import { corpus, describeInput, expectDocumentedError, fuzzInput, fuzzParameters, HANG_BOUND_MS, snapshot, Tally, withinBound, useFuzzStores } from './helpers.js';
 
 const BASELINE = `@prefix : <http://example.org/> .
 @prefix ex: <http://example.com/> .
@@ -23,32 +23,9 @@ const syntaxNeedsPosition = (e: QuadlogError): boolean => /syntax error|parse er
 
 describe('fuzz: SPARQL queries and updates (mutated W3C files)', function () {
   this.timeout(120_000);
-  let server: Server;
-  let sc: ServerConnection;
-  let ds: DataStoreConnection;
-  let base: StoreSnapshot;
-  let stores = 0;
-
-  async function freshStore(): Promise<void> {
-    ds?.close();
-    const name = `fuzz-${++stores}`;
-    sc.createDataStore(name);
-    ds = sc.newDataStoreConnection(name);
+  const fuzz = useFuzzStores(async (ds) => {
     await ds.importData('ADD', BASELINE, { mediaType: 'application/trig' });
     await ds.importData('ADD', BASELINE_RULE, { mediaType: 'application/x.datalog' });
-    base = await snapshot(ds);
-  }
-
-  before(async () => {
-    // LOAD, FROM and FROM NAMED never read anything: no file scheme without a sandbox, no http(s)
-    server = await Server.create({ roleName: 'admin', password: 'pw', parameters: { 'password-hashing': 'fast', 'allowed-url-schemes-on-import': 'file' } });
-    sc = await ConnectionFactory.newServerConnection(server.url, 'admin', 'pw');
-    await freshStore();
-  });
-  after(async () => {
-    ds?.close();
-    sc?.close();
-    await server?.shutdown();
   });
 
   it('a mutated query answers or fails with a documented error', async function () {
@@ -61,13 +38,13 @@ describe('fuzz: SPARQL queries and updates (mutated W3C files)', function () {
         const context = describeInput({ source: input.source, text });
         try {
           // the time limit ends runaway products of the tiny store; the bound catches a hang that ignores it
-          const answer = await withinBound(ds.evaluateQuery(text, { timeLimitMs: 5000 }), HANG_BOUND_MS, context);
+          const answer = await withinBound(fuzz.ds.evaluateQuery(text, { timeLimitMs: 5000 }), HANG_BOUND_MS, context);
           tally.add(`answered ${answer.type}`);
         } catch (failure) {
           const e = expectDocumentedError(failure, syntaxNeedsPosition, context);
           tally.add(e.name);
         }
-        expect(await ds.countFacts(), `a query changed the store; ${context}`).to.equal(base.count);
+        expect(await fuzz.ds.countFacts(), `a query changed the store; ${context}`).to.equal(fuzz.base.count);
       }),
       fuzzParameters(250),
     );
@@ -84,16 +61,16 @@ describe('fuzz: SPARQL queries and updates (mutated W3C files)', function () {
         const text = typeof input.text === 'string' ? input.text : Buffer.from(input.text).toString('latin1');
         const context = describeInput({ source: input.source, text });
         try {
-          await withinBound(ds.evaluateUpdate(text), HANG_BOUND_MS, context);
+          await withinBound(fuzz.ds.evaluateUpdate(text), HANG_BOUND_MS, context);
         } catch (failure) {
           const e = expectDocumentedError(failure, syntaxNeedsPosition, context);
           tally.add(e.name);
-          expect(await snapshot(ds), `the store changed after a failed update; ${context}`).to.deep.equal(base);
+          expect(await snapshot(fuzz.ds), `the store changed after a failed update; ${context}`).to.deep.equal(fuzz.base);
           return;
         }
         tally.add('applied');
-        const after = await snapshot(ds);
-        if (JSON.stringify(after) !== JSON.stringify(base)) await freshStore();
+        const after = await snapshot(fuzz.ds);
+        if (JSON.stringify(after) !== JSON.stringify(fuzz.base)) await fuzz.fresh();
       }),
       fuzzParameters(200),
     );
@@ -103,7 +80,7 @@ describe('fuzz: SPARQL queries and updates (mutated W3C files)', function () {
   it('a cursor page of any non-negative limit answers at most that many rows', async () => {
     await fc.assert(
       fc.asyncProperty(fc.oneof(fc.nat(20), fc.constant(2 ** 40), fc.constant(Number.POSITIVE_INFINITY)), fc.nat(20), async (first, next) => {
-        const cursor = ds.createCursor('SELECT * WHERE { ?s ?p ?o }');
+        const cursor = fuzz.ds.createCursor('SELECT * WHERE { ?s ?p ?o }');
         try {
           const page = await cursor.open(first);
           expect(page.rows.length).to.be.at.most(first);
@@ -120,7 +97,7 @@ describe('fuzz: SPARQL queries and updates (mutated W3C files)', function () {
   // found by this spec: a bare RangeError before (lib/api/cursor.ts, page())
   it('a negative or NaN cursor limit is refused with a documented error', async () => {
     for (const limit of [-1, Number.NaN]) {
-      const cursor = ds.createCursor('SELECT * WHERE { ?s ?p ?o }');
+      const cursor = fuzz.ds.createCursor('SELECT * WHERE { ?s ?p ?o }');
       try {
         await cursor.open(limit);
         expect.fail(`open(${limit}) succeeded`);
@@ -140,16 +117,16 @@ describe('fuzz: SPARQL queries and updates (mutated W3C files)', function () {
       fc.asyncProperty(fuzzInput(updates), async (input) => {
         const text = typeof input.text === 'string' ? input.text : Buffer.from(input.text).toString('latin1');
         const context = describeInput({ source: input.source, text });
-        await ds.beginTransaction('read-write');
+        await fuzz.ds.beginTransaction('read-write');
         try {
-          await withinBound(ds.evaluateUpdate(text), HANG_BOUND_MS, context);
+          await withinBound(fuzz.ds.evaluateUpdate(text), HANG_BOUND_MS, context);
           tally.add('applied');
         } catch (failure) {
           tally.add(expectDocumentedError(failure, syntaxNeedsPosition, context).name);
         } finally {
-          await ds.rollbackTransaction();
+          await fuzz.ds.rollbackTransaction();
         }
-        expect(await snapshot(ds), `the store changed after a rollback; ${context}`).to.deep.equal(base);
+        expect(await snapshot(fuzz.ds), `the store changed after a rollback; ${context}`).to.deep.equal(fuzz.base);
       }),
       fuzzParameters(80),
     );
