@@ -175,14 +175,10 @@ interface Remembered {
 
 /** The decoded value of a literal (cached per term object). */
 export function decode(literal: RDF.Literal): LiteralValue {
-  let v = (literal as Remembered)[DECODED];
-  if (v !== undefined) return v;
-  v = cache.get(literal);
+  let v = (literal as Remembered)[DECODED] ?? cache.get(literal);
   if (v === undefined) {
     v = decodeUncached(literal);
-    // on the term itself when it can take a property (cheaper to read back than a WeakMap entry)
-    if (Object.isExtensible(literal)) (literal as Remembered)[DECODED] = v;
-    else cache.set(literal, v);
+    cache.set(literal, v);
   }
   return v;
 }
@@ -200,14 +196,9 @@ function decodeUncached(literal: RDF.Literal): LiteralValue {
   return parse === undefined ? { kind: 'other', lexical, datatype } : parse(lexical, datatype);
 }
 
-/**
- * Records the decoded value of a literal the evaluator has just made. A plain assignment: a
- * symbol-keyed property that `Object.defineProperty` makes non-enumerable costs more than the
- * literal itself (about 160 ns against 120 ns per literal), and symbol keys are not seen by
- * `JSON.stringify`, `Object.keys` or `for … in`.
- */
+/** Records the decoded value of a literal the evaluator has just made. */
 function remember(literal: RDF.Literal, value: LiteralValue): RDF.Literal {
-  (literal as Remembered)[DECODED] = value;
+  Object.defineProperty(literal, DECODED, { value, enumerable: false });
   return literal;
 }
 
