@@ -39,7 +39,7 @@ export {
   type SparqlTextOptions,
   type TableWriter,
   type TableWriterOptions,
-} from './api/answer-tables.js';
+} from './server/answer-tables.js';
 export type { PropertyRow, TupleTableRow } from './server/data-store.js';
 export type { ComponentInfoRow } from './server/component-info.js';
 export type { ImportOptions, ImportSource, IriListSource, UpdateType } from './server/import.js';
@@ -64,4 +64,22 @@ export {
 export type { QueryTerm } from './sparql/query-terms.js';
 export { type NotificationRow, type NotificationType, NOTIFICATION_COLUMNS, formatNotification } from './formats/notifications.js';
 export { TURTLE, N_TRIPLES, N_QUADS, TRIG, DATALOG, CONTENT_MEDIA_TYPES, unsupportedMediaTypeMessage, baseMediaType } from './formats/media-types.js';
-export * from './api/errors.js';
+export {
+  QuadlogError,
+  ParsingError,
+  ImportError,
+  QueryCompilationError,
+  RuleCompilationError,
+  AuthenticationError,
+  AccessDeniedError,
+  UnknownResourceError,
+  DuplicateResourceError,
+  ResourceInUseError,
+  TransactionError,
+  LockTimeoutError,
+  InterruptedError,
+  MemoryLimitError,
+  MemoryExhaustedError,
+  BadRequestError,
+  InvalidConnectionError,
+} from './model/errors.js';

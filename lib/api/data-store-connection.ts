@@ -818,7 +818,9 @@ export class DataStoreConnection extends ConnectionBase {
           const table = state.table(id);
           const view = state.view(id);
           const hidden = id === QUADS_ID && readable ? (row: number): boolean => !readable(table.get(row, 3)) : undefined;
-          for (let row = 0; row < view.limit; row++) if (table.visible(row, view) && (table.statusOf(row) & mask) !== 0 && !hidden?.(row)) n++;
+          table.forEachVisibleRow(view, mask, (row) => {
+            if (!hidden?.(row)) n++;
+          });
         }
         return n;
       }),

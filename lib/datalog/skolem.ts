@@ -16,6 +16,7 @@
  */
 import { RuleCompilationError } from '../model/errors.js';
 import { SKOLEM_TABLE } from '../model/skolem.js';
+import { termText } from '../model/terms.js';
 import type { BodyLiteral, DatalogTerm, Rule, SourcePosition, TupleAtom } from './ast.js';
 
 /** A compiled SKOLEM atom: arguments as term ids (>= 0) or `-(slot + 1)` for variables. */
@@ -46,19 +47,13 @@ function fail(position: SourcePosition, message: string): never {
 }
 
 /** A term as Datalog text (for messages). */
-function termText(t: DatalogTerm): string {
-  if (t.kind === 'var') return `?${t.name}`;
-  const term = t.term;
-  if (term.termType === 'NamedNode') return `<${term.value}>`;
-  if (term.termType === 'BlankNode') return `_:${term.value}`;
-  const quoted = JSON.stringify(term.value);
-  if (term.language) return `${quoted}@${term.language}`;
-  return term.datatype.value === 'http://www.w3.org/2001/XMLSchema#string' ? quoted : `${quoted}^^<${term.datatype.value}>`;
+function datalogTermText(t: DatalogTerm): string {
+  return t.kind === 'var' ? `?${t.name}` : termText(t.term);
 }
 
 /** A SKOLEM atom as Datalog text (for messages). */
 export function skolemAtomText(atom: TupleAtom): string {
-  return `${SKOLEM_TABLE}(${atom.args.map(termText).join(', ')})`;
+  return `${SKOLEM_TABLE}(${atom.args.map(datalogTermText).join(', ')})`;
 }
 
 /**
@@ -96,8 +91,8 @@ export function checkSkolemAtoms(literals: readonly BodyLiteral[], bound: Readon
     if (missing < 0 || isBound(last)) continue;
     fail(
       atom.position,
-      `${skolemAtomText(atom)}: argument ${missing + 1} (${termText(atom.args[missing]!)}) is not bound by another literal of the body, and neither is the last argument ` +
-        `(${termText(last)}): SKOLEM computes its last argument from the others, or unpacks its last argument into the others, so one of the two must be bound elsewhere`,
+      `${skolemAtomText(atom)}: argument ${missing + 1} (${datalogTermText(atom.args[missing]!)}) is not bound by another literal of the body, and neither is the last argument ` +
+        `(${datalogTermText(last)}): SKOLEM computes its last argument from the others, or unpacks its last argument into the others, so one of the two must be bound elsewhere`,
     );
   }
 }

@@ -11,6 +11,7 @@ import { closeSync, readSync } from 'node:fs';
 import { DataFactory } from 'n3';
 import { CsvError, parse, type Parser } from 'csv-parse';
 import { AccessDeniedError, BadRequestError, ParsingError, UnknownResourceError } from '../model/errors.js';
+import { XSD_STRING } from '../model/terms.js';
 import {
   type DataSource,
   type DataSourceColumnRow,
@@ -22,7 +23,6 @@ import {
   settled,
   type TableSelector,
   tableRow,
-  XSD_STRING,
 } from './source.js';
 
 /** The type name of delimited file sources. */

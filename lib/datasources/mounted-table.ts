@@ -23,7 +23,7 @@
  * @module
  */
 import { BadRequestError, ParsingError } from '../model/errors.js';
-import { RDF_NS, XSD } from '../model/terms.js';
+import { RDF_NS, XSD, XSD_STRING } from '../model/terms.js';
 import type { MountedTableReader } from '../storage/catalogue.js';
 import type { DataSource, DataSourceColumnRow, SourceRecord, TableSelector } from './source.js';
 
@@ -50,7 +50,6 @@ interface OutputColumn {
   readonly single: { readonly column: number; readonly prefix: string; readonly suffix: string } | undefined;
 }
 
-const XSD_STRING = `${XSD}string`;
 
 /** Lexical forms of the datatypes whose literals are checked (others are taken as they are). */
 const LEXICAL: ReadonlyMap<string, RegExp> = new Map([

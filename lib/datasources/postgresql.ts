@@ -14,7 +14,7 @@
  */
 import { DataFactory } from 'n3';
 import { BadRequestError, ParsingError, UnknownResourceError } from '../model/errors.js';
-import { XSD } from '../model/terms.js';
+import { XSD, XSD_STRING } from '../model/terms.js';
 import type { ColumnFilter, DataSource, DataSourceColumnRow, DataSourceKind, DataSourceSample, DataSourceTableRow, SourceRecord, TableSelector } from './source.js';
 import { asAsync, settled, tableRow } from './source.js';
 import { type SqlAnswer, SqlError, SyncSql } from './sync-sql.js';
@@ -60,7 +60,6 @@ const DATATYPE_BY_NAME: ReadonlyMap<string, string> = new Map([
   ['timestamp with time zone', 'dateTime'],
 ].map(([n, t]): [string, string] => [n!, `${XSD}${t!}`]));
 
-const XSD_STRING = `${XSD}string`;
 
 /** A PostgreSQL text value as the lexical form of its XSD datatype. */
 function lexicalOf(value: string, datatype: string): string {

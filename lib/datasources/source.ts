@@ -114,9 +114,6 @@ export interface DataSourceKind {
   open(name: string, parameters: Readonly<Record<string, string>>, context: SourceContext): Promise<DataSource>;
 }
 
-/** The datatype IRI of plain strings. */
-export const XSD_STRING = 'http://www.w3.org/2001/XMLSchema#string';
-
 /** The listing row of a table with the given columns. */
 export function tableRow(name: string, columns: readonly DataSourceColumnRow[]): DataSourceTableRow {
   return { name, numberOfColumns: columns.length, columns: new URLSearchParams(columns.map((c): [string, string] => [c.name, c.datatype])).toString() };

@@ -117,7 +117,10 @@ export const MAX_BUFFERED_BODY = 16 * 1024 * 1024;
 /** Parameter keys that are never generic parameters. */
 const RESERVED_KEYS: readonly string[] = ['connection', 'filter'];
 
-const XSD_BOOLEAN = DataFactory.namedNode('http://www.w3.org/2001/XMLSchema#boolean');
+const XSD = 'http://www.w3.org/2001/XMLSchema#';
+const XSD_BOOLEAN = DataFactory.namedNode(`${XSD}boolean`);
+const XSD_INTEGER = DataFactory.namedNode(`${XSD}integer`);
+const XSD_DATE_TIME = DataFactory.namedNode(`${XSD}dateTime`);
 
 /** The RDF/JS literal `true` or `false` (xsd:boolean). */
 export function booleanTerm(value: boolean): RDF.Literal {
@@ -129,9 +132,14 @@ export function stringTerm(value: string): RDF.Literal {
   return DataFactory.literal(value);
 }
 
-/** An xsd:integer literal. */
-export function integerTerm(value: number | bigint): RDF.Literal {
-  return DataFactory.literal(String(value), DataFactory.namedNode('http://www.w3.org/2001/XMLSchema#integer'));
+/** An xsd:integer literal (of a number, or of its lexical form). */
+export function integerTerm(value: number | bigint | string): RDF.Literal {
+  return DataFactory.literal(String(value), XSD_INTEGER);
+}
+
+/** An xsd:dateTime literal of a moment. */
+export function dateTimeTerm(date: Date): RDF.Literal {
+  return DataFactory.literal(date.toISOString(), XSD_DATE_TIME);
 }
 
 /** An IRI term. */

@@ -27,7 +27,7 @@ import { randomUUID } from 'node:crypto';
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import { type ConnectionBase, UnknownResourceError } from '../index.js';
-import { type Exchange, type Handler, httpExchange, stringTerm } from './exchange.js';
+import { dateTimeTerm, type Exchange, type Handler, httpExchange, stringTerm } from './exchange.js';
 
 /** One physical request being served. */
 export class RunningRequest {
@@ -107,19 +107,13 @@ export class RequestRegistry {
   }
 }
 
-const XSD_DATE_TIME = DataFactory.namedNode('http://www.w3.org/2001/XMLSchema#dateTime');
-
-function timeTerm(date: Date): RDF.Literal {
-  return DataFactory.literal(date.toISOString(), XSD_DATE_TIME);
-}
-
 /** Serves `/requests`: GET the running requests. */
 export const handleRequests: Handler = async (exchange: Exchange): Promise<void> => {
   const ex = httpExchange(exchange);
   const running = ex.context.requests.visible(ex.roleName, ex.principal.root.hasAccess(['requests'], 'read'));
   await exchange.sendTable(
     ['RequestID', 'StartTime', 'RoleName', 'Method', 'Target'],
-    running.map((r) => [stringTerm(r.requestId), timeTerm(r.startTime), stringTerm(r.roleName), stringTerm(r.method), stringTerm(r.target)]),
+    running.map((r) => [stringTerm(r.requestId), dateTimeTerm(r.startTime), stringTerm(r.roleName), stringTerm(r.method), stringTerm(r.target)]),
   );
 };
 
@@ -143,7 +137,7 @@ export const handleRequest: Handler = async (exchange: Exchange, id: string): Pr
   for (const r of found) {
     rows.push(
       [stringTerm('request-id'), stringTerm(r.requestId)],
-      [stringTerm('start-time'), timeTerm(r.startTime)],
+      [stringTerm('start-time'), dateTimeTerm(r.startTime)],
       [stringTerm('role-name'), stringTerm(r.roleName)],
       [stringTerm('method'), stringTerm(r.method)],
       [stringTerm('target'), stringTerm(r.target)],

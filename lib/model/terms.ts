@@ -66,3 +66,25 @@ export function keyToTerm(key: string): RDF.NamedNode | RDF.BlankNode | RDF.Lite
 export function normalizeLanguage(tag: string): string {
   return tag.toLowerCase();
 }
+
+/**
+ * A term as it is written in Datalog or SPARQL text, for messages: `?x`, `<iri>`, `_:b`, and
+ * literals with their lexical form quoted and escaped as JSON (`"a\"b"@en`, `"1"^^<…#integer>`).
+ */
+export function termText(term: RDF.Term): string {
+  switch (term.termType) {
+    case 'Variable':
+      return `?${term.value}`;
+    case 'NamedNode':
+      return `<${term.value}>`;
+    case 'BlankNode':
+      return `_:${term.value}`;
+    case 'Literal': {
+      const quoted = JSON.stringify(term.value);
+      if (term.language) return `${quoted}@${term.language}`;
+      return term.datatype.value === XSD_STRING ? quoted : `${quoted}^^<${term.datatype.value}>`;
+    }
+    default:
+      return term.value;
+  }
+}

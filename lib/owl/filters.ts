@@ -10,9 +10,9 @@ import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import type { DatalogTerm } from '../datalog/ast.js';
 import { Algebra } from '../expressions/sparql-libraries.js';
+import { XSD_BOOLEAN, XSD_INTEGER } from '../expressions/vocabulary.js';
 import type { ObjectTerm } from './rdf-graph.js';
 
-const XSD = 'http://www.w3.org/2001/XMLSchema#';
 
 /** A FILTER condition: its algebra and its SPARQL text. */
 export interface FilterExpression {
@@ -65,11 +65,11 @@ export function iri(value: string): FilterExpression {
 /** An integer as an expression, written as a SPARQL integer (`5`, `-128`). */
 export function integer(n: bigint): FilterExpression {
   const text = n.toString();
-  return term(DataFactory.literal(text, DataFactory.namedNode(`${XSD}integer`)), text);
+  return term(DataFactory.literal(text, DataFactory.namedNode(XSD_INTEGER)), text);
 }
 
 /** The boolean `false`. */
-export const FALSE: FilterExpression = term(DataFactory.literal('false', DataFactory.namedNode(`${XSD}boolean`)), 'false');
+export const FALSE: FilterExpression = term(DataFactory.literal('false', DataFactory.namedNode(XSD_BOOLEAN)), 'false');
 
 /** `isLiteral(a)`. */
 export function isLiteral(a: FilterExpression): FilterExpression {

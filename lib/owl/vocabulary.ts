@@ -3,15 +3,15 @@
  * the datatype hierarchy used to test literals against OWL 2 RL datatypes.
  * @module
  */
+import { XSD } from '../model/terms.js';
 
+export { XSD };
 /** The RDF namespace. */
 export const RDF = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
 /** The RDFS namespace. */
 export const RDFS = 'http://www.w3.org/2000/01/rdf-schema#';
 /** The OWL namespace. */
 export const OWL = 'http://www.w3.org/2002/07/owl#';
-/** The XSD namespace. */
-export const XSD = 'http://www.w3.org/2001/XMLSchema#';
 
 /** IRIs of the vocabulary terms the translation reads or writes. */
 export const V = {

@@ -330,11 +330,10 @@ export class DataStore {
       const table = tx.table(info.id);
       const view = tx.view(info.id);
       const tuple = new Uint32Array(table.arity);
-      for (let row = 0; row < view.limit; row++) {
-        if (!table.visible(row, view)) continue;
+      table.forEachVisibleRow(view, EXPLICIT | DERIVED, (row) => {
         for (let c = 0; c < table.arity; c++) tuple[c] = table.get(row, c);
         table.remove(tuple, EXPLICIT | DERIVED, tx.version);
-      }
+      });
     }
     this.generationCounter++;
   }
@@ -348,9 +347,9 @@ export class DataStore {
       const table = tx.table(info.id);
       const view = tx.view(info.id);
       const flat: number[] = [];
-      for (let row = 0; row < view.limit; row++) {
-        if (table.visible(row, view) && table.statusOf(row) !== EXPLICIT) for (let c = 0; c < table.arity; c++) flat.push(table.get(row, c));
-      }
+      table.forEachVisibleRow(view, DERIVED, (row) => {
+        for (let c = 0; c < table.arity; c++) flat.push(table.get(row, c));
+      });
       const tuple = new Uint32Array(table.arity);
       for (let i = 0; i < flat.length; i += table.arity) {
         for (let c = 0; c < table.arity; c++) tuple[c] = flat[i + c]!;
@@ -522,13 +521,12 @@ export class DataStore {
       let explicit = 0;
       let derived = 0;
       let all = 0;
-      for (let row = 0; row < view.limit; row++) {
-        if (!table.visible(row, view)) continue;
+      table.forEachVisibleRow(view, EXPLICIT | DERIVED, (row) => {
         all++;
         const s = table.statusOf(row);
         if (s & EXPLICIT) explicit++;
         if (s & DERIVED) derived++;
-      }
+      });
       facts += all;
       const properties: Array<[string, string | number | boolean]> = [
         ['Name', info.name],

@@ -8,6 +8,7 @@
  */
 import { DataFactory } from 'n3';
 import { createAggregator, type AggregateFunction, type Aggregator, type Value } from '../expressions/index.js';
+import { XSD_INTEGER } from '../expressions/vocabulary.js';
 import type { Emit } from './engine.js';
 
 /** One aggregate of a GROUP: where its result goes and how its values are read. */
@@ -65,9 +66,6 @@ class CountColumn implements Column {
     return this.ids.countId(group < this.counts.length ? this.counts[group]! : 0);
   }
 }
-
-/** xsd:integer. */
-const XSD_INTEGER = 'http://www.w3.org/2001/XMLSchema#integer';
 
 /** A canonical integer lexical form. */
 const CANONICAL_INTEGER = /^(?:0|-?[1-9][0-9]{0,15})$/;

@@ -6,12 +6,12 @@
  * @module
  */
 import { Algebra } from '../expressions/sparql-libraries.js';
+import { XSD } from '../model/terms.js';
 
 /** Operators whose value is not a function of their arguments. */
 const VOLATILE = new Set(['rand', 'uuid', 'struuid', 'bnode']);
 
 /** Named functions known to be functions of their arguments: the XSD casts. */
-const XSD = 'http://www.w3.org/2001/XMLSchema#';
 
 /** Calls after which a memoised function whose inputs were mostly distinct stops caching. */
 const TRIAL = 8192;

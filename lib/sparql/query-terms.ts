@@ -1,19 +1,20 @@
 /**
- * Term ids during one query: the store's dictionary ids (>= 0), and query-local ids (<= -3)
- * for terms the store does not hold (constants of the query, values computed by BIND,
- * aggregates and casts, blank nodes of CONSTRUCT templates). -1 means unbound; -2 is kept for
- * the default graph.
+ * Term ids during one query: the store's dictionary ids (>= 0), and query-local ids (from
+ * {@link FIRST_LOCAL_ID} down) for terms the store does not hold (constants of the query,
+ * values computed by BIND, aggregates and casts, blank nodes of CONSTRUCT templates). The ids
+ * between are the sentinels of `quad-source.ts`: UNBOUND (-1) and DEFAULT_GRAPH (-2).
  * @module
  */
 import type * as RDF from '@rdfjs/types';
 import type { TermDictionary } from '../model/dictionary.js';
 import { keyToTerm, termToKey } from '../model/terms.js';
+import { DEFAULT_GRAPH } from './quad-source.js';
 
 /** A term a solution can hold. */
 export type QueryTerm = RDF.NamedNode | RDF.BlankNode | RDF.Literal;
 
-/** Unbound slot value. */
-export const UNBOUND_ID = -1;
+/** The first query-local id (the next ones count down from it), below every sentinel. */
+export const FIRST_LOCAL_ID = DEFAULT_GRAPH - 1;
 
 /** Ids of the terms a query sees. */
 export class QueryTerms {
@@ -31,7 +32,7 @@ export class QueryTerms {
     if (id >= 0) return id;
     let local = this.localIds.get(key);
     if (local === undefined) {
-      local = -(this.local.length + 3);
+      local = FIRST_LOCAL_ID - this.local.length;
       this.local.push(term);
       this.localIds.set(key, local);
     }
@@ -40,7 +41,7 @@ export class QueryTerms {
 
   /** The term of an id. */
   termOf(id: number): QueryTerm {
-    if (id <= -3) return this.local[-id - 3]!;
+    if (id <= FIRST_LOCAL_ID) return this.local[FIRST_LOCAL_ID - id]!;
     let t = this.decoded.get(id);
     if (t === undefined) {
       t = keyToTerm(this.dictionary.keyOf(id));

@@ -7,6 +7,7 @@
  * @module
  */
 import { QueryCompilationError } from '../model/errors.js';
+import { XSD } from '../model/terms.js';
 import { lineStarts, sparqlSyntaxError, type SparqlTextKind, unknownPrefixError } from './errors.js';
 
 /** A node of the sparqljs syntax tree, seen structurally. */
@@ -222,7 +223,6 @@ export function forEachSignificant(text: string, visit: (i: number, kind: 'char'
   }
 }
 
-const XSD = 'http://www.w3.org/2001/XMLSchema#';
 const POSITIVE_NUMBER = /\+(?:(\d+\.\d*[eE][+-]?\d+|\.\d+[eE][+-]?\d+|\d+[eE][+-]?\d+)|(\d*\.\d+)|(\d+))/y;
 
 /**

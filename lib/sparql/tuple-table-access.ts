@@ -26,7 +26,7 @@ import type { Algebra } from '../expressions/sparql-libraries.js';
 import type { TermDictionary } from '../model/dictionary.js';
 import { QueryCompilationError } from '../model/errors.js';
 import { SKOLEM_TABLE, skolemLabel } from '../model/skolem.js';
-import { keyToTerm, RDF_NS, termToKey } from '../model/terms.js';
+import { keyToTerm, RDF_NS, termText, termToKey } from '../model/terms.js';
 import { BUILTIN_TABLE_TYPE, DATA_SOURCE_TABLE_TYPE, mountedReaderOf, type TupleTableInfo } from '../storage/catalogue.js';
 import type { FactAccess } from '../storage/fact-access.js';
 import type { StoreState } from '../storage/fact-store.js';
@@ -104,26 +104,6 @@ function splitPatterns(patterns: readonly Algebra.Pattern[]): TupleAtomSplit {
     atoms.push({ table: name.value, args });
   }
   return { patterns: patterns.filter((p) => !used.has(p)), atoms };
-}
-
-/** A term as SPARQL text (for messages). */
-function termText(t: RDF.Term): string {
-  switch (t.termType) {
-    case 'Variable':
-      return `?${t.value}`;
-    case 'NamedNode':
-      return `<${t.value}>`;
-    case 'BlankNode':
-      return `_:${t.value}`;
-    case 'Literal': {
-      const l = t;
-      const quoted = JSON.stringify(l.value);
-      if (l.language) return `${quoted}@${l.language}`;
-      return l.datatype.value === 'http://www.w3.org/2001/XMLSchema#string' ? quoted : `${quoted}^^<${l.datatype.value}>`;
-    }
-    default:
-      return t.value;
-  }
 }
 
 /** An atom as `TT name { t1 … tn }` (for messages). */

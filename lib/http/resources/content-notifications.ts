@@ -17,6 +17,7 @@ import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import { ANSWER_MEDIA_TYPES, createTableWriter, formatNotification, type ImportResult, NOTIFICATION_COLUMNS, type NotificationRow, type TableWriter } from '../../index.js';
 import { errorText } from '../errors.js';
+import { booleanTerm, integerTerm } from '../exchange.js';
 import { negotiateOrThrow } from '../negotiation.js';
 
 /** The media type of the text form of notifications. */
@@ -39,16 +40,12 @@ export function notificationMediaType(accept: string | undefined): string {
  */
 export type AnswerShape = 'summary' | 'quiet' | 'axioms';
 
-const XSD = 'http://www.w3.org/2001/XMLSchema#';
-const XSD_INTEGER = DataFactory.namedNode(`${XSD}integer`);
-const XSD_BOOLEAN = DataFactory.namedNode(`${XSD}boolean`);
-
 /** The answer terms of a notification row (empty values and unknown positions are unbound). */
 export function notificationTerms(row: NotificationRow): Array<RDF.Term | undefined> {
-  const integer = (n: number | undefined): RDF.Term | undefined => (n === undefined ? undefined : DataFactory.literal(String(n), XSD_INTEGER));
+  const integer = (n: number | undefined): RDF.Term | undefined => (n === undefined ? undefined : integerTerm(n));
   let value: RDF.Term | undefined;
   if (row.value !== '') {
-    if (row.type === 'information') value = row.value === 'true' || row.value === 'false' ? DataFactory.literal(row.value, XSD_BOOLEAN) : DataFactory.literal(row.value, XSD_INTEGER);
+    if (row.type === 'information') value = row.value === 'true' || row.value === 'false' ? booleanTerm(row.value === 'true') : integerTerm(row.value);
     else value = DataFactory.literal(row.value);
   }
   return [DataFactory.literal(row.type), integer(row.line), integer(row.column), DataFactory.literal(row.description), value];
