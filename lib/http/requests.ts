@@ -25,7 +25,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type * as RDF from '@rdfjs/types';
-import { DataFactory } from 'n3';
 import { type ConnectionBase, UnknownResourceError } from '../index.js';
 import { dateTimeTerm, type Exchange, type Handler, httpExchange, stringTerm } from './exchange.js';
 
