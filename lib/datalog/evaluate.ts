@@ -1,7 +1,8 @@
 /**
- * Evaluating rule bodies over the tuple tables: greedy join plans (per rule and set of
- * pre-bound variables, cached), executed with one Int32Array of variable slots and no
- * allocation per matched row. A row filter selects which rows count (the old or the current
+ * Evaluating rule bodies over the tuple tables: join plans (per rule and set of pre-bound
+ * variables, cached) whose atoms the join planner orders (`planner/join-order.ts`, the cost
+ * model SPARQL's basic graph patterns use too), executed with one Int32Array of variable
+ * slots and no allocation per matched row. A row filter selects which rows count (the old or the current
  * materialisation during maintenance).
  * @module
  */
@@ -16,6 +17,7 @@ import { termToKey } from '../model/terms.js';
 import type { CompiledAtom, CompiledLiteral, CompiledRule, VariableScope } from './program.js';
 import type { TermValue, TermValues } from './term-values.js';
 import { evaluateSkolem, skolemReady } from './skolem.js';
+import { cheapest, constantRows, NONE, type PlanAtom, type TableStatistics } from '../planner/join-order.js';
 
 /** Which rows count for a scan; null means every visible row. */
 export type RowFilter = ((tableId: number, row: number) => boolean) | null;
@@ -61,6 +63,8 @@ export class RuleEvaluator {
   private readonly probes: Uint32Array[] = Array.from({ length: 33 }, (_, n) => new Uint32Array(n));
   /** Per arity: the values a lookup binds (ANY elsewhere), to choose a pair index. */
   private readonly values: Int32Array[] = Array.from({ length: 33 }, (_, n) => new Int32Array(n));
+  /** The atoms of the rules as the planner sees them. */
+  private readonly planAtoms = new WeakMap<CompiledAtom, PlanAtom>();
 
   /**
    * Creates an evaluator for one reasoning run; `now` is the value of NOW() for every rule
@@ -125,11 +129,16 @@ export class RuleEvaluator {
     return steps;
   }
 
-  /** Greedy ordering: cheap literals as soon as their variables are bound, then the most bound atom. */
+  /**
+   * Greedy ordering: cheap literals (filters, NOT, BIND, SKOLEM) as soon as their variables
+   * are bound, then the cheapest atom by the planner's cost model (`planner/join-order.ts`),
+   * with the values of `values` known when the plan is made.
+   */
   private order(rule: CompiledRule, literals: readonly CompiledLiteral[], bound: Set<number>, values?: Int32Array): Step[] {
     const remaining = [...literals];
     const steps: Step[] = [];
     const ready = (l: CompiledLiteral): boolean => l.vars.every((v) => bound.has(v));
+    const flags = new Uint8Array(Math.max(rule.slotCount, values?.length ?? 0));
     for (;;) {
       let progress = true;
       while (progress) {
@@ -154,16 +163,22 @@ export class RuleEvaluator {
           }
         }
       }
-      let best = -1;
-      let bestScore = -Infinity;
+      const atoms: PlanAtom[] = [];
+      const bases: number[] = [];
+      const candidates: number[] = [];
       for (let i = 0; i < remaining.length; i++) {
         const l = remaining[i]!;
         if (l.kind !== 'atom') continue;
-        const score = this.score(l.atom, bound, values);
-        if (score > bestScore) {
-          bestScore = score;
-          best = i;
-        }
+        const atom = this.planAtom(l.atom);
+        atoms.push(atom);
+        bases.push(constantRows(atom));
+        candidates.push(i);
+      }
+      let best = -1;
+      if (atoms.length > 0) {
+        flags.fill(0);
+        for (const s of bound) if (s < flags.length) flags[s] = 1;
+        best = candidates[cheapest(atoms, bases, atoms.map((_, k) => k), flags, values, bound.size > 0)]!;
       }
       if (best < 0) best = remaining.findIndex((l) => l.kind === 'aggregate');
       if (best < 0) break;
@@ -178,37 +193,29 @@ export class RuleEvaluator {
     return steps;
   }
 
-  /**
-   * Higher is better: bound positions first, then small estimated size. The estimate starts
-   * from the smallest count of a constant (constants of one atom go together, like `rdf:type`
-   * and a class, so their counts are not multiplied); each value bound when the plan is made
-   * (`values`) then keeps the share of the table's rows that hold it, and each position bound
-   * only later in the plan divides it by 8. (With ?z bound, `[?y, :par, ?z]` keeps the
-   * `:par` rows whose object is ?z's value, about one when that value is in a few rows of a
-   * large table: it goes before `[?x, :anc, ?y]` with ?x bound.)
-   */
-  private score(atom: CompiledAtom, bound: Set<number>, values: Int32Array | undefined): number {
-    // a table mounted on a data source: its size is unknown, so after the atoms that bind its columns
-    if (this.mountedInfo(atom.tableId)) return [...atom.args].filter((a) => a >= 0 || bound.has(-a - 1)).length * 1e12 - 1e11;
-    const table = this.state.table(atom.tableId);
-    const size = table.liveCount + 1;
-    let boundPositions = 0;
-    let constants = size;
-    let share = 1;
-    let boundLater = 0;
-    for (let c = 0; c < atom.args.length; c++) {
-      const a = atom.args[c]!;
-      if (a >= 0) {
-        boundPositions++;
-        constants = Math.min(constants, table.countOf(c, a) + 1);
-      } else if (bound.has(-a - 1)) {
-        boundPositions++;
-        const v = values?.[-a - 1] ?? -1;
-        if (v >= 0) share *= (table.countOf(c, v) + 1) / size;
-        else boundLater++;
-      }
+  /** An atom as the planner sees it, with the statistics of its table in this evaluator's state (cached). */
+  private planAtom(atom: CompiledAtom): PlanAtom {
+    let planned = this.planAtoms.get(atom);
+    if (planned === undefined) {
+      const args = atom.args;
+      const slots = Int32Array.from(args, (a) => (a >= 0 ? NONE : -a - 1));
+      const constants = Int32Array.from(args, (a) => (a >= 0 ? a : NONE));
+      planned = { slots, constants, table: this.statistics(atom.tableId) };
+      this.planAtoms.set(atom, planned);
     }
-    return boundPositions * 1e12 - Math.max(1, (constants * share) / 8 ** boundLater);
+    return planned;
+  }
+
+  /** The planner's view of a table: its live rows and per-value counts (unknown size for a table mounted on a data source). */
+  private statistics(tableId: number): TableStatistics {
+    if (this.mountedInfo(tableId)) return { size: Infinity, countOf: () => 0 };
+    const state = this.state;
+    return {
+      get size() {
+        return state.table(tableId).liveCount;
+      },
+      countOf: (column, value) => state.table(tableId).countOf(column, value),
+    };
   }
 
   private compileLiteral(rule: CompiledRule, l: CompiledLiteral, bound: Set<number>): Step {
@@ -398,40 +405,28 @@ export class RuleEvaluator {
       if (row < 0 || (this.accept !== null && !this.accept(atom.tableId, row))) return false;
       return this.exec(steps, i + 1, slots, onMatch);
     }
-    // choose the bound column with the fewest rows
-    let best = -1;
-    let bestCount = Infinity;
+    // the column the table's lookups walk (the bound one with the fewest rows)
+    const values = this.values[arity]!;
     for (let c = 0; c < arity; c++) {
       const a = args[c]!;
-      const v = a >= 0 ? a : slots[-a - 1]!;
-      if (v >= 0) {
-        const n = table.countOf(c, v);
-        if (n < bestCount) {
-          bestCount = n;
-          best = c;
-        }
-      }
+      values[c] = a >= 0 ? a : slots[-a - 1]! < 0 ? ANY : slots[-a - 1]!;
     }
+    const best = table.scanColumn(values);
     const accept = this.accept;
     const tableId = atom.tableId;
     let row = -1;
     let limit = 0;
     // a long single-column chain with a second bound column: maybe the pair index instead
     let pair: PairIndex | undefined;
-    if (best >= 0 && bestCount > PAIR_MIN_CHAIN) {
-      const values = this.values[arity]!;
-      for (let c = 0; c < arity; c++) {
-        const a = args[c]!;
-        values[c] = a >= 0 ? a : slots[-a - 1]! < 0 ? ANY : slots[-a - 1]!;
-      }
-      pair = table.pairFor(best, bestCount, values);
+    if (best >= 0) {
+      const count = table.countOf(best, values[best]!);
+      if (count > PAIR_MIN_CHAIN) pair = table.pairFor(best, count, values);
       if (pair !== undefined) row = pair.head(values[pair.a]!, values[pair.b]!);
     }
     if (pair !== undefined) {
       // row is the pair chain's head
     } else if (best >= 0) {
-      const a = args[best]!;
-      row = table.head(best, a >= 0 ? a : slots[-a - 1]!);
+      row = table.head(best, values[best]!);
     } else {
       row = 0;
       limit = view.limit;

@@ -7,7 +7,7 @@
  * Solutions are Int32Arrays of term ids, one slot per variable (-1 unbound), as in the engine.
  * @module
  */
-import type { PatternRef } from './join-order.js';
+import type { PatternRef } from './bgp.js';
 import { type MatchCallback, type QuadSource, UNBOUND } from './quad-source.js';
 
 /** The slot value of an unbound variable. */

@@ -213,6 +213,27 @@ export class TupleTable {
   }
 
   /**
+   * The column whose chain a lookup of `pattern` (ANY = unbound) walks: the bound column with
+   * the fewest rows holding its value (the first on a tie), or -1 when nothing is bound (then
+   * the rows are scanned). Every scan of a table, by a rule body or a query, chooses here.
+   */
+  scanColumn(pattern: ArrayLike<number>): number {
+    let best = -1;
+    let bestCount = Infinity;
+    for (let c = 0; c < this.arity; c++) {
+      const t = pattern[c]!;
+      if (t !== ANY) {
+        const n = this.countOf(c, t);
+        if (n < bestCount) {
+          bestCount = n;
+          best = c;
+        }
+      }
+    }
+    return best;
+  }
+
+  /**
    * The index of rows by the pair of values in columns `a` < `b`, built on first use and
    * maintained from then on (see {@link PairIndex}).
    */
@@ -303,18 +324,7 @@ export class TupleTable {
   scanner(pattern: ArrayLike<number>, view: TableView, onRow: (row: number) => boolean | void): (budget: number) => boolean {
     const arity = this.arity;
     const epoch = this.epoch;
-    let best = -1;
-    let bestCount = Infinity;
-    for (let c = 0; c < arity; c++) {
-      const t = pattern[c]!;
-      if (t !== ANY) {
-        const n = this.countOf(c, t);
-        if (n < bestCount) {
-          bestCount = n;
-          best = c;
-        }
-      }
-    }
+    const best = this.scanColumn(pattern);
     const checkEpoch = (): void => {
       if (this.epoch !== epoch) throw new TransactionError('the table was compacted while a scan of it was suspended; run the query again');
     };
@@ -334,7 +344,7 @@ export class TupleTable {
       };
     }
     // a long chain with a second bound column: walk the pair index instead
-    const pair = this.pairFor(best, bestCount, pattern);
+    const pair = this.pairFor(best, this.countOf(best, pattern[best]!), pattern);
     let row = pair !== undefined ? pair.head(pattern[pair.a]!, pattern[pair.b]!) : this.head(best, pattern[best]!);
     const column = best;
     return (budget) => {

@@ -1,0 +1,319 @@
+/**
+ * Basic graph patterns: their patterns' positions, the statistics the join planner
+ * (`planner/join-order.ts`) reads from the dataset, and the join plan as steps over one shared
+ * solution, run either recursively ({@link BgpPlan.step}) or as an iterative nested-loop join
+ * over resumable scans that yields to the event loop ({@link runBgpIteratively}).
+ *
+ * Matching allocates nothing per match: each pattern's callback is made once per plan, records
+ * the slots it bound in a bit mask, and only a complete solution is copied (it escapes to the
+ * consumer).
+ * @module
+ */
+import type * as RDF from '@rdfjs/types';
+import type { Algebra } from '../expressions/sparql-libraries.js';
+import { JoinOrders, NONE, type PlanAtom, type TableStatistics } from '../planner/join-order.js';
+import { ANY_NAMED_GRAPH, DEFAULT_GRAPH, type MatchCallback, type QuadSource, UNBOUND } from './quad-source.js';
+import type { Emit } from './solutions.js';
+
+/** A position of a pattern: a variable's slot or a constant's id. */
+export type PatternRef = { readonly slot: number } | { readonly id: number };
+
+/** A pattern's subject, predicate, object and graph. */
+export type PatternRefs = readonly [PatternRef, PatternRef, PatternRef, PatternRef];
+
+/** A basic graph pattern's positions (per pattern: subject, predicate, object, graph) and its join orders. */
+export interface PreparedBgp {
+  /** The positions of each pattern, in written order. */
+  readonly compiled: readonly PatternRefs[];
+  /** The join orders, one per set of bound slots. */
+  readonly orders: JoinOrders;
+}
+
+/** Rows the scan of a basic graph pattern's last pattern visits per step of the iterative join. */
+const LAST_SCAN_BATCH = 16;
+
+/** What a dataset without estimates is assumed to hold per pattern. */
+const NO_ESTIMATE = 1000;
+
+/**
+ * The planner's view of the quads a pattern matches in one graph argument (DEFAULT_GRAPH,
+ * ANY_NAMED_GRAPH or a graph's id): the dataset's estimates, the size asked once.
+ */
+class GraphStatistics implements TableStatistics {
+  private rows = -1;
+
+  constructor(
+    private readonly source: QuadSource,
+    private readonly graph: number,
+  ) {}
+
+  get size(): number {
+    if (this.rows < 0) this.rows = this.source.estimate ? this.source.estimate(UNBOUND, UNBOUND, UNBOUND, this.graph) : NO_ESTIMATE;
+    return this.rows;
+  }
+
+  countOf(column: number, value: number): number {
+    const source = this.source;
+    if (!source.estimate) return NO_ESTIMATE;
+    // a term the store does not hold matches nothing
+    if (value < 0) return 0;
+    if (column === 3) return source.estimate(UNBOUND, UNBOUND, UNBOUND, value);
+    return source.estimate(column === 0 ? value : UNBOUND, column === 1 ? value : UNBOUND, column === 2 ? value : UNBOUND, this.graph);
+  }
+}
+
+/**
+ * The join orders of a basic graph pattern's patterns (made once per query, active graph and
+ * graph slot; the orders once per set of bound variables).
+ */
+export function prepareBgp(compiled: readonly PatternRefs[], source: QuadSource): PreparedBgp {
+  const statistics = new Map<number, GraphStatistics>();
+  const atoms = compiled.map((refs): PlanAtom => {
+    const slots = new Int32Array(4);
+    const constants = new Int32Array(4);
+    for (let c = 0; c < 4; c++) {
+      const r = refs[c]!;
+      slots[c] = 'slot' in r ? r.slot : NONE;
+      constants[c] = 'id' in r && r.id >= 0 ? r.id : NONE;
+    }
+    const g = refs[3];
+    const graph = 'id' in g ? g.id : ANY_NAMED_GRAPH;
+    let table = statistics.get(graph);
+    if (!table) statistics.set(graph, (table = new GraphStatistics(source, graph)));
+    return { slots, constants, table };
+  });
+  return { compiled, orders: new JoinOrders(atoms) };
+}
+
+/** A textual join order (for EXPLAIN): the patterns in plan order and the variables bound before. */
+export function describeJoinOrder(patterns: readonly Algebra.Pattern[], order: readonly number[], seed: Int32Array, slots: ReadonlyMap<string, number>): string {
+  const name = (t: RDF.Term): string => (t.termType === 'Variable' ? `?${t.value}` : t.termType === 'DefaultGraph' ? '' : t.termType === 'Literal' ? JSON.stringify(t.value) : `<${t.value}>`);
+  const preBound = [...slots].filter(([, s]) => seed[s]! !== -1).map(([n]) => `?${n}`);
+  const lines = order.map((i, k) => {
+    const p = patterns[i]!;
+    const g = name(p.graph);
+    return `  ${k + 1}. ${name(p.subject)} ${name(p.predicate)} ${name(p.object)}${g ? ` ${g}` : ''}`;
+  });
+  return `join order${preBound.length > 0 ? ` (bound: ${preBound.join(' ')})` : ''}:\n${lines.join('\n')}`;
+}
+
+/** The steps of a basic graph pattern's join plan over one shared solution. */
+export interface BgpPlan {
+  /** The number of patterns. */
+  readonly size: number;
+  /** The shared solution the steps bind. */
+  readonly solution: Int32Array;
+  /** Binds the slots of the k-th pattern to a match (s, p, o, g); false (nothing bound) when it conflicts. */
+  readonly bindAt: (k: number, match: ArrayLike<number>) => boolean;
+  /** Unbinds what the last {@link BgpPlan.bindAt} of the k-th pattern bound. */
+  readonly unbindAt: (k: number) => void;
+  /** Matches the patterns from the k-th on (in plan order), emitting a copy of each full solution. */
+  readonly step: (k: number) => boolean;
+  /**
+   * Sets {@link BgpPlan.args} to the match arguments (s, p, o, graph) of the k-th pattern
+   * under the current bindings; false when nothing can match.
+   */
+  readonly argsOf: (k: number) => boolean;
+  /** The match arguments {@link BgpPlan.argsOf} set last. */
+  readonly args: Int32Array;
+}
+
+/** Per step of a plan (four positions each): the slot of each position (-1: a constant) and the constant's id. */
+interface StepPositions {
+  readonly slotAt: Int32Array;
+  readonly idAt: Int32Array;
+}
+
+/** The positions of each join order (orders are made once per set of bound slots and kept, so these are too). */
+const stepPositions = new WeakMap<readonly number[], StepPositions>();
+
+/** The positions of the patterns of `compiled` in `order`, per step. */
+function positionsInOrder(compiled: readonly PatternRefs[], order: readonly number[]): StepPositions {
+  let positions = stepPositions.get(order);
+  if (positions === undefined) {
+    const n = order.length;
+    const slotAt = new Int32Array(n * 4).fill(-1);
+    const idAt = new Int32Array(n * 4);
+    for (let k = 0; k < n; k++) {
+      const refs = compiled[order[k]!]!;
+      for (let c = 0; c < 4; c++) {
+        const r = refs[c]!;
+        if ('slot' in r) slotAt[k * 4 + c] = r.slot;
+        else idAt[k * 4 + c] = r.id;
+      }
+    }
+    positions = { slotAt, idAt };
+    stepPositions.set(order, positions);
+  }
+  return positions;
+}
+
+/**
+ * The join plan of a basic graph pattern in `order` (indexes into `compiled`) under `seed`,
+ * matching in `source`; each full solution goes to `emit` as a copy; `tick` runs before every
+ * step (it throws to interrupt).
+ */
+export function bgpPlan(compiled: readonly PatternRefs[], order: readonly number[], seed: Int32Array, source: QuadSource, emit: Emit, tick: () => void): BgpPlan {
+  const n = order.length;
+  const solution = seed.slice();
+  const { slotAt, idAt } = positionsInOrder(compiled, order);
+  const args = new Int32Array(4);
+  const argsOf = (k: number): boolean => {
+    const base = k * 4;
+    for (let c = 0; c < 3; c++) {
+      const s = slotAt[base + c]!;
+      const v = s >= 0 ? solution[s]! : idAt[base + c]!;
+      // a constant (or binding) the store does not hold matches nothing (below UNBOUND: a query-local id)
+      if (v < UNBOUND) return false;
+      args[c] = v;
+    }
+    const gs = slotAt[base + 3]!;
+    if (gs < 0) {
+      const g = idAt[base + 3]!;
+      if (g < DEFAULT_GRAPH) return false;
+      args[3] = g;
+    } else {
+      // a graph variable: its graph when bound, else any named graph (below DEFAULT_GRAPH: not a graph)
+      const g = solution[gs]!;
+      if (g < DEFAULT_GRAPH) return false;
+      args[3] = g >= 0 ? g : ANY_NAMED_GRAPH;
+    }
+    return true;
+  };
+  /** Binds the k-th pattern's slots to (s, p, o, g) and goes on with the next pattern. */
+  const onMatch = (k: number): MatchCallback => {
+    const base = k * 4;
+    const s0 = slotAt[base]!;
+    const s1 = slotAt[base + 1]!;
+    const s2 = slotAt[base + 2]!;
+    const s3 = slotAt[base + 3]!;
+    return (s, p, o, g) => {
+      let mask = 0;
+      let ok = true;
+      if (s0 >= 0) {
+        const cur = solution[s0]!;
+        if (cur === -1) {
+          solution[s0] = s;
+          mask |= 1;
+        } else ok = cur === s;
+      }
+      if (ok && s1 >= 0) {
+        const cur = solution[s1]!;
+        if (cur === -1) {
+          solution[s1] = p;
+          mask |= 2;
+        } else ok = cur === p;
+      }
+      if (ok && s2 >= 0) {
+        const cur = solution[s2]!;
+        if (cur === -1) {
+          solution[s2] = o;
+          mask |= 4;
+        } else ok = cur === o;
+      }
+      if (ok && s3 >= 0) {
+        const cur = solution[s3]!;
+        if (cur === -1) {
+          solution[s3] = g;
+          mask |= 8;
+        } else ok = cur === g;
+      }
+      const stop = ok ? step(k + 1) : false;
+      if ((mask & 1) !== 0) solution[s0] = -1;
+      if ((mask & 2) !== 0) solution[s1] = -1;
+      if ((mask & 4) !== 0) solution[s2] = -1;
+      if ((mask & 8) !== 0) solution[s3] = -1;
+      return stop;
+    };
+  };
+  const callbacks: Array<MatchCallback | undefined> = new Array<undefined>(n);
+  const step = (k: number): boolean => {
+    tick();
+    if (k === n) return emit(solution.slice()) === true;
+    if (!argsOf(k)) return false;
+    const callback = (callbacks[k] ??= onMatch(k));
+    return source.match(args[0]!, args[1]!, args[2]!, args[3]!, callback);
+  };
+  // the slots each step's last bindAt bound, as a bit mask of positions
+  const boundMasks = new Int32Array(n);
+  const unbindAt = (k: number): void => {
+    const mask = boundMasks[k]!;
+    for (let c = 0; c < 4; c++) if ((mask & (1 << c)) !== 0) solution[slotAt[k * 4 + c]!] = -1;
+    boundMasks[k] = 0;
+  };
+  const bindAt = (k: number, values: ArrayLike<number>): boolean => {
+    let mask = 0;
+    for (let c = 0; c < 4; c++) {
+      const s = slotAt[k * 4 + c]!;
+      if (s < 0) continue;
+      const cur = solution[s]!;
+      if (cur === -1) {
+        solution[s] = values[c]!;
+        mask |= 1 << c;
+      } else if (cur !== values[c]) {
+        boundMasks[k] = mask;
+        unbindAt(k);
+        return false;
+      }
+    }
+    boundMasks[k] = mask;
+    return true;
+  };
+  return { size: n, solution, step, argsOf, args, bindAt, unbindAt };
+}
+
+/**
+ * A basic graph pattern's plan run as an iterative nested-loop join (one resumable scan per
+ * pattern, a row at a time; the last pattern's scan takes {@link LAST_SCAN_BATCH} rows per step)
+ * that calls `pause` every 256 steps, so that no pattern's scan, however deep, holds the event
+ * loop. Emits the same solutions in the same order as {@link BgpPlan.step}.
+ */
+export async function runBgpIteratively(plan: BgpPlan, matcher: NonNullable<QuadSource['matcher']>, emit: Emit, pause: () => Promise<void>): Promise<boolean> {
+  if (plan.size === 0) return plan.step(0);
+  const found = new Int32Array(4);
+  let hit!: boolean;
+  let stopped = false;
+  const last = plan.size - 1;
+  // above the last pattern a match is recorded and the loop descends; a match of the last
+  // pattern is emitted at once (so its scan can take many rows per step)
+  const record = (s: number, p: number, o: number, g: number): boolean => {
+    found[0] = s;
+    found[1] = p;
+    found[2] = o;
+    found[3] = g;
+    hit = true;
+    return false;
+  };
+  const emitLast = (s: number, p: number, o: number, g: number): boolean => {
+    found[0] = s;
+    found[1] = p;
+    found[2] = o;
+    found[3] = g;
+    if (!plan.bindAt(last, found)) return false;
+    stopped = emit(plan.solution.slice()) === true;
+    plan.unbindAt(last);
+    return stopped;
+  };
+  const args = plan.args;
+  const open = (k: number): ((budget: number) => boolean) | undefined =>
+    plan.argsOf(k) ? matcher(args[0]!, args[1]!, args[2]!, args[3]!, k === last ? emitLast : record) : undefined;
+  const scans: Array<((budget: number) => boolean) | undefined> = new Array<undefined>(plan.size);
+  scans[0] = open(0);
+  let k = 0;
+  let rows = 0;
+  for (;;) {
+    const scan = scans[k];
+    hit = false;
+    const done = scan === undefined || scan(k === last ? LAST_SCAN_BATCH : 1);
+    if (stopped) return true;
+    if (hit) {
+      plan.unbindAt(k);
+      if (plan.bindAt(k, found)) scans[++k] = open(k);
+    } else if (done) {
+      plan.unbindAt(k);
+      if (k === 0) return false;
+      k--;
+    }
+    if ((++rows & 255) === 0) await pause();
+  }
+}

@@ -1,0 +1,192 @@
+/**
+ * Joins of the engine: a join feeds each left solution into the right side as bindings when
+ * the right side is made only of patterns, paths, VALUES, unions, joins and GRAPH blocks of
+ * those (where substituting bindings is the same as joining, {@link seedable}); any other
+ * right side is evaluated once on its own and merged. OPTIONAL and `FILTER (NOT) EXISTS` start
+ * with bindings and switch to a hash of the right side's solutions once that is cheaper
+ * ({@link JoinIndex}, {@link ExistsIndex}); MINUS always hashes ({@link MinusIndex}).
+ * @module
+ */
+import type * as RDF from '@rdfjs/types';
+import { forEachVariable } from '../expressions/index.js';
+import { Algebra } from '../expressions/sparql-libraries.js';
+import { ExistsIndex, JoinIndex, MinusIndex, patternProbe } from './anti-join.js';
+import type { Engine } from './engine.js';
+import { ANY_NAMED_GRAPH, UNBOUND } from './quad-source.js';
+import type { QueryTerm } from './query-terms.js';
+import { type Emit, merge, type SingleInputOperator } from './solutions.js';
+import { tupleAtomsOf } from './tuple-table-access.js';
+
+type Op = Algebra.Operation;
+
+/** Solutions a `FILTER (NOT) EXISTS` tests one by one before it evaluates its pattern once for all ({@link ExistsIndex}). */
+const EXISTS_ONE_BY_ONE = 16;
+
+/** About how many solutions of a pattern can be hashed in the time one test with bindings (a plan and a probe) takes. */
+const SOLUTIONS_PER_TEST = 64;
+
+/** Whether substituting bindings into `op` equals joining with it. */
+export function seedable(op: Op): boolean {
+  switch (op.type) {
+    case Algebra.types.BGP:
+    case Algebra.types.PATTERN:
+    case Algebra.types.PATH:
+    case Algebra.types.VALUES:
+      return true;
+    case Algebra.types.JOIN:
+    case Algebra.types.UNION:
+      return op.input.every((c) => seedable(c));
+    case Algebra.types.GRAPH:
+      return seedable(op.input);
+    default:
+      return false;
+  }
+}
+
+/**
+ * The join of `inputs` from the i-th on with the solution `seed` so far: a seedable input
+ * takes the bindings, any other is evaluated once (kept in `held`) and merged.
+ */
+export function join(engine: Engine, inputs: readonly Op[], i: number, seed: Int32Array, active: number, emit: Emit, held = new Map<number, Int32Array[]>()): boolean {
+  if (i === inputs.length) return emit(seed) === true;
+  const op = inputs[i]!;
+  if (i === 0 || seedable(op)) return engine.evaluate(op, seed, active, (s) => join(engine, inputs, i + 1, s, active, emit, held));
+  // evaluated once on its own, then joined with each solution so far
+  let right = held.get(i);
+  if (!right) held.set(i, (right = engine.collectIn(op, engine.empty(), active)));
+  for (const r of right) {
+    const merged = merge(seed, r);
+    if (merged && join(engine, inputs, i + 1, merged, active, emit, held)) return true;
+  }
+  return false;
+}
+
+/** The slots of the variables of an operation (in order of first occurrence). */
+function slotsOf(engine: Engine, op: Op): number[] {
+  const slots: number[] = [];
+  forEachVariable(op, (name) => {
+    const slot = engine.slot(name);
+    if (!slots.includes(slot)) slots.push(slot);
+  });
+  return slots;
+}
+
+/** A rough estimate of the solutions of a seedable pattern without bindings (Infinity: unknown). */
+function estimateSolutions(engine: Engine, op: Op, active: number): number {
+  switch (op.type) {
+    case Algebra.types.BGP:
+      return op.patterns.reduce((least, p) => Math.min(least, estimateSolutions(engine, p, active)), op.patterns.length === 0 ? 1 : Infinity);
+    case Algebra.types.PATTERN: {
+      const source = engine.source;
+      if (!source.estimate) return Infinity;
+      const ids = [op.subject, op.predicate, op.object, op.graph].map((t) => {
+        const r = engine.termRef(t, active);
+        return 'id' in r ? r.id : UNBOUND;
+      });
+      return source.estimate(ids[0]!, ids[1]!, ids[2]!, ids[3] === UNBOUND ? ANY_NAMED_GRAPH : ids[3]!);
+    }
+    case Algebra.types.VALUES:
+      return op.bindings.length;
+    case Algebra.types.JOIN:
+      return op.input.reduce((least, c) => Math.min(least, estimateSolutions(engine, c, active)), Infinity);
+    case Algebra.types.UNION:
+      return op.input.reduce((sum, c) => sum + estimateSolutions(engine, c, active), 0);
+    default:
+      return Infinity;
+  }
+}
+
+/**
+ * OPTIONAL. A right side made of patterns is evaluated with each left solution's bindings
+ * until that has cost more than evaluating it once (see {@link existsFilter}); then, as any
+ * other right side, its solutions are hashed on the variables each left solution binds
+ * ({@link JoinIndex}) and probed.
+ */
+export function leftJoin(engine: Engine, op: Algebra.LeftJoin, active: number, emit: Emit, seed: Int32Array): SingleInputOperator {
+  const [left, right] = op.input;
+  const test = op.expression ? engine.condition(op.expression, active) : undefined;
+  const seeded = seedable(right);
+  const variables = slotsOf(engine, right);
+  const index = ExistsIndex.usable(variables) ? new JoinIndex(variables, () => engine.collectIn(right, engine.empty(), active)) : undefined;
+  const rightAll = seeded || index ? undefined : engine.collectIn(right, engine.empty(), active);
+  const oneByOne = seeded ? Math.max(EXISTS_ONE_BY_ONE, estimateSolutions(engine, right, active) / SOLUTIONS_PER_TEST) : -1;
+  let tested = 0;
+  return {
+    input: left,
+    seed,
+    emit: (l) => {
+      let matched = false;
+      const each = (merged: Int32Array | undefined): boolean => {
+        if (!merged || (test && !test(merged))) return false;
+        matched = true;
+        return emit(merged) === true;
+      };
+      const found = index && ++tested > oneByOne ? index.matches(l) : undefined;
+      if (found) {
+        for (const r of found) if (each(merge(l, r))) return true;
+      } else if (seeded) {
+        if (engine.evaluate(right, l, active, each)) return true;
+      } else {
+        for (const r of index ? index.all() : rightAll!) if (each(merge(l, r))) return true;
+      }
+      return matched ? false : emit(l);
+    },
+  };
+}
+
+/** MINUS: the right side's solutions hashed on the variables each left solution shares with them. */
+export function minus(engine: Engine, op: Algebra.Minus, active: number, emit: Emit, seed: Int32Array): SingleInputOperator {
+  const [left, right] = op.input;
+  const index = new MinusIndex(engine.collectIn(right, engine.empty(), active));
+  return { input: left, seed, emit: (l) => (index.removes(l) ? false : emit(l) === true) };
+}
+
+/** VALUES: each binding row merged with `seed`. */
+export function values(engine: Engine, op: Algebra.Values, seed: Int32Array, emit: Emit): boolean {
+  for (const binding of op.bindings) {
+    const out = seed.slice();
+    let ok = true;
+    for (const v of op.variables) {
+      const t = binding[`?${v.value}`] ?? (binding as Record<string, RDF.Term | undefined>)[v.value];
+      if (!t) continue;
+      const id = engine.terms.idOf(t as QueryTerm);
+      const s = engine.slot(v.value);
+      if (out[s]! === -1) out[s] = id;
+      else if (out[s] !== id) ok = false;
+    }
+    if (ok && emit(out)) return true;
+  }
+  return false;
+}
+
+/**
+ * `FILTER (NOT) EXISTS { P }` when substituting bindings into P equals joining with it: after
+ * {@link EXISTS_ONE_BY_ONE} solutions tested one by one, P is evaluated once and its
+ * solutions hashed on the variables each solution binds ({@link ExistsIndex}). Undefined for
+ * any other condition.
+ */
+export function existsFilter(engine: Engine, e: Algebra.Expression, active: number): ((s: Int32Array) => boolean) | undefined {
+  if (e.expressionType !== Algebra.expressionTypes.EXISTENCE || !seedable(e.input)) return undefined;
+  const pattern = e.input;
+  const negated = e.not;
+  // one triple pattern: one probe of the store per solution
+  const single = pattern.type === Algebra.types.PATTERN ? pattern : pattern.type === Algebra.types.BGP && pattern.patterns.length === 1 ? pattern.patterns[0]! : undefined;
+  if (single && !tupleAtomsOf([single])) {
+    const prepared = engine.preparedBgp([single], active, undefined);
+    if (prepared === null) return () => negated;
+    const source = engine.source;
+    const probe = patternProbe(prepared.compiled[0]!, (s, p, o, g, onMatch) => source.match(s, p, o, g, onMatch));
+    if (probe) return (s) => probe(s) !== negated;
+  }
+  const variables = slotsOf(engine, pattern);
+  if (!ExistsIndex.usable(variables)) return undefined;
+  const index = new ExistsIndex(variables, () => engine.collectIn(pattern, engine.empty(), active));
+  // one by one while that costs less than the pattern's solutions (a test with bindings is a
+  // few index probes, but also a plan; a solution for the index costs much less)
+  const oneByOne = Math.max(EXISTS_ONE_BY_ONE, estimateSolutions(engine, pattern, active) / SOLUTIONS_PER_TEST);
+  let tested = 0;
+  return (s) => {
+    const found = ++tested > oneByOne ? index.test(s) : undefined;
+    return (found ?? engine.evaluate(pattern, s, active, () => true)) !== negated;
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * Solutions as the evaluator's parts pass them on: Int32Arrays of term ids, one slot per
+ * variable of the query (-1 unbound), pushed to a callback; the merge of two compatible
+ * solutions; and the shape of an operator over the solutions of one input.
+ * @module
+ */
+import type { Algebra } from '../expressions/sparql-libraries.js';
+
+/** Receives solutions; returning true stops the evaluation. */
+export type Emit = (solution: Int32Array) => boolean | void;
+
+/**
+ * An operator over the solutions of one input: the input (evaluated under `seed`), the
+ * callback its solutions go to, and what to do once it is exhausted (`stopped`: whether the
+ * callback asked to stop); the result says whether the caller must stop.
+ */
+export interface SingleInputOperator {
+  /** The operator's input. */
+  readonly input: Algebra.Operation;
+  /** The bindings the input is evaluated under. */
+  readonly seed: Int32Array;
+  /** Receives the input's solutions. */
+  readonly emit: Emit;
+  /** Called once the input is exhausted (ORDER BY and GROUP BY emit then). */
+  readonly finish?: (stopped: boolean) => boolean;
+}
+
+/** The merge of two compatible solutions, or undefined. */
+export function merge(a: Int32Array, b: Int32Array): Int32Array | undefined {
+  const out = a.slice();
+  for (let i = 0; i < b.length; i++) {
+    const v = b[i]!;
+    if (v === -1) continue;
+    if (out[i]! === -1) out[i] = v;
+    else if (out[i] !== v) return undefined;
+  }
+  return out;
+}
