@@ -11,12 +11,15 @@
  *
  * Usage: `npm run bench:explain -- [--dataset lubm1|lubm10] [--facts <n>]`.
  *
- * Figures: median, 99th percentile and maximum milliseconds per explanation, and the mean
- * number of facts per answer. Goals (reported): median under 1 ms and 99th percentile under
+ * Figures: median, 99th percentile and maximum milliseconds per explanation, the mean
+ * number of facts per answer, the garbage collector's pauses during the timed calls (their
+ * number and milliseconds: each pause falls in one call), and the load average at the end. Goals (reported): median under 1 ms and 99th percentile under
  * 10 ms for `shortest`. A sampled fact whose explanation is not `derived`, or whose shortest
  * proof is missing, makes the process exit with code 1.
  * @module
  */
+import { loadavg } from 'node:os';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { DataStoreConnection, ExplanationType, Server } from '../lib/index.js';
 import { DERIVED, EXPLICIT } from '../lib/storage/tuple-table.js';
@@ -55,13 +58,17 @@ function quantile(sorted: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
 }
 
-/** Explains each fact, timing each call; returns the sorted milliseconds and problems found. */
-async function explainAll(ds: DataStoreConnection, facts: readonly string[], warmUp: readonly string[], type: ExplanationType): Promise<{ ms: number[]; size: number; problems: string[] }> {
+/** Garbage collection pauses seen so far: start (performance.now() milliseconds) and duration. */
+const gcPauses: Array<readonly [number, number]> = [];
+
+/** Explains each fact, timing each call; returns the sorted milliseconds, the collector's pauses during the timed calls (number and milliseconds), and problems found. */
+async function explainAll(ds: DataStoreConnection, facts: readonly string[], warmUp: readonly string[], type: ExplanationType): Promise<{ ms: number[]; size: number; gc: { count: number; ms: number }; problems: string[] }> {
   const ms: number[] = [];
   const problems: string[] = [];
   let size = 0;
   // other facts first, so that the rules' compilation and the JIT's warm-up are not timed
   for (const f of warmUp) await ds.explain(f, { type });
+  const from = performance.now();
   for (const fact of facts) {
     const start = process.hrtime.bigint();
     const e = await ds.explain(fact, { type });
@@ -69,8 +76,12 @@ async function explainAll(ds: DataStoreConnection, facts: readonly string[], war
     size += e.facts.size;
     if (e.root.type !== 'derived' || e.root.shortestProofRuleInstance === null) problems.push(`${type} ${fact}: ${e.root.type}, no shortest proof`);
   }
+  const to = performance.now();
+  // the observer hears of pauses asynchronously
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  const pauses = gcPauses.filter(([start]) => start >= from && start < to);
   ms.sort((a, b) => a - b);
-  return { ms, size: size / facts.length, problems };
+  return { ms, size: size / facts.length, gc: { count: pauses.length, ms: pauses.reduce((t, [, d]) => t + d, 0) }, problems };
 }
 
 async function main(): Promise<void> {
@@ -78,6 +89,10 @@ async function main(): Promise<void> {
   const dataset = values.dataset as 'lubm1' | 'lubm10';
   if (!(dataset in LUBM_FILES)) throw new Error(`unknown data set '${dataset}' (lubm1 or lubm10)`);
   const n = Number(values.facts);
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) gcPauses.push([e.startTime, e.duration]);
+  });
+  observer.observe({ entryTypes: ['gc'] });
   await withStore({}, async (ds, server) => {
     const load = await timed('load', () => checkImport(`${dataset} import`, ds.importData('ADD', { path: LUBM_FILES[dataset] }, { mediaType: 'application/n-triples' })));
     await checkImport('ontology import', ds.importData('ADD', { path: LUBM_ONTOLOGY }));
@@ -96,16 +111,19 @@ async function main(): Promise<void> {
       problems.push(...r.problems);
       const median = quantile(r.ms, 0.5);
       const p99 = quantile(r.ms, 0.99);
-      rows.push([type, num(median, 3), num(p99, 3), num(r.ms.at(-1)!, 3), num(r.size, 1)]);
+      rows.push([type, num(median, 3), num(p99, 3), num(r.ms.at(-1)!, 3), num(r.size, 1), `${r.gc.count} (${num(r.gc.ms, 1)} ms)`]);
       if (type === 'shortest') {
         goals.push(`shortest: median ${num(median, 3)} ms (goal < ${GOAL_MEDIAN_MS} ms): ${median < GOAL_MEDIAN_MS ? 'met' : 'missed'}`);
         goals.push(`shortest: p99 ${num(p99, 3)} ms (goal < ${GOAL_P99_MS} ms): ${p99 < GOAL_P99_MS ? 'met' : 'missed'}`);
       }
       if (type === 'shortest (again)') goals.push(`shortest, the same facts again: median ${num(median, 3)} ms, p99 ${num(p99, 3)} ms (for reference)`);
     }
-    console.log(table(['type', 'median ms', 'p99 ms', 'max ms', 'facts per answer'], rows, ['type']));
+    console.log(table(['type', 'median ms', 'p99 ms', 'max ms', 'facts per answer', 'GC pauses'], rows, ['type']));
+    // timings on a shared machine: the load average says how busy it was
+    console.log(`load average (1, 5, 15 min) after the runs: ${loadavg().map((l) => num(l, 2)).join(', ')}`);
     reportChecks(goals, problems.slice(0, 20), `every sampled fact was explained as derived, with a shortest proof`);
   });
+  observer.disconnect();
 }
 
 await main();

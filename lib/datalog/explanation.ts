@@ -175,8 +175,81 @@ function headIndexOf(program: CompiledProgram): Map<string, HeadEntry[]> {
   // rules whose body the head binds entirely first: each has at most one instance, found by
   // lookups, and a search that stops at the first suitable instance is then cheap
   for (const list of index.values()) list.sort((a, b) => a.free - b.free);
+  // a triple's candidates: the head atoms of its predicate, then those with a variable predicate
+  for (const table of [triples, quads]) {
+    const generic = index.get(headKey(program, table, -1));
+    if (!generic) continue;
+    for (const [key, list] of index) if (key.startsWith(`${table}|`) && key !== `${table}|-1`) list.push(...generic);
+  }
   headIndexes.set(program, index);
   return index;
+}
+
+/** Whether a head atom matches a fact: its constants are the fact's terms, and a repeated variable takes one value. */
+function headMatches(atom: CompiledAtom, tuple: readonly number[]): boolean {
+  const args = atom.args;
+  for (let c = 0; c < args.length; c++) {
+    const a = args[c]!;
+    if (a >= 0) {
+      if (a !== tuple[c]) return false;
+      continue;
+    }
+    // a variable seen at an earlier position must have the same value
+    for (let d = 0; d < c; d++) if (args[d] === a && tuple[d] !== tuple[c]) return false;
+  }
+  return true;
+}
+
+/**
+ * What the searches over one state share: the term values (ids of the values that expressions
+ * make, none added to the dictionary) and the rule evaluator with its join plans, each made
+ * on first use of a rule with a set of bound slots and reused by later explanations.
+ */
+interface SharedSearch {
+  readonly catalogue: object;
+  readonly dictionary: TermDictionary;
+  /**
+   * The dictionary's size and bytes when made: once terms were added (or removed by a rollback),
+   * the ids and values of terms the search made or looked up may be stale.
+   */
+  readonly dictionaryMark: string;
+  readonly terms: ReadOnlyTermValues;
+  readonly evaluator: RuleEvaluator;
+  readonly mountedTables: ReadonlySet<number>;
+  /** The searches that used it (it is made anew after {@link SHARED_USES}, so that its caches stay small). */
+  uses: number;
+}
+
+/** The searches that share one evaluator (its term cache grows with the terms the expressions read). */
+const SHARED_USES = 10_000;
+
+/** Per state, what its searches share (made anew when the state's catalogue changed or the dictionary grew). */
+const sharedSearches = new WeakMap<StoreState, SharedSearch>();
+
+/** The dictionary's number of terms and bytes of their keys. */
+function dictionaryMark(dictionary: TermDictionary): string {
+  const n = dictionary.size;
+  return `${n}/${n > 0 ? dictionary.endOf(n - 1) : 0}`;
+}
+
+function sharedSearch(state: StoreState, dictionary: TermDictionary): SharedSearch {
+  let shared = sharedSearches.get(state);
+  if (shared && shared.catalogue === state.catalogue && shared.dictionary === dictionary && shared.dictionaryMark === dictionaryMark(dictionary) && shared.uses < SHARED_USES) {
+    shared.uses++;
+    return shared;
+  }
+  const terms = new ReadOnlyTermValues(dictionary);
+  shared = {
+    catalogue: state.catalogue,
+    dictionary,
+    dictionaryMark: dictionaryMark(dictionary),
+    terms,
+    evaluator: new RuleEvaluator(state, terms),
+    mountedTables: new Set([...state.catalogue.tupleTables.values()].filter((t) => t.type !== MEMORY_TABLE_TYPE && t.type !== BUILTIN_TABLE_TYPE).map((t) => t.id)),
+    uses: 1,
+  };
+  sharedSearches.set(state, shared);
+  return shared;
 }
 
 /** The proof search over one state. */
@@ -199,10 +272,11 @@ export class ProofSearch {
     dictionary: TermDictionary,
     private readonly program: CompiledProgram,
   ) {
-    this.terms = new ReadOnlyTermValues(dictionary);
-    this.evaluator = new RuleEvaluator(state, this.terms);
+    const shared = sharedSearch(state, dictionary);
+    this.terms = shared.terms;
+    this.evaluator = shared.evaluator;
     this.index = headIndexOf(program);
-    this.mountedTables = new Set([...state.catalogue.tupleTables.values()].filter((t) => t.type !== MEMORY_TABLE_TYPE && t.type !== BUILTIN_TABLE_TYPE).map((t) => t.id));
+    this.mountedTables = shared.mountedTables;
   }
 
   /** The fact of a key seen by this search. */
@@ -214,6 +288,15 @@ export class ProofSearch {
   private remember(tableId: number, tuple: ArrayLike<number>): string {
     const key = factKey(tableId, tuple);
     if (!this.facts.has(key)) this.facts.set(key, { tableId, tuple: Array.from(tuple) });
+    return key;
+  }
+
+  /** Registers the fact of an atom with its variables' values in `slots`; returns its key. */
+  private rememberAtom(atom: CompiledAtom, slots: Int32Array): string {
+    const args = atom.args;
+    let key = `${atom.tableId}`;
+    for (let c = 0; c < args.length; c++) key += `,${args[c]! >= 0 ? args[c]! : slots[-args[c]! - 1]!}`;
+    if (!this.facts.has(key)) this.facts.set(key, { tableId: atom.tableId, tuple: Array.from(args, (a) => (a >= 0 ? a : slots[-a - 1]!)) });
     return key;
   }
 
@@ -266,25 +349,17 @@ export class ProofSearch {
     const fact = this.facts.get(key)!;
     const { triples, quads } = this.program.tripleTables;
     const triple = fact.tableId === triples || fact.tableId === quads;
-    const candidates = triple
-      ? [...(this.index.get(headKey(this.program, fact.tableId, fact.tuple[1]!)) ?? []), ...(this.index.get(headKey(this.program, fact.tableId, -1)) ?? [])]
-      : (this.index.get(headKey(this.program, fact.tableId, -1)) ?? []);
+    // (the index lists a triple's head atoms with a variable predicate after those of its predicate)
+    const candidates = (triple ? this.index.get(headKey(this.program, fact.tableId, fact.tuple[1]!)) : undefined) ?? this.index.get(headKey(this.program, fact.tableId, -1)) ?? [];
     const seen = new Set<string>();
-    for (const { rule, index, atom } of candidates) {
-      if (atom.args.length !== fact.tuple.length) continue;
+    for (let ci = 0; ci < candidates.length; ci++) {
+      const { rule, index, atom } = candidates[ci]!;
+      if (atom.args.length !== fact.tuple.length || !headMatches(atom, fact.tuple)) continue;
       const slots = new Int32Array(rule.slotCount).fill(-1);
-      let ok = true;
-      for (let c = 0; c < atom.args.length && ok; c++) {
+      for (let c = 0; c < atom.args.length; c++) {
         const a = atom.args[c]!;
-        const v = fact.tuple[c]!;
-        if (a >= 0) ok = a === v;
-        else {
-          const s = -a - 1;
-          if (slots[s]! < 0) slots[s] = v;
-          else ok = slots[s] === v;
-        }
+        if (a < 0) slots[-a - 1] = fact.tuple[c]!;
       }
-      if (!ok) continue;
       // the whole head is the fact: a head variable bound by BIND or AGGREGATE is checked by the evaluator
       const stopped = this.evaluator.run(rule, slots, -1, (match) => {
         const bodyFacts: Array<string | null> = [];
@@ -293,11 +368,11 @@ export class ProofSearch {
             bodyFacts.push(null);
             continue;
           }
-          const t = Array.from(l.atom.args, (a) => (a >= 0 ? a : match[-a - 1]!));
-          bodyFacts.push(this.remember(l.atom.tableId, t));
+          bodyFacts.push(this.rememberAtom(l.atom, match));
         }
         const copy = Int32Array.from(match);
-        const k = `${rule.key}\u0000${index}\u0000${bodyFacts.join(';')}\u0000${copy.join(',')}`;
+        // the candidate and the slots determine the instance (its body facts too)
+        const k = `${ci}|${copy.join(',')}`;
         if (seen.has(k)) return false;
         seen.add(k);
         const instance: RuleInstance = { rule, headAtomIndex: index, slots: copy, bodyFacts };

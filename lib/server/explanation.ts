@@ -149,6 +149,49 @@ function statements(input: Parameters<typeof writeDatalog>[0], prefixes: Readonl
     .join('\n');
 }
 
+/**
+ * Writes facts and rules, each on its own, in one pass of the writer (whose output starts
+ * with the prefix declarations, written once instead of once per statement): the facts'
+ * texts (without the final dot), then the rules'. A statement written over several lines
+ * (an expression's source text may hold a line break) makes it write each on its own.
+ */
+function statementsEach(facts: readonly TupleAtom[], rules: readonly Rule[], prefixes: ReadonlyMap<string, string>): { facts: string[]; rules: string[] } {
+  const n = facts.length + rules.length;
+  const lines = n === 0 ? [] : writeDatalog({ facts, rules }, { prefixes }).split('\n');
+  lines.pop();
+  let header = 0;
+  while (header < lines.length && lines[header]!.startsWith('@prefix ')) header++;
+  if (header > 0 && lines[header] === '') header++;
+  if (lines.length - header === n) {
+    return { facts: lines.slice(header, header + facts.length).map((l) => l.replace(/ \.$/, '')), rules: lines.slice(header + facts.length) };
+  }
+  return {
+    facts: facts.map((a) => statements({ rules: [], facts: [a] }, prefixes).replace(/ \.$/, '')),
+    rules: rules.map((r) => statements({ rules: [r] }, prefixes)),
+  };
+}
+
+/** What the explanations over one catalogue (an immutable value) share. */
+interface CatalogueTexts {
+  /** The prefixes, name with colon → IRI. */
+  readonly prefixes: ReadonlyMap<string, string>;
+  /** The tuple tables' names by id. */
+  readonly tableNames: ReadonlyMap<number, string>;
+  /** The text of each rule with the prefixes (written on first use). */
+  readonly ruleTexts: WeakMap<CompiledRule, string>;
+}
+
+const catalogueTexts = new WeakMap<object, CatalogueTexts>();
+
+function catalogueTextsOf(catalogue: StoreState['catalogue']): CatalogueTexts {
+  let texts = catalogueTexts.get(catalogue);
+  if (!texts) {
+    texts = { prefixes: new Map(catalogue.prefixes), tableNames: new Map([...catalogue.tupleTables.values()].map((t) => [t.id, t.name])), ruleTexts: new WeakMap() };
+    catalogueTexts.set(catalogue, texts);
+  }
+  return texts;
+}
+
 /** The slots of a compiled rule's own scope (not those local to NOT EXISTS or AGGREGATE), by variable name. */
 const scopes = new WeakMap<CompiledRule, Map<string, number>>();
 
@@ -197,7 +240,8 @@ export function explainFact(state: StoreState, dictionary: TermDictionary, text:
   checkLimit('max-distance-from-root', options.maxDistanceFromRoot);
   checkLimit('max-rule-instances-per-fact', options.maxRuleInstancesPerFact);
   const catalogue = state.catalogue;
-  const prefixes = new Map(catalogue.prefixes);
+  const texts = catalogueTextsOf(catalogue);
+  const prefixes = texts.prefixes;
   const atom = parseExplainedFact(text, prefixes, catalogue.baseIRI);
   const where = `line ${atom.position.line}: column ${atom.position.column}`;
   const info = catalogue.tupleTables.get(atom.table);
@@ -232,7 +276,7 @@ export function explainFact(state: StoreState, dictionary: TermDictionary, text:
     ...(options.maxRuleInstancesPerFact !== undefined ? { maxRuleInstancesPerFact: options.maxRuleInstancesPerFact } : {}),
   });
   if (access) checkAccess(proof, access);
-  return new ExplanationWriter((id) => search.termKey(id), prefixes, state).explanation(proof, prefixRecord);
+  return new ExplanationWriter((id) => search.termKey(id), texts).explanation(proof, prefixRecord);
 }
 
 /** Throws AccessDeniedError when the role may not read some fact of the proof. */
@@ -252,15 +296,18 @@ function checkAccess(proof: Proof, access: FactAccess): void {
 /** Turns id-level proofs into typed explanations. */
 class ExplanationWriter {
   private readonly terms = new Map<number, RDF.NamedNode | RDF.BlankNode | RDF.Literal>();
-  private readonly ruleTexts = new Map<CompiledRule, string>();
-  private readonly tableNames: Map<number, string>;
+  private readonly prefixes: ReadonlyMap<string, string>;
+  private readonly tableNames: ReadonlyMap<number, string>;
+  /** The texts of the rules, kept across explanations over the same catalogue. */
+  private readonly ruleTexts: WeakMap<CompiledRule, string>;
 
   constructor(
     private readonly keyOf: (id: number) => string,
-    private readonly prefixes: ReadonlyMap<string, string>,
-    state: StoreState,
+    texts: CatalogueTexts,
   ) {
-    this.tableNames = new Map([...state.catalogue.tupleTables.values()].map((t) => [t.id, t.name]));
+    this.prefixes = texts.prefixes;
+    this.tableNames = texts.tableNames;
+    this.ruleTexts = texts.ruleTexts;
   }
 
   private term(id: number): RDF.NamedNode | RDF.BlankNode | RDF.Literal {
@@ -278,43 +325,52 @@ class ExplanationWriter {
     };
   }
 
-  private instance(instance: RuleInstance, ids: ReadonlyMap<string, string>): ExplanationRuleInstance {
+  private bindings(instance: RuleInstance): Map<string, RDF.NamedNode | RDF.BlankNode | RDF.Literal> {
     const bindings = new Map<string, RDF.NamedNode | RDF.BlankNode | RDF.Literal>();
     for (const [name, slot] of scopeOf(instance.rule)) {
       const id = instance.slots[slot]!;
       if (id >= 0) bindings.set(name, this.term(id));
     }
-    const rule = instance.rule.rule;
-    let text = this.ruleTexts.get(instance.rule);
-    if (text === undefined) this.ruleTexts.set(instance.rule, (text = statements({ rules: [rule] }, this.prefixes)));
-    return {
-      rule: text,
-      groundedRule: statements({ rules: [groundRule(rule, bindings)] }, this.prefixes),
-      headAtomIndex: instance.headAtomIndex,
-      bodyFacts: instance.bodyFacts.map((b) => (b === null ? null : ids.get(b)!)),
-      bindings,
-      source: rule,
-    };
+    return bindings;
+  }
+
+  private ruleText(rule: CompiledRule): string {
+    let text = this.ruleTexts.get(rule);
+    if (text === undefined) this.ruleTexts.set(rule, (text = statements({ rules: [rule.rule] }, this.prefixes)));
+    return text;
   }
 
   explanation(proof: Proof, prefixes: Readonly<Record<string, string>>): Explanation {
     const ids = new Map(proof.facts.map((f, i) => [f.key, String(i)]));
+    // every fact and grounded rule written in one pass
+    const atoms = proof.facts.map((f) => this.atom(f.fact));
+    const bindings = proof.facts.map((f) => f.ruleInstances.map((r) => this.bindings(r)));
+    const grounded: Rule[] = [];
+    proof.facts.forEach((f, i) => f.ruleInstances.forEach((r, j) => grounded.push(groundRule(r.rule.rule, bindings[i]![j]!))));
+    const texts = statementsEach(atoms, grounded, this.prefixes);
+    let g = 0;
     const facts = new Map<string, ExplanationFact>();
-    for (const f of proof.facts) {
-      const atom = this.atom(f.fact);
-      const id = ids.get(f.key)!;
+    proof.facts.forEach((f, i) => {
+      const id = String(i);
       facts.set(id, {
         id,
-        fact: statements({ rules: [], facts: [atom] }, this.prefixes).replace(/ \.$/, ''),
-        atom,
+        fact: texts.facts[i]!,
+        atom: atoms[i]!,
         type: f.type,
         distanceFromRoot: f.distanceFromRoot,
         proofHeight: f.proofHeight,
         ruleInstancesComplete: f.ruleInstancesComplete,
         shortestProofRuleInstance: f.shortestProofRuleInstance,
-        ruleInstances: f.ruleInstances.map((r) => this.instance(r, ids)),
+        ruleInstances: f.ruleInstances.map((r, j) => ({
+          rule: this.ruleText(r.rule),
+          groundedRule: texts.rules[g++]!,
+          headAtomIndex: r.headAtomIndex,
+          bodyFacts: r.bodyFacts.map((b) => (b === null ? null : ids.get(b)!)),
+          bindings: bindings[i]![j]!,
+          source: r.rule.rule,
+        })),
       });
-    }
+    });
     return { prefixes, complete: proof.complete, root: facts.get('0')!, facts };
   }
 }
