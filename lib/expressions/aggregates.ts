@@ -108,13 +108,24 @@ class Sum implements Aggregator {
 class Avg extends Sum {
   override result(): Value | undefined {
     if (this.sum === undefined) return undefined;
-    if (this.n === 0n) return integerLiteral(0n);
-    try {
-      return numericLiteral(numericDivide(this.sum, integer(this.n)));
-    } catch (e) {
-      if (e instanceof ExpressionError) return undefined;
-      throw e;
-    }
+    return averageOf(numericLiteral(this.sum), this.n);
+  }
+}
+
+/**
+ * AVG's result from the SUM of its values and their number: the sum divided by the number (0
+ * for no values); undefined (an error) when the sum is not a number or the division fails.
+ * What an AVG aggregator gives, for callers that keep the sum and the number themselves.
+ */
+export function averageOf(sum: Value | undefined, n: bigint): Value | undefined {
+  const x = numericOf(sum);
+  if (x === undefined) return undefined;
+  if (n === 0n) return integerLiteral(0n);
+  try {
+    return numericLiteral(numericDivide(x, integer(n)));
+  } catch (e) {
+    if (e instanceof ExpressionError) return undefined;
+    throw e;
   }
 }
 

@@ -13,7 +13,7 @@ import { type Decimal, decimalAdd, decimalFromBigInt, decimalTruncate, makeDecim
 import { fail } from './errors.js';
 import { type GregorianValue, gregorianKind, parseGregorian } from './gregorian.js';
 import { decimal } from './numeric.js';
-import { type Value, dateTimeLiteral, decode, describe, integerLiteral, numericLiteral, stringLiteral } from './values.js';
+import { type Value, dateTimeLiteral, decode, describe, integerLiteral, integerLiteralOf, numericLiteral, stringLiteral } from './values.js';
 import { typedLiteral, XSD_DATE_TIME, XSD_DATE_TIME_STAMP, XSD_DAY_TIME_DURATION } from './vocabulary.js';
 
 /** The fields of a date/time value of any of the date/time datatypes; absent when it has none. */
@@ -98,24 +98,24 @@ export function year(arg: Value): Value {
 
 /** MONTH (fn:month-from-dateTime, fn:month-from-date): of any date/time value with a month. */
 export function month(arg: Value): Value {
-  return integerLiteral(BigInt(field(arg, 'MONTH', 'month')));
+  return integerLiteralOf(field(arg, 'MONTH', 'month'));
 }
 
 /** DAY (fn:day-from-dateTime, fn:day-from-date): of any date/time value with a day. */
 export function day(arg: Value): Value {
-  return integerLiteral(BigInt(field(arg, 'DAY', 'day')));
+  return integerLiteralOf(field(arg, 'DAY', 'day'));
 }
 
 /** HOURS (fn:hours-from-dateTime, -time, -duration): of a dateTime or time, or of a duration. */
 export function hours(arg: Value): Value {
   const d = durationOf(arg);
-  return integerLiteral(d !== undefined ? durationParts(d).hours : BigInt(field(arg, 'HOURS', 'hour')));
+  return d !== undefined ? integerLiteral(durationParts(d).hours) : integerLiteralOf(field(arg, 'HOURS', 'hour'));
 }
 
 /** MINUTES (fn:minutes-from-dateTime, -time, -duration). */
 export function minutes(arg: Value): Value {
   const d = durationOf(arg);
-  return integerLiteral(d !== undefined ? durationParts(d).minutes : BigInt(field(arg, 'MINUTES', 'minute')));
+  return d !== undefined ? integerLiteral(durationParts(d).minutes) : integerLiteralOf(field(arg, 'MINUTES', 'minute'));
 }
 
 /** SECONDS (fn:seconds-from-dateTime, -time, -duration), an xsd:decimal. */

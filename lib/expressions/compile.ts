@@ -8,7 +8,7 @@
  * @module
  */
 import type * as RDF from '@rdfjs/types';
-import { DataFactory } from 'n3';
+import { DataFactory, Literal as N3Literal } from 'n3';
 import { Algebra } from './sparql-libraries.js';
 import * as calendar from './calendar.js';
 import { castFunction } from './casts.js';
@@ -267,6 +267,18 @@ function compileCoalesce(args: readonly Evaluator[]): Evaluator {
   };
 }
 
+/** CONCAT without an array of its argument values per call. */
+function compileConcat(args: readonly Evaluator[]): Evaluator {
+  if (args.length === 0) return strict(args, () => strings.concat([]));
+  return (get) => {
+    const first = args[0]!(get);
+    if (args.length === 1) return strings.concat([first]);
+    const parts = strings.concatenation(first);
+    for (let i = 1; i < args.length; i++) parts.add(args[i]!(get));
+    return parts.result();
+  };
+}
+
 function compileBnode(args: readonly Evaluator[], c: Compilation): Evaluator {
   const callback = c.context.bnode;
   if (args.length === 0) return callback === undefined ? () => freshBlankNode() : () => callback();
@@ -321,6 +333,8 @@ function compileOperator(e: Algebra.OperatorExpression, c: Compilation): Evaluat
     }
     case 'coalesce':
       return compileCoalesce(args);
+    case 'concat':
+      return compileConcat(args);
     case 'bnode':
       arity(name, args, 0, 1);
       return compileBnode(args, c);
@@ -356,7 +370,46 @@ function compileNamed(e: Algebra.NamedExpression, c: Compilation): Evaluator {
     return strict(args, f.bind(c.context));
   }
   if (args.length !== 1) return () => fail(`<${iri}> takes one argument, got ${args.length}`);
-  return strict(args, cast);
+  return strict(args, memoizeOnLiteral(cast));
+}
+
+/** Calls after which a {@link memoizeOnLiteral} cache that mostly missed is dropped. */
+const LITERAL_MEMO_TRIAL = 4096;
+/** The most entries a {@link memoizeOnLiteral} cache holds. */
+const LITERAL_MEMO_ENTRIES = 16384;
+
+/**
+ * A function of one term (a cast) remembered per literal, keyed by the n3 term id (the same id
+ * is the same literal), errors included. Casts from strings parse and format per call; a query
+ * that casts a computed string (`xsd:dateTime(CONCAT(…))`) meets the same few strings again and
+ * again. The cache is dropped when more than half of the first {@link LITERAL_MEMO_TRIAL} calls
+ * missed, and stops growing at {@link LITERAL_MEMO_ENTRIES}.
+ */
+function memoizeOnLiteral(fn: (v: Value) => Value): (v: Value) => Value {
+  let cache: Map<string, Value | ExpressionError> | undefined = new Map();
+  let calls = 0;
+  return (v) => {
+    if (cache === undefined || !(v instanceof N3Literal)) return fn(v);
+    if (++calls === LITERAL_MEMO_TRIAL && cache.size * 2 > LITERAL_MEMO_TRIAL) {
+      cache = undefined;
+      return fn(v);
+    }
+    const key = v.id;
+    const hit = cache.get(key);
+    if (hit !== undefined) {
+      if (hit instanceof ExpressionError) throw hit;
+      return hit;
+    }
+    let result: Value | ExpressionError;
+    try {
+      result = fn(v);
+    } catch (e) {
+      result = expressionError(e);
+    }
+    if (cache.size < LITERAL_MEMO_ENTRIES) cache.set(key, result);
+    if (result instanceof ExpressionError) throw result;
+    return result;
+  };
 }
 
 function compileExistence(e: Algebra.ExistenceExpression, c: Compilation): Evaluator {

@@ -11,6 +11,6 @@ export type { EvaluationContext } from './compile.js';
 export { compileExpression } from './compile.js';
 export { effectiveBooleanValue } from './ebv.js';
 export type { Aggregator, AggregateFunction, AggregatorOptions } from './aggregates.js';
-export { aggregateArity, createAggregator } from './aggregates.js';
+export { aggregateArity, averageOf, createAggregator } from './aggregates.js';
 export { compareForOrder, valueEquals } from './comparison.js';
 export { forEachVariable } from './variables.js';

@@ -10,7 +10,7 @@ import type * as RDF from '@rdfjs/types';
 import { fail } from './errors.js';
 import { toDouble } from './numeric.js';
 import { regexMatches, regexReplace } from './regex.js';
-import { type StringValue, type Value, integerLiteral, requireNumeric, requireSimple, requireString, stringLiteral } from './values.js';
+import { type StringValue, type Value, integerLiteralOf, requireNumeric, requireSimple, requireString, stringLiteral } from './values.js';
 import { booleanLiteral } from './vocabulary.js';
 
 const SURROGATE = /[\uD800-\uDFFF]/;
@@ -33,7 +33,7 @@ function compatible(a: StringValue, b: StringValue, what: string): void {
 
 /** STRLEN: the number of characters. */
 export function strlen(arg: Value): Value {
-  return integerLiteral(BigInt(codePointLength(requireString(arg, 'STRLEN').lexical)));
+  return integerLiteralOf(codePointLength(requireString(arg, 'STRLEN').lexical));
 }
 
 /** fn:round on a double (halves toward positive infinity). */
@@ -167,6 +167,32 @@ export function concat(args: readonly Value[]): Value {
     language = language === undefined ? s.language : language === s.language ? language : '';
   }
   return stringLiteral(text, language ?? '');
+}
+
+/** CONCAT built one argument at a time (as {@link concat} of all of them; the first one given at the start). */
+export class Concatenation {
+  private text: string;
+  private language: string;
+  constructor(first: Value) {
+    const s = requireString(first, 'CONCAT');
+    this.text = s.lexical;
+    this.language = s.language;
+  }
+  /** Appends the next argument. */
+  add(arg: Value): void {
+    const s = requireString(arg, 'CONCAT');
+    this.text += s.lexical;
+    if (this.language !== s.language) this.language = '';
+  }
+  /** The concatenation. */
+  result(): Value {
+    return stringLiteral(this.text, this.language);
+  }
+}
+
+/** A {@link Concatenation} starting with `first`. */
+export function concatenation(first: Value): Concatenation {
+  return new Concatenation(first);
 }
 
 /** LANGMATCHES: RFC 4647 basic filtering; `*` matches every non-empty tag. */

@@ -13,12 +13,16 @@ import { fail } from './errors.js';
 import { isValidIri, hasScheme, resolveIri } from './iri.js';
 import { type Numeric, double, numericAbs, numericCeil, numericFloor, numericRound } from './numeric.js';
 import { type Value, decode, describe, numericLiteral, requireNumeric, requireSimple, stringLiteral } from './values.js';
-import { booleanLiteral, iri, RDF_DIR_LANG_STRING, RDF_LANG_STRING, typedLiteral } from './vocabulary.js';
+import { booleanLiteral, iri, RDF_DIR_LANG_STRING, RDF_LANG_STRING, typedLiteral, XSD_STRING } from './vocabulary.js';
 
 /** STR: the lexical form of a literal or the string of an IRI, as a simple literal. */
 export function str(arg: Value): Value {
   if (arg.termType === 'BlankNode') fail('STR of a blank node');
-  return stringLiteral(arg.value);
+  if (arg.termType === 'NamedNode') return stringLiteral(arg.value);
+  const v = decode(arg);
+  // a simple literal (or xsd:string) is its own string
+  if (v.kind === 'string' && v.language === '' && v.datatype === XSD_STRING) return arg;
+  return stringLiteral(v.lexical);
 }
 
 /** LANG: the language tag of a literal (`""` when it has none). */

@@ -161,24 +161,47 @@ for (const [datatype, [min, max]] of INTEGER_SUBTYPES) {
   );
 }
 
+/** Decoded values of literals that cannot take a private field (frozen or sealed term objects). */
 const cache = new WeakMap<RDF.Literal, LiteralValue>();
 
-/**
- * Where literals made by the evaluator carry their decoded value (a symbol-keyed property set at
- * creation, cheaper than a WeakMap entry for the many short-lived intermediate results).
- */
-const DECODED = Symbol('quadlog.decodedLiteral');
+/** A base class whose constructor returns the object it is given, so that a subclass can add a private field to any object. */
+class Carrier {
+  constructor(target: object) {
+    return target;
+  }
+}
 
-interface Remembered {
-  [DECODED]?: LiteralValue;
+/**
+ * Where a literal carries its decoded value: a private field added to the term object (about as
+ * cheap as a plain property, and unlike a symbol-keyed property or `Object.defineProperty`,
+ * invisible to `Object.keys`, `Object.getOwnPropertySymbols`, JSON and deep equality, and it
+ * leaves the object's prototype alone). A WeakMap entry costs several times more to make.
+ */
+class DecodedSlot extends Carrier {
+  #value: LiteralValue;
+  private constructor(target: object, value: LiteralValue) {
+    super(target);
+    this.#value = value;
+  }
+  /** Records `value` on `literal`. */
+  static set(literal: RDF.Literal, value: LiteralValue): void {
+    new DecodedSlot(literal, value);
+  }
+  /** The value recorded on `literal`, if any. */
+  static get(literal: RDF.Literal): LiteralValue | undefined {
+    return #value in literal ? (literal as unknown as DecodedSlot).#value : undefined;
+  }
 }
 
 /** The decoded value of a literal (cached per term object). */
 export function decode(literal: RDF.Literal): LiteralValue {
-  let v = (literal as Remembered)[DECODED] ?? cache.get(literal);
+  let v = DecodedSlot.get(literal);
+  if (v !== undefined) return v;
+  v = cache.get(literal);
   if (v === undefined) {
     v = decodeUncached(literal);
-    cache.set(literal, v);
+    if (Object.isExtensible(literal)) DecodedSlot.set(literal, v);
+    else cache.set(literal, v);
   }
   return v;
 }
@@ -198,7 +221,7 @@ function decodeUncached(literal: RDF.Literal): LiteralValue {
 
 /** Records the decoded value of a literal the evaluator has just made. */
 function remember(literal: RDF.Literal, value: LiteralValue): RDF.Literal {
-  Object.defineProperty(literal, DECODED, { value, enumerable: false });
+  DecodedSlot.set(literal, value);
   return literal;
 }
 
@@ -211,8 +234,27 @@ export function numericLiteral(numeric: Numeric): RDF.Literal {
 
 /** A literal of an integer value with a given integer datatype (xsd:integer or a subtype). */
 export function integerLiteral(value: bigint, datatype: string = XSD_INTEGER): RDF.Literal {
+  if (datatype === XSD_INTEGER && value >= 0n && value < SMALL_INTEGERS) return smallIntegerLiteral(Number(value));
+  return makeIntegerLiteral(value, datatype);
+}
+
+function makeIntegerLiteral(value: bigint, datatype: string): RDF.Literal {
   const lexical = value.toString();
   return remember(DataFactory.literal(lexical, iri(datatype)), { kind: 'numeric', lexical, datatype, numeric: { type: 'integer', value } });
+}
+
+/** The xsd:integer literals below this are made once and shared (STRLEN, YEAR, COUNT … give them over and over). */
+const SMALL_INTEGERS = 4096n;
+const smallIntegers: Array<RDF.Literal | undefined> = [];
+
+/** The xsd:integer literal of a non-negative integer below {@link SMALL_INTEGERS}, made once. */
+function smallIntegerLiteral(n: number): RDF.Literal {
+  return (smallIntegers[n] ??= makeIntegerLiteral(BigInt(n), XSD_INTEGER));
+}
+
+/** An xsd:integer literal of a safe integer (shared for small non-negative ones). */
+export function integerLiteralOf(n: number): RDF.Literal {
+  return n >= 0 && n < 4096 && Number.isInteger(n) ? smallIntegerLiteral(n) : makeIntegerLiteral(BigInt(n), XSD_INTEGER);
 }
 
 /** A literal of a date/time value in canonical form. */
