@@ -419,7 +419,7 @@ export class RuleEvaluator {
     // a long single-column chain with a second bound column: maybe the pair index instead
     let pair: PairIndex | undefined;
     if (best >= 0) {
-      const count = table.countOf(best, values[best]!);
+      const count = table.scanCount;
       if (count > PAIR_MIN_CHAIN) pair = table.pairFor(best, count, values);
       if (pair !== undefined) row = pair.head(values[pair.a]!, values[pair.b]!);
     }

@@ -219,19 +219,23 @@ export class TupleTable {
    */
   scanColumn(pattern: ArrayLike<number>): number {
     let best = -1;
-    let bestCount = Infinity;
+    let bestCount = 0;
     for (let c = 0; c < this.arity; c++) {
       const t = pattern[c]!;
       if (t !== ANY) {
         const n = this.countOf(c, t);
-        if (n < bestCount) {
+        if (best < 0 || n < bestCount) {
           bestCount = n;
           best = c;
         }
       }
     }
+    this.scanCount = bestCount;
     return best;
   }
+
+  /** The rows holding the value of the column the last {@link scanColumn} chose (0 when it chose none). */
+  scanCount = 0;
 
   /**
    * The index of rows by the pair of values in columns `a` < `b`, built on first use and
@@ -344,7 +348,7 @@ export class TupleTable {
       };
     }
     // a long chain with a second bound column: walk the pair index instead
-    const pair = this.pairFor(best, this.countOf(best, pattern[best]!), pattern);
+    const pair = this.pairFor(best, this.scanCount, pattern);
     let row = pair !== undefined ? pair.head(pattern[pair.a]!, pattern[pair.b]!) : this.head(best, pattern[best]!);
     const column = best;
     return (budget) => {
