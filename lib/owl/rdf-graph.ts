@@ -6,6 +6,7 @@
  */
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
+import { termToKey } from '../model/terms.js';
 import { V } from './vocabulary.js';
 
 /** A term that can be the subject of a triple. */
@@ -25,21 +26,12 @@ export interface Triple {
   readonly index: number;
 }
 
-/** A canonical, readable string for a term: `<iri>`, `_:label`, or an N-Triples-like literal. */
+/**
+ * The key of a term in the axiom graph and in axiom texts: the store's canonical key
+ * (`model/terms.ts`: `<iri>`, `_:label`, a literal in its canonical form), `?name` for a variable.
+ */
 export function termKey(term: RDF.Term): string {
-  switch (term.termType) {
-    case 'NamedNode':
-      return `<${term.value}>`;
-    case 'BlankNode':
-      return `_:${term.value}`;
-    case 'Literal': {
-      const value = JSON.stringify(term.value);
-      if (term.language !== '') return `${value}@${term.language}`;
-      return `${value}^^<${term.datatype.value}>`;
-    }
-    default:
-      return `?${term.value}`;
-  }
+  return term.termType === 'Variable' ? `?${term.value}` : termToKey(term);
 }
 
 /** A cheap string identifying a term (for indexing; not for display). */

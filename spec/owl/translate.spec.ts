@@ -66,7 +66,7 @@ describe('owl/translate', () => {
     it('hasValue on either side (cls-hv1, cls-hv2)', () => {
       expect(rulesOf(':G rdfs:subClassOf [ owl:onProperty :p ; owl:hasValue :v ] . [ owl:onProperty :p ; owl:hasValue "v" ] rdfs:subClassOf :H .')).to.deep.equal({
         'SubClassOf(:G ObjectHasValue(:p :v))': ['[?x, :p, :v] :- [?x, a, :G] .'],
-        'SubClassOf(DataHasValue(:p "v"^^xsd:string) :H)': ['[?x, a, :H] :- [?x, :p, "v"] .'],
+        'SubClassOf(DataHasValue(:p "v") :H)': ['[?x, a, :H] :- [?x, :p, "v"] .'],
       });
     });
 
@@ -438,10 +438,10 @@ describe('owl/translate', () => {
       ).to.deep.equal([
         'SubClassOf(:A Malformed(_:b)): restriction _:b on :p has no restriction (owl:someValuesFrom, owl:allValuesFrom, owl:hasValue, cardinality, …); dropped',
         'SubClassOf(:B Malformed(_:b)): restriction _:b on :p has several restrictions (owl:someValuesFrom, owl:allValuesFrom); dropped',
-        'SubClassOf(:C Malformed(_:b)): restriction _:b has the cardinality "one"^^xsd:string, not a non-negative integer; dropped',
+        'SubClassOf(:C Malformed(_:b)): restriction _:b has the cardinality "one", not a non-negative integer; dropped',
         'SubClassOf(:D Malformed(_:b)): _:b is used as a class expression but has no owl:intersectionOf, owl:unionOf, owl:complementOf, owl:oneOf or owl:onProperty; dropped',
-        'SubClassOf(:E Malformed(_:b)): "p"^^xsd:string is not a property expression; dropped',
-        'SubClassOf(:F Malformed("literal"^^xsd:string)): "literal"^^xsd:string is not a class expression; dropped',
+        'SubClassOf(:E Malformed(_:b)): "p" is not a property expression; dropped',
+        'SubClassOf(:F Malformed("literal")): "literal" is not a class expression; dropped',
       ]);
     });
 
@@ -476,7 +476,7 @@ describe('owl/translate', () => {
       ['two rdf:first', ':C owl:intersectionOf [ rdf:first :A , :B ; rdf:rest rdf:nil ] .', /malformed RDF list: node _:\S+ has 2 rdf:first values/],
       ['no rdf:rest', ':C owl:intersectionOf [ rdf:first :A ] .', /malformed RDF list: node _:\S+ has 0 rdf:rest values/],
       ['a cycle', ':C owl:intersectionOf _:l . _:l rdf:first :A ; rdf:rest _:l .', /malformed RDF list: cycle through _:\S+/],
-      ['a literal in the spine', ':C owl:intersectionOf [ rdf:first :A ; rdf:rest "x" ] .', /malformed RDF list: "x"\^\^xsd:string is a literal/],
+      ['a literal in the spine', ':C owl:intersectionOf [ rdf:first :A ; rdf:rest "x" ] .', /malformed RDF list: "x" is a literal/],
       ['an empty list', ':C owl:intersectionOf () .', /has an empty owl:intersectionOf list/],
       ['not a list', ':C owl:unionOf :A .', /malformed RDF list: :A is not a list/],
     ];
@@ -494,7 +494,7 @@ describe('owl/translate', () => {
       const w = warningsOf('[] a owl:AllDisjointClasses ; owl:members [ rdf:first :A ] . :p owl:propertyChainAxiom [ rdf:first :q ; rdf:rest :r ] . :K owl:hasKey "x" .');
       expect(w.map((x) => x.replace(/_:[A-Za-z0-9_-]+/g, '_:b'))).to.deep.equal([
         'DisjointClasses(_:b): malformed RDF list: node _:b has 0 rdf:rest values (list of _:b); dropped',
-        'HasKey(:K "x"^^xsd:string): malformed RDF list: "x"^^xsd:string is a literal, not a list node (list of :K); dropped',
+        'HasKey(:K "x"): malformed RDF list: "x" is a literal, not a list node (list of :K); dropped',
         'SubObjectPropertyOf(ObjectPropertyChain(_:b) :p): malformed RDF list: it ends in :r instead of rdf:nil (list of :p); dropped',
       ]);
     });
