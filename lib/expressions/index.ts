@@ -14,3 +14,4 @@ export type { Aggregator, AggregateFunction, AggregatorOptions } from './aggrega
 export { aggregateArity, averageOf, createAggregator } from './aggregates.js';
 export { compareForOrder, valueEquals } from './comparison.js';
 export { forEachVariable } from './variables.js';
+export { knownLiteralKey, rememberKeyedString } from './values.js';

@@ -15,6 +15,7 @@ import {
   parseDuration,
   parseTime,
 } from './datetime.js';
+import { literalKey } from '../model/terms.js';
 import { fail } from './errors.js';
 import { parseDecimal } from './decimal.js';
 import {
@@ -217,6 +218,30 @@ function decodeUncached(literal: RDF.Literal): LiteralValue {
   if (datatype === XSD_STRING) return { kind: 'string', lexical, datatype, language: '' };
   const parse = PARSERS.get(datatype);
   return parse === undefined ? { kind: 'other', lexical, datatype } : parse(lexical, datatype);
+}
+
+/**
+ * The canonical key (`model/terms.ts`) of a literal whose decoded value is known (one the
+ * evaluator made, or one decoded before), without reading the term's lexical form, language
+ * and datatype back from it; undefined otherwise.
+ */
+export function knownLiteralKey(literal: RDF.Literal): string | undefined {
+  const v = DecodedSlot.get(literal);
+  if (v === undefined) return undefined;
+  if (v.kind === 'string') return v.datatype === RDF_DIR_LANG_STRING ? undefined : literalKey(v.lexical, v.language, v.datatype);
+  return literalKey(v.lexical, '', v.datatype);
+}
+
+/**
+ * Records the decoded value of a literal just made from its canonical key (`model/terms.ts`)
+ * when the key is of a plain or language-tagged string, whose value is the key's text: the
+ * evaluator then reads neither the term's getters nor a WeakMap. Other literals are decoded
+ * on first use.
+ */
+export function rememberKeyedString(literal: RDF.Literal, key: string): void {
+  const close = key.lastIndexOf('"');
+  if (close === key.length - 1) remember(literal, { kind: 'string', lexical: key.slice(1, close), datatype: XSD_STRING, language: '' });
+  else if (key.charCodeAt(close + 1) === 0x40) remember(literal, { kind: 'string', lexical: key.slice(1, close), datatype: RDF_LANG_STRING, language: key.slice(close + 2) });
 }
 
 /** Records the decoded value of a literal the evaluator has just made. */

@@ -35,14 +35,20 @@ export function termToKey(term: RDF.Term): string {
       return `<${term.value}>`;
     case 'BlankNode':
       return `_:${term.value}`;
-    case 'Literal': {
-      if (term.language) return `"${term.value}"@${term.language.toLowerCase()}`;
-      const dt = term.datatype.value;
-      return dt === XSD_STRING ? `"${term.value}"` : `"${term.value}"^^<${dt}>`;
-    }
+    case 'Literal':
+      return literalKey(term.value, term.language, term.language ? '' : term.datatype.value);
     default:
       throw new TypeError(`a ${term.termType} cannot be stored in a fact`);
   }
+}
+
+/**
+ * The canonical key of a literal from its parts: the lexical form, the language tag (`''`
+ * when none; the key has it in lower case) and the datatype IRI (read only without a tag).
+ */
+export function literalKey(lexical: string, language: string, datatype: string): string {
+  if (language) return `"${lexical}"@${language.toLowerCase()}`;
+  return datatype === XSD_STRING ? `"${lexical}"` : `"${lexical}"^^<${datatype}>`;
 }
 
 /** The canonical key of an IRI string. */

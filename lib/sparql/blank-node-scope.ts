@@ -18,6 +18,8 @@ export class BlankNodeScopes {
   private current: Int32Array | undefined;
   /** BNODE(label) nodes of each solution. */
   private readonly scopes = new WeakMap<Int32Array, Map<string, RDF.BlankNode>>();
+  /** Whether some solution has BNODE(label) nodes yet (until then there is nothing to share). */
+  private labelled = false;
 
   /** @param known - whether a blank node is a term of the query or the store already */
   constructor(private readonly known: (node: RDF.BlankNode) => boolean) {}
@@ -36,6 +38,7 @@ export class BlankNodeScopes {
     if (label === undefined || s === undefined) return this.fresh();
     let scope = this.scopes.get(s);
     if (!scope) this.scopes.set(s, (scope = new Map<string, RDF.BlankNode>()));
+    this.labelled = true;
     let b = scope.get(label);
     if (!b) scope.set(label, (b = this.fresh()));
     return b;
@@ -55,6 +58,7 @@ export class BlankNodeScopes {
 
   /** `extended` is `s` with more bindings: it keeps the nodes of `s`. */
   share(s: Int32Array, extended: Int32Array): void {
+    if (!this.labelled) return;
     const scope = this.scopes.get(s);
     if (scope) this.scopes.set(extended, scope);
   }

@@ -14,7 +14,7 @@ const VOLATILE = new Set(['rand', 'uuid', 'struuid', 'bnode']);
 /** Named functions known to be functions of their arguments: the XSD casts. */
 
 /** Calls after which a memoised function whose inputs were mostly distinct stops caching. */
-const TRIAL = 8192;
+const TRIAL = 2048;
 
 /** A memoised function stops caching after this many distinct inputs. */
 const MAX_ENTRIES = 1 << 20;

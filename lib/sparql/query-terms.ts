@@ -7,6 +7,7 @@
  */
 import type * as RDF from '@rdfjs/types';
 import type { TermDictionary } from '../model/dictionary.js';
+import { knownLiteralKey, rememberKeyedString } from '../expressions/index.js';
 import { keyToTerm, termToKey } from '../model/terms.js';
 import { DEFAULT_GRAPH } from './quad-source.js';
 
@@ -27,7 +28,8 @@ export class QueryTerms {
 
   /** The id of a term: the store's id when it has the term, else a query-local id. */
   idOf(term: QueryTerm): number {
-    const key = termToKey(term);
+    // a value the evaluator made knows its key without the term's getters
+    const key = (term.termType === 'Literal' ? knownLiteralKey(term) : undefined) ?? termToKey(term);
     const id = this.dictionary.lookup(key);
     if (id >= 0) return id;
     let local = this.localIds.get(key);
@@ -45,6 +47,23 @@ export class QueryTerms {
     let t = this.decoded.get(id);
     if (t === undefined) {
       t = keyToTerm(this.dictionary.keyOf(id));
+      if (this.decoded.size > 200_000) this.decoded.clear();
+      this.decoded.set(id, t);
+    }
+    return t;
+  }
+
+  /**
+   * The term of an id as an expression reads it: as {@link termOf}, and a string literal made
+   * here carries its decoded value (the expression evaluator reads it without the term's getters).
+   */
+  valueOf(id: number): QueryTerm {
+    if (id <= FIRST_LOCAL_ID) return this.local[FIRST_LOCAL_ID - id]!;
+    let t = this.decoded.get(id);
+    if (t === undefined) {
+      const key = this.dictionary.keyOf(id);
+      t = keyToTerm(key);
+      if (t.termType === 'Literal') rememberKeyedString(t, key);
       if (this.decoded.size > 200_000) this.decoded.clear();
       this.decoded.set(id, t);
     }
