@@ -103,7 +103,7 @@ export interface BgpPlan {
   readonly size: number;
   /** The shared solution the steps bind. */
   readonly solution: Int32Array;
-  /** Binds the slots of the k-th pattern to a match (s, p, o, g); false (nothing bound) when it conflicts. */
+  /** Binds the slots of the k-th pattern to a match (s, p, o, g); false (nothing bound) when it conflicts or a condition due then fails. */
   readonly bindAt: (k: number, match: ArrayLike<number>) => boolean;
   /** Unbinds what the last {@link BgpPlan.bindAt} of the k-th pattern bound. */
   readonly unbindAt: (k: number) => void;
@@ -116,6 +116,40 @@ export interface BgpPlan {
   readonly argsOf: (k: number) => boolean;
   /** The match arguments {@link BgpPlan.argsOf} set last. */
   readonly args: Int32Array;
+}
+
+/**
+ * A FILTER over a basic graph pattern, tested inside the plan as soon as the slots it reads
+ * are bound (its value depends on those slots alone), so that the later patterns are not
+ * matched for solutions it rejects.
+ */
+export interface PlanCondition {
+  /** The slots the condition reads. */
+  readonly slots: readonly number[];
+  /** Whether the (partial) solution passes. */
+  readonly test: (solution: Int32Array) => boolean;
+}
+
+/**
+ * Per step of a plan in `order`: the conditions to test once that step has bound its slots —
+ * each at the first step after which every slot it reads is bound (by `seed` or an earlier
+ * pattern), or at the last step when some slot is never bound.
+ */
+function conditionsPerStep(compiled: readonly PatternRefs[], order: readonly number[], seed: Int32Array, conditions: readonly PlanCondition[]): Array<Array<PlanCondition['test']> | undefined> {
+  const n = order.length;
+  const at = new Array<Array<PlanCondition['test']> | undefined>(n);
+  const bound = new Set<number>();
+  for (let i = 0; i < seed.length; i++) if (seed[i]! !== -1) bound.add(i);
+  let left = [...conditions];
+  for (let k = 0; k < n && left.length > 0; k++) {
+    for (const r of compiled[order[k]!]!) if ('slot' in r) bound.add(r.slot);
+    const ready = left.filter((c) => c.slots.every((x) => bound.has(x)));
+    if (ready.length === 0) continue;
+    (at[k] ??= []).push(...ready.map((c) => c.test));
+    left = left.filter((c) => !ready.includes(c));
+  }
+  if (left.length > 0) (at[n - 1] ??= []).push(...left.map((c) => c.test));
+  return at;
 }
 
 /** Per step of a plan (four positions each): the slot of each position (-1: a constant) and the constant's id. */
@@ -151,12 +185,29 @@ function positionsInOrder(compiled: readonly PatternRefs[], order: readonly numb
 /**
  * The join plan of a basic graph pattern in `order` (indexes into `compiled`) under `seed`,
  * matching in `source`; each full solution goes to `emit` as a copy; `tick` runs before every
- * step (it throws to interrupt).
+ * step (it throws to interrupt). Each of `conditions` is tested as soon as its slots are bound
+ * ({@link PlanCondition}): a partial solution that fails one goes no further.
  */
-export function bgpPlan(compiled: readonly PatternRefs[], order: readonly number[], seed: Int32Array, source: QuadSource, emit: Emit, tick: () => void): BgpPlan {
+export function bgpPlan(
+  compiled: readonly PatternRefs[],
+  order: readonly number[],
+  seed: Int32Array,
+  source: QuadSource,
+  emit: Emit,
+  tick: () => void,
+  conditions: readonly PlanCondition[] = [],
+): BgpPlan {
   const n = order.length;
   const solution = seed.slice();
   const { slotAt, idAt } = positionsInOrder(compiled, order);
+  const checks = conditions.length === 0 || n === 0 ? undefined : conditionsPerStep(compiled, order, seed, conditions);
+  /** Whether the solution passes the conditions due after the k-th step. */
+  const passes = (k: number): boolean => {
+    const tests = checks?.[k];
+    if (tests === undefined) return true;
+    for (const t of tests) if (!t(solution)) return false;
+    return true;
+  };
   const args = new Int32Array(4);
   const argsOf = (k: number): boolean => {
     const base = k * 4;
@@ -218,7 +269,7 @@ export function bgpPlan(compiled: readonly PatternRefs[], order: readonly number
           mask |= 8;
         } else ok = cur === g;
       }
-      const stop = ok ? step(k + 1) : false;
+      const stop = ok && passes(k) ? step(k + 1) : false;
       if ((mask & 1) !== 0) solution[s0] = -1;
       if ((mask & 2) !== 0) solution[s1] = -1;
       if ((mask & 4) !== 0) solution[s2] = -1;
@@ -257,6 +308,10 @@ export function bgpPlan(compiled: readonly PatternRefs[], order: readonly number
       }
     }
     boundMasks[k] = mask;
+    if (!passes(k)) {
+      unbindAt(k);
+      return false;
+    }
     return true;
   };
   return { size: n, solution, step, argsOf, args, bindAt, unbindAt };

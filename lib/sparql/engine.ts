@@ -36,12 +36,12 @@ import { Algebra } from '../expressions/sparql-libraries.js';
 import { InterruptedError, QueryCompilationError } from '../model/errors.js';
 import { forEachVariable, type Value } from '../expressions/index.js';
 import type { Interrupter } from '../model/control.js';
-import { bgpPlan, describeJoinOrder, type PatternRef, type PatternRefs, prepareBgp, type PreparedBgp, runBgpIteratively } from './bgp.js';
+import { bgpPlan, describeJoinOrder, type PatternRef, type PatternRefs, type PlanCondition, prepareBgp, type PreparedBgp, runBgpIteratively } from './bgp.js';
 import { BlankNodeScopes } from './blank-node-scope.js';
 import { compileCondition, compileOverSolutions, type ExpressionHost } from './expression-glue.js';
 import { graph, NamedGraphs } from './graph-patterns.js';
 import { existsFilter, join, leftJoin, minus, values } from './joins.js';
-import { memoized } from './memo.js';
+import { memoized, pureVariables } from './memo.js';
 import { emitCountStar, group, orderBy } from './ordering.js';
 import { PathPatterns } from './path-patterns.js';
 import { HOLDERS, keyBytes, type QueryBudget, solutionBytes, timeWaiting } from './query-budget.js';
@@ -155,6 +155,11 @@ export class Engine implements ExpressionHost {
   /** Evaluates `op` under `seed` with `active` (DEFAULT_GRAPH or a named graph's id) as the active graph. */
   evaluate(op: Op, seed: Int32Array, active: number, emit: Emit): boolean {
     this.tick();
+    const pushed = this.pushableFilter(op, active);
+    if (pushed) {
+      const plan = this.bgpPlan(pushed.patterns, seed, active, emit, undefined, [pushed.condition]);
+      return plan ? plan.step(0) : false;
+    }
     const u = this.singleInputOperator(op, seed, active, emit);
     if (u) {
       const stopped = this.evaluate(u.input, u.seed, active, u.emit);
@@ -205,6 +210,8 @@ export class Engine implements ExpressionHost {
   pause: (() => Promise<void> | undefined) | undefined;
 
   private async evaluateAsync(op: Op, seed: Int32Array, active: number, emit: Emit): Promise<boolean> {
+    const pushed = this.pushableFilter(op, active);
+    if (pushed) return this.bgpAsync(pushed.patterns, seed, active, emit, undefined, [pushed.condition]);
     const u = this.singleInputOperator(op, seed, active, emit);
     if (u) {
       const stopped = await this.evaluateAsync(u.input, u.seed, active, u.emit);
@@ -232,6 +239,23 @@ export class Engine implements ExpressionHost {
       default:
         return this.evaluate(op, seed, active, emit);
     }
+  }
+
+  /**
+   * A FILTER directly over a basic graph pattern of triple patterns (no tuple table atoms)
+   * whose value depends on its variables alone (no EXISTS, BNODE, RAND, other named
+   * functions than casts): the pattern and the condition that its plan tests as soon as those
+   * variables are bound, which gives the solutions the filter would keep, in the same order.
+   * Undefined when the filter stays on top of its input.
+   */
+  private pushableFilter(op: Op, active: number): { patterns: readonly Algebra.Pattern[]; condition: PlanCondition } | undefined {
+    if (op.type !== Algebra.types.FILTER || op.input.type !== Algebra.types.BGP) return undefined;
+    const patterns = op.input.patterns;
+    if (patterns.length === 0 || tupleAtomsOf(patterns)) return undefined;
+    const variables = pureVariables(op.expression);
+    if (variables === undefined) return undefined;
+    const slotOf = (name: string): number => this.slot(name);
+    return { patterns, condition: { slots: variables.map(slotOf), test: memoized(op.expression, slotOf, this.condition(op.expression, active)) } };
   }
 
   /**
@@ -423,7 +447,7 @@ export class Engine implements ExpressionHost {
    * The join plan of a basic graph pattern under `seed` (the planner's order for the slots the
    * seed binds); undefined when a constant cannot match.
    */
-  private bgpPlan(patterns: readonly Algebra.Pattern[], seed: Int32Array, active: number, emit: Emit, graphSlot: number | undefined): ReturnType<typeof bgpPlan> | undefined {
+  private bgpPlan(patterns: readonly Algebra.Pattern[], seed: Int32Array, active: number, emit: Emit, graphSlot: number | undefined, conditions?: readonly PlanCondition[]): ReturnType<typeof bgpPlan> | undefined {
     const prepared = this.preparedBgp(patterns, active, graphSlot);
     if (!prepared) return undefined;
     const order = prepared.orders.orderFor(seed);
@@ -431,7 +455,7 @@ export class Engine implements ExpressionHost {
       const text = describeJoinOrder(patterns, order, seed, this.slots);
       if (!this.plan.includes(text)) this.plan.push(text);
     }
-    return bgpPlan(prepared.compiled, order, seed, this.source, emit, this.tick);
+    return bgpPlan(prepared.compiled, order, seed, this.source, emit, this.tick, conditions);
   }
 
   /**
@@ -451,11 +475,11 @@ export class Engine implements ExpressionHost {
    * that pauses for backpressure and yields when its time slice is used up. Emits the same
    * solutions in the same order as {@link Engine.bgp}.
    */
-  private async bgpAsync(patterns: readonly Algebra.Pattern[], seed: Int32Array, active: number, emit: Emit, graphSlot?: number): Promise<boolean> {
+  private async bgpAsync(patterns: readonly Algebra.Pattern[], seed: Int32Array, active: number, emit: Emit, graphSlot?: number, conditions?: readonly PlanCondition[]): Promise<boolean> {
     const split = tupleAtomsOf(patterns);
     if (split && graphSlot !== undefined && split.patterns.length === 0) return this.tupleAtomsInEachGraph(patterns, seed, emit, graphSlot);
     if (split) return this.tupleAtomPlan(split, active, graphSlot).run(seed, emit, (s, e) => this.bgpAsync(split.patterns, s, active, e, graphSlot));
-    const plan = this.bgpPlan(patterns, seed, active, emit, graphSlot);
+    const plan = this.bgpPlan(patterns, seed, active, emit, graphSlot, conditions);
     if (!plan) return false;
     const matcher = this.source.matcher?.bind(this.source);
     if (!matcher) return plan.step(0);
