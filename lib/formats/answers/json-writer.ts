@@ -10,7 +10,7 @@
  */
 import { XSD_STRING } from '../../model/terms.js';
 import { AnswerWriterBase, type AnswerTerm } from './answer-writer.js';
-import type { PrefixAbbreviator } from './term-syntax.js';
+import { type PrefixAbbreviator, WrittenTerms } from './term-syntax.js';
 
 /** Writes answers in the SPARQL JSON results format. */
 export class JsonAnswerWriter extends AnswerWriterBase {
@@ -18,6 +18,7 @@ export class JsonAnswerWriter extends AnswerWriterBase {
   /** The variable names as JSON strings followed by `:`. */
   private keys: string[] = [];
   private first = true;
+  private readonly written = new WrittenTerms((term) => this.format(term));
 
   /**
    * A writer to `sink` of the media type `mediaType`; with an abbreviator, IRIs (values of type
@@ -43,7 +44,7 @@ export class JsonAnswerWriter extends AnswerWriterBase {
     for (let i = 0; i < values.length; i++) {
       const value = values[i];
       if (value === undefined) continue;
-      out += `${separator}${this.keys[i]!}${this.term(value)}`;
+      out += `${separator}${this.keys[i]!}${this.written.text(value)}`;
       separator = ',';
     }
     this.sink(`${out}}`);
@@ -61,7 +62,7 @@ export class JsonAnswerWriter extends AnswerWriterBase {
     return JSON.stringify(this.abbreviator?.abbreviate(iri) ?? iri);
   }
 
-  private term(term: AnswerTerm): string {
+  private format(term: AnswerTerm): string {
     switch (term.termType) {
       case 'NamedNode':
         return `{"type":"uri","value":${this.iri(term.value)}}`;

@@ -142,6 +142,32 @@ export function shortLiteral(datatype: string, value: string): string | undefine
   }
 }
 
+/** The most term texts a {@link WrittenTerms} keeps (it starts again when full). */
+const WRITTEN_TERMS = 1 << 16;
+
+/**
+ * The texts of the terms an answer writer has written, by term object: an answer hands the
+ * writer the same object for each occurrence of a term (the evaluator keeps one per id), so a
+ * term that recurs (a predicate, a subject of many triples) is formatted once.
+ */
+export class WrittenTerms {
+  private readonly texts = new Map<AnswerTerm, string>();
+
+  /** @param format - the text of a term */
+  constructor(private readonly format: (term: AnswerTerm) => string) {}
+
+  /** The text of `term`, formatted on its first occurrence. */
+  text(term: AnswerTerm): string {
+    let text = this.texts.get(term);
+    if (text === undefined) {
+      text = this.format(term);
+      if (this.texts.size >= WRITTEN_TERMS) this.texts.clear();
+      this.texts.set(term, text);
+    }
+    return text;
+  }
+}
+
 /**
  * Writes RDF terms in Turtle syntax: IRIs as prefixed names (when an abbreviator is given and a
  * prefix applies), else relative (when a relativizer is given and applies), else `<…>`; blank
@@ -163,8 +189,14 @@ export class TurtleTermWriter {
     return iriRef(rel ?? iri);
   }
 
+  private readonly written = new WrittenTerms((term) => this.format(term));
+
   /** Any answer term. */
   term(term: AnswerTerm): string {
+    return this.written.text(term);
+  }
+
+  private format(term: AnswerTerm): string {
     switch (term.termType) {
       case 'NamedNode':
         return this.iri(term.value);
