@@ -45,6 +45,11 @@ export class TermDictionary {
   /** Direct-mapped cache of recently seen ids (`id + 1`) by length and last bytes (checked before hashing). */
   private readonly sketches = new Uint32Array(8192);
   private count = 0;
+  /**
+   * At least the byte length of the longest term held (it may stay above it after a
+   * truncation): a longer key is not in the dictionary, found without encoding or hashing it.
+   */
+  private longest = 0;
   /** By term id: the leading arguments of the SKOLEM terms created in this store (see skolem.ts). */
   private readonly skolems = new Map<number, Uint32Array>();
   /** The ids of `skolems` in the order they were remembered (for persistence). */
@@ -70,6 +75,7 @@ export class TermDictionary {
 
   /** The id of the canonical bytes in [start, end), or -1 when unknown. */
   lookupBytes(bytes: Uint8Array, start: number, end: number): number {
+    if (end - start > this.longest) return -1;
     return this.idOf(bytes, start, end, false);
   }
 
@@ -99,6 +105,8 @@ export class TermDictionary {
 
   /** The id of a canonical key string, or -1 when unknown. */
   lookup(key: string): number {
+    // a key's UTF-8 form has at least as many bytes as the key has UTF-16 code units
+    if (key.length > this.longest) return -1;
     const n = this.encode(key);
     return this.lookupBytes(this.scratchBytes, 0, n);
   }
@@ -150,16 +158,19 @@ export class TermDictionary {
     for (let id = 0, from = 0; given !== undefined && id < Math.min(n, 64); from = ends[id++]!) if (hashBytes(bytes, from, ends[id]!) !== given[id]) given = undefined;
     const termHashes = new Uint32Array(cap);
     let start = 0;
+    let longest = 0;
     for (let id = 0; id < n; id++) {
       const end = ends[id]!;
       if (end < start) throw new RangeError(`term ${id} ends before it starts`);
       offsets[id + 1] = end;
+      if (end - start > longest) longest = end - start;
       termHashes[id] = given !== undefined ? given[id]! : hashBytes(arena, start, end);
       start = end;
     }
     this.arena = arena;
     this.arenaView = Buffer.from(arena.buffer, 0, arena.length);
     this.arenaUsed = bytes.length;
+    this.longest = longest;
     this.offsets = offsets;
     this.hashes = termHashes;
     this.count = n;
@@ -325,6 +336,7 @@ export class TermDictionary {
       this.hashes = hashes;
     }
     this.arena.set(bytes.subarray(start, end), this.arenaUsed);
+    if (len > this.longest) this.longest = len;
     this.offsets[id] = this.arenaUsed;
     this.arenaUsed += len;
     this.offsets[id + 1] = this.arenaUsed;

@@ -164,37 +164,60 @@ function hasOrderBy(op: Algebra.Operation): boolean {
 }
 
 /** The graph of a CONSTRUCT: template instances, fresh blank nodes per solution, invalid triples skipped. */
+/** A position of a CONSTRUCT template, compiled: a variable's slot, a constant's query id and term, or a blank node's label. */
+type TemplatePosition = { readonly slot: number } | { readonly id: number; readonly term: QueryTerm } | { readonly label: string };
+
 async function construct(engine: Engine, op: Algebra.Construct): Promise<RDF.Quad[]> {
   const terms = engine.terms;
+  const position = (t: RDF.Term): TemplatePosition => {
+    if (t.termType === 'Variable') return { slot: engine.slot(t.value) };
+    if (t.termType === 'BlankNode') return { label: t.value };
+    const term = toN3(t);
+    return { id: terms.idOf(term), term };
+  };
+  const template = op.template.map((q) => [position(q.subject), position(q.predicate), position(q.object)] as const);
   const out = new Map<string, RDF.Quad>();
   const held = engine.budget?.account(HOLDERS.construct);
   let solutionIndex = 0;
+  // per solution: the nodes of the template's blank nodes, made on first use
+  let bnodes: Map<string, RDF.BlankNode> | undefined;
+  /** The term at a position for the current solution (undefined: unbound), and its key part in `keyPart`. */
+  let keyPart = '';
+  const value = (p: TemplatePosition, s: Int32Array): QueryTerm | undefined => {
+    if ('slot' in p) {
+      const id = s[p.slot] ?? UNBOUND;
+      if (id === UNBOUND) return undefined;
+      keyPart = String(id);
+      return terms.termOf(id);
+    }
+    if ('term' in p) {
+      keyPart = String(p.id);
+      return p.term;
+    }
+    bnodes ??= new Map();
+    let b = bnodes.get(p.label);
+    if (!b) bnodes.set(p.label, (b = DataFactory.blankNode(`c${solutionIndex}_${p.label}`)));
+    // a template's blank node is new per solution: its label is its identity
+    keyPart = `_${b.value}`;
+    return b;
+  };
   await engine.runAsync(op.input, engine.empty(), (s) => {
     solutionIndex++;
-    const bnodes = new Map<string, RDF.BlankNode>();
-    const value = (t: RDF.Term): RDF.Term | undefined => {
-      if (t.termType === 'Variable') {
-        const slot = engine.slots.get(t.value);
-        const id = slot === undefined ? -1 : s[slot]!;
-        return id === -1 ? undefined : terms.termOf(id);
-      }
-      if (t.termType === 'BlankNode') {
-        let b = bnodes.get(t.value);
-        if (!b) bnodes.set(t.value, (b = DataFactory.blankNode(`c${solutionIndex}_${t.value}`)));
-        return b;
-      }
-      return t;
-    };
-    for (const q of op.template) {
-      const subject = value(q.subject);
-      const predicate = value(q.predicate);
-      const object = value(q.object);
-      if (!subject || !predicate || !object) continue;
-      if (subject.termType === 'Literal' || predicate.termType !== 'NamedNode') continue;
-      const quad = DataFactory.quad(toN3(subject) as RDF.NamedNode, toN3(predicate) as RDF.NamedNode, toN3(object), DataFactory.defaultGraph());
-      const key = `${subject.termType}|${subject.value}|${predicate.value}|${termId(object)}`;
-      if (held && !out.has(key)) held.add(tripleBytes(key));
-      out.set(key, quad);
+    bnodes = undefined;
+    for (const [sp, pp, op_] of template) {
+      const subject = value(sp, s);
+      if (!subject || subject.termType === 'Literal') continue;
+      const sk = keyPart;
+      const predicate = value(pp, s);
+      if (!predicate || predicate.termType !== 'NamedNode') continue;
+      const pk = keyPart;
+      const object = value(op_, s);
+      if (!object) continue;
+      // a term has one id within the query, so ids identify the triple
+      const key = `${sk} ${pk} ${keyPart}`;
+      if (out.has(key)) continue;
+      held?.add(tripleBytes(key));
+      out.set(key, DataFactory.quad(subject, predicate, object, DataFactory.defaultGraph()));
     }
   });
   return [...out.values()];
@@ -208,9 +231,6 @@ function toN3(t: RDF.Term): QueryTerm {
   return l.language ? DataFactory.literal(l.value, l.language) : DataFactory.literal(l.value, DataFactory.namedNode(l.datatype.value));
 }
 
-function termId(t: RDF.Term): string {
-  return t.termType === 'Literal' ? `"${t.value}"@${t.language}^^${t.datatype.value}` : `${t.termType}:${t.value}`;
-}
 
 /** DESCRIBE: the concise bounded description of each resource. */
 async function describe(engine: Engine, terms: QueryTerms, source: StoreQuadSource, op: Algebra.Describe): Promise<RDF.Quad[]> {

@@ -141,6 +141,27 @@ describe('TermDictionary', () => {
     expectExactly(dict, ['<x>', long, '<y>']);
   });
 
+  it('looks up keys longer than every term held (none found, none added), also multi-byte ones and after a restore', () => {
+    const dict = new TermDictionary();
+    dict.intern('"short"');
+    expect(dict.lookup(`"${'a'.repeat(1000)}"`)).to.equal(-1);
+    // 7 UTF-16 code units, 13 bytes of UTF-8: longer in bytes than '"short"' (7 bytes)
+    expect(dict.lookup('"ßßßßß"')).to.equal(-1);
+    const bytes = new TextEncoder().encode('"ßßßßß"');
+    expect(dict.lookupBytes(bytes, 0, bytes.length)).to.equal(-1);
+    expect(dict.size).to.equal(1);
+    const long = `"${'ß'.repeat(300)}"`;
+    expect(dict.intern(long)).to.equal(1);
+    expect(dict.lookup(long)).to.equal(1);
+    expect(dict.lookup('"ßßßßß"')).to.equal(-1);
+    const copy = new TermDictionary();
+    const arena = dict.arenaBytes.slice(0, dict.endOf(1));
+    copy.restore(arena, Uint32Array.of(dict.endOf(0), dict.endOf(1)));
+    expect(copy.lookup(long)).to.equal(1);
+    expect(copy.lookup('"short"')).to.equal(0);
+    expect(copy.lookup(`"${'ß'.repeat(301)}"`)).to.equal(-1);
+  });
+
   describe('truncate', () => {
     it('removes exactly the ids >= mark, at every mark, and re-interning reuses the ids', () => {
       const keys = Array.from({ length: 300 }, (_, i) => (i % 2 ? `"v${i}"` : `<http://example.org/${i}>`));
