@@ -206,6 +206,9 @@ export class Engine implements ExpressionHost {
     return this.evaluateAsync(op, seed, DEFAULT_GRAPH, emit);
   }
 
+  /** The number of rows an ORDER BY must keep when a LIMIT above it cuts its answer (set by the SLICE). */
+  readonly orderLimits = new WeakMap<Algebra.OrderBy, number>();
+
   /** Called between batches of the driving scan; a promise it returns is awaited (backpressure). */
   pause: (() => Promise<void> | undefined) | undefined;
 
@@ -297,6 +300,9 @@ export class Engine implements ExpressionHost {
         let skip = op.start;
         let left = op.length ?? Infinity;
         if (left <= 0) return undefined;
+        // ORDER BY (under a projection, which keeps the number of rows) needs to keep only the first start + length rows
+        const inner = op.input.type === Algebra.types.PROJECT ? op.input.input : op.input;
+        if (inner.type === Algebra.types.ORDER_BY && op.length !== undefined) this.orderLimits.set(inner, op.start + op.length);
         // a slice stops its input when full; only a stop from downstream stops the caller
         let stopped = false;
         return {

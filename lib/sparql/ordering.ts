@@ -18,7 +18,13 @@ import type { Emit, SingleInputOperator } from './solutions.js';
 
 const XSD_INTEGER = DataFactory.namedNode('http://www.w3.org/2001/XMLSchema#integer');
 
-/** ORDER BY: the input's solutions with their sort keys, sorted and emitted once the input is exhausted. */
+/**
+ * ORDER BY: the input's solutions with their sort keys, sorted and emitted once the input is
+ * exhausted. Under a LIMIT (`engine.orderLimits`), only the first `offset + limit` (k)
+ * solutions can be emitted: the rows are sorted and cut back to k whenever twice as many are
+ * held, and a row that does not sort before the last one kept is dropped at once (equal keys
+ * keep their arrival order, so it would come after it). The answer is that of the full sort.
+ */
 export function orderBy(engine: Engine, op: Algebra.OrderBy, seed: Int32Array, active: number, emit: Emit): SingleInputOperator {
   const keys = op.expressions.map((e) => {
     const desc = e.expressionType === Algebra.expressionTypes.OPERATOR && e.operator === 'desc';
@@ -27,27 +33,48 @@ export function orderBy(engine: Engine, op: Algebra.OrderBy, seed: Int32Array, a
   });
   const rows: Array<{ s: Int32Array; k: Array<Value | undefined> }> = [];
   const held = engine.budget?.account(HOLDERS.orderBy);
+  const compare = (a: { k: Array<Value | undefined> }, b: { k: Array<Value | undefined> }): number => {
+    for (let i = 0; i < keys.length; i++) {
+      const c = compareForOrder(a.k[i], b.k[i]);
+      if (c !== 0) return keys[i]!.desc ? -c : c;
+    }
+    return 0;
+  };
+  const sort = (): void => {
+    rows.sort(compare);
+  };
+  const kept = engine.orderLimits.get(op);
+  const cutAt = kept === undefined ? Infinity : Math.max(2 * kept, TOP_K_MIN_ROWS);
+  // after a cut: the last row kept; a later row that does not sort before it can never be emitted
+  let last: { k: Array<Value | undefined> } | undefined;
   return {
     input: op.input,
     seed,
     emit: (s) => {
-      held?.add(sortRowBytes(s.length, keys.length));
-      rows.push({ s, k: keys.map((k) => k.f(s)) });
+      const row = { s, k: keys.map((k) => k.f(s)) };
+      if (last !== undefined && compare(row, last) >= 0) return;
+      const bytes = sortRowBytes(s.length, keys.length);
+      held?.add(bytes);
+      rows.push(row);
+      if (rows.length >= cutAt) {
+        sort();
+        rows.length = kept!;
+        last = rows[kept! - 1];
+        held?.release();
+        held?.add(bytes * kept!);
+      }
     },
     finish: () => {
       held?.release();
-      rows.sort((a, b) => {
-        for (let i = 0; i < keys.length; i++) {
-          const c = compareForOrder(a.k[i], b.k[i]);
-          if (c !== 0) return keys[i]!.desc ? -c : c;
-        }
-        return 0;
-      });
+      sort();
       for (const r of rows) if (emit(r.s)) return true;
       return false;
     },
   };
 }
+
+/** ORDER BY under a LIMIT holds at least this many rows before it cuts them back. */
+const TOP_K_MIN_ROWS = 1024;
 
 /** The number of solutions of a single-pattern BGP, when the statistics give it exactly. */
 function countFromStatistics(engine: Engine, op: Algebra.Operation, seed: Int32Array, active: number): number | undefined {
