@@ -339,12 +339,19 @@ export class Engine implements ExpressionHost {
 
   /** BIND and SELECT expressions: the input's solutions with one more variable bound (the same solution for BNODE(label)). */
   private extend(op: Algebra.Extend, seed: Int32Array, active: number, emit: Emit): SingleInputOperator {
-    const f = this.expression(op.expression, active);
+    const e = op.expression;
+    // a bare variable (as the translation of `(COUNT(?x) AS ?n)` binds ?n to the aggregate's
+    // variable): its id, without making its term and looking it up again
+    const from = e.expressionType === Algebra.expressionTypes.TERM && e.term.termType === 'Variable' ? this.slot(e.term.value) : -1;
+    const f = this.expression(e, active);
     // the id of the value (undefined: an error), once per distinct input when the expression allows
-    const idOf = memoized(op.expression, (name) => this.slot(name), (s: Int32Array): number | undefined => {
-      const v = f(s);
-      return v === undefined ? undefined : this.terms.idOf(v);
-    });
+    const idOf =
+      from >= 0
+        ? (s: Int32Array): number | undefined => (s[from]! === -1 ? undefined : s[from])
+        : memoized(e, (name) => this.slot(name), (s: Int32Array): number | undefined => {
+            const v = f(s);
+            return v === undefined ? undefined : this.terms.idOf(v);
+          });
     const slot = this.slot(op.variable.value);
     return {
       input: op.input,
