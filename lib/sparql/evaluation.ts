@@ -163,10 +163,10 @@ function hasOrderBy(op: Algebra.Operation): boolean {
   return false;
 }
 
-/** The graph of a CONSTRUCT: template instances, fresh blank nodes per solution, invalid triples skipped. */
 /** A position of a CONSTRUCT template, compiled: a variable's slot, a constant's query id and term, or a blank node's label. */
 type TemplatePosition = { readonly slot: number } | { readonly id: number; readonly term: QueryTerm } | { readonly label: string };
 
+/** The graph of a CONSTRUCT: template instances, fresh blank nodes per solution, invalid triples skipped. */
 async function construct(engine: Engine, op: Algebra.Construct): Promise<RDF.Quad[]> {
   const terms = engine.terms;
   const position = (t: RDF.Term): TemplatePosition => {
@@ -181,8 +181,9 @@ async function construct(engine: Engine, op: Algebra.Construct): Promise<RDF.Qua
   let solutionIndex = 0;
   // per solution: the nodes of the template's blank nodes, made on first use
   let bnodes: Map<string, RDF.BlankNode> | undefined;
-  /** The term at a position for the current solution (undefined: unbound), and its key part in `keyPart`. */
+  /** The key part of the term {@link value} gave last: its id, or the label of a template's blank node. */
   let keyPart = '';
+  /** The term at a position for solution `s` (undefined: unbound); sets {@link keyPart}. */
   const value = (p: TemplatePosition, s: Int32Array): QueryTerm | undefined => {
     if ('slot' in p) {
       const id = s[p.slot] ?? UNBOUND;
