@@ -43,14 +43,7 @@ export class QueryTerms {
 
   /** The term of an id. */
   termOf(id: number): QueryTerm {
-    if (id <= FIRST_LOCAL_ID) return this.local[FIRST_LOCAL_ID - id]!;
-    let t = this.decoded.get(id);
-    if (t === undefined) {
-      t = keyToTerm(this.dictionary.keyOf(id));
-      if (this.decoded.size > 200_000) this.decoded.clear();
-      this.decoded.set(id, t);
-    }
-    return t;
+    return this.term(id, false);
   }
 
   /**
@@ -58,12 +51,17 @@ export class QueryTerms {
    * here carries its decoded value (the expression evaluator reads it without the term's getters).
    */
   valueOf(id: number): QueryTerm {
+    return this.term(id, true);
+  }
+
+  /** The term of an id, made once per query; `withValue`: a string literal made now carries its decoded value. */
+  private term(id: number, withValue: boolean): QueryTerm {
     if (id <= FIRST_LOCAL_ID) return this.local[FIRST_LOCAL_ID - id]!;
     let t = this.decoded.get(id);
     if (t === undefined) {
       const key = this.dictionary.keyOf(id);
       t = keyToTerm(key);
-      if (t.termType === 'Literal') rememberKeyedString(t, key);
+      if (withValue && t.termType === 'Literal') rememberKeyedString(t, key);
       if (this.decoded.size > 200_000) this.decoded.clear();
       this.decoded.set(id, t);
     }
