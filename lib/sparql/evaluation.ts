@@ -51,6 +51,12 @@ export async function runQuery(
     dataset = { defaultGraphs: ids(algebra.default), namedGraphs: ids(algebra.named) };
     algebra = algebra.input;
   }
+  // OFFSET and LIMIT of a CONSTRUCT or DESCRIBE apply to the solutions of its WHERE clause (the
+  // translation puts the slice around the template)
+  if (algebra.type === Algebra.types.SLICE && (algebra.input.type === Algebra.types.CONSTRUCT || algebra.input.type === Algebra.types.DESCRIBE)) {
+    const shape = algebra.input;
+    algebra = { ...shape, input: { ...algebra, input: shape.input } };
+  }
   if (options.defaultGraphs || options.namedGraphs) dataset = { defaultGraphs: ids(options.defaultGraphs ?? []), namedGraphs: ids(options.namedGraphs ?? []) };
   const source = new StoreQuadSource(state, dictionary, factDomainMask(options.factDomain, 'all', QueryCompilationError), dataset, options.access);
   const engine = new Engine(source, terms, interrupter, parsed.base ?? baseIRI, () => source.graphNames());
@@ -68,7 +74,7 @@ export async function runQuery(
       sink.boolean(await engine.runAsync(algebra.input, engine.empty(), () => true));
       return;
     case Algebra.types.CONSTRUCT:
-      sink.quads(await construct(engine, algebra));
+      sink.quads(limitZero ? [] : await construct(engine, algebra));
       return;
     case Algebra.types.DESCRIBE:
       sink.quads(await describe(engine, terms, source, algebra));
