@@ -44,7 +44,8 @@ import { existsFilter, join, leftJoin, minus, values } from './joins.js';
 import { memoized, pureVariables } from './memo.js';
 import { emitCountStar, group, orderBy } from './ordering.js';
 import { PathPatterns } from './path-patterns.js';
-import { HOLDERS, keyBytes, type QueryBudget, solutionBytes, timeWaiting } from './query-budget.js';
+import { distinctSolutionBytes, HOLDERS, type QueryBudget, solutionBytes, timeWaiting } from './query-budget.js';
+import { SolutionSet } from './solution-set.js';
 import { DEFAULT_GRAPH, type QuadSource, UNBOUND } from './quad-source.js';
 import type { QueryTerm, QueryTerms } from './query-terms.js';
 import type { Emit, SingleInputOperator } from './solutions.js';
@@ -278,16 +279,14 @@ export class Engine implements ExpressionHost {
         return this.project(op, seed, emit);
       case Algebra.types.DISTINCT:
       case Algebra.types.REDUCED: {
-        const seen = new Set<string>();
+        const seen = new SolutionSet();
         const held = this.budget?.account(HOLDERS.distinct);
         return {
           input: op.input,
           seed,
           emit: (s) => {
-            const k = s.join(',');
-            if (seen.has(k)) return false;
-            held?.add(keyBytes(k));
-            seen.add(k);
+            if (!seen.add(s)) return false;
+            held?.add(distinctSolutionBytes(s.length));
             return emit(s) === true;
           },
           finish: (stopped) => {

@@ -65,6 +65,11 @@ export function keyBytes(key: string): number {
   return 56 + key.length;
 }
 
+/** A solution DISTINCT or REDUCED keeps: its values side by side with the others', its hash and table slots. */
+export function distinctSolutionBytes(slots: number): number {
+  return 4 * slots + 16;
+}
+
 /** A row an ORDER BY sorts: its solution, the row object and the computed sort keys. */
 export function sortRowBytes(slots: number, keys: number): number {
   return solutionBytes(slots) + 64 + 80 * keys;
