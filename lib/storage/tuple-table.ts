@@ -870,16 +870,23 @@ export class TupleTable {
     }
     // A large table: inserting rows in row order writes all over the slot array, a cache miss
     // per row. Instead the rows are bucketed (a counting sort) by the block of slots they hash
-    // to, then inserted block after block.
+    // to, then inserted block after block. Each row is hashed once (the hashes are kept in
+    // row order, then moved with the rows).
     const shift = Math.log2(capacity) - REHASH_BLOCK_BITS;
     const starts = new Uint32Array((capacity >>> shift) + 1);
-    for (let row = 0; row < rows; row++) if (indexed(row)) starts[((hashTuple(data, row * arity, arity) & mask) >>> shift) + 1]!++;
+    const hashes = new Uint32Array(rows);
+    for (let row = 0; row < rows; row++) {
+      if (!indexed(row)) continue;
+      const h = hashTuple(data, row * arity, arity);
+      hashes[row] = h;
+      starts[((h & mask) >>> shift) + 1]!++;
+    }
     for (let b = 1; b < starts.length; b++) starts[b]! += starts[b - 1]!;
     const sortedHash = new Uint32Array(live);
     const sortedRow = new Uint32Array(live);
     for (let row = 0; row < rows; row++) {
       if (!indexed(row)) continue;
-      const h = hashTuple(data, row * arity, arity);
+      const h = hashes[row]!;
       const at = starts[(h & mask) >>> shift]!++;
       sortedHash[at] = h;
       sortedRow[at] = row;
