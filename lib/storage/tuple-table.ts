@@ -73,7 +73,8 @@ function grow32(a: Uint32Array, min: number): Uint32Array {
   return b;
 }
 
-function hashTuple(data: Uint32Array, base: number, arity: number): number {
+/** The hash of the tuple at `data[base..base+arity)` that the membership hash places it by (its low bits are the home slot). */
+export function hashTuple(data: Uint32Array, base: number, arity: number): number {
   let h = 0x9e3779b9 ^ arity;
   for (let i = 0; i < arity; i++) {
     h = Math.imul(h ^ data[base + i]!, 0x85ebca6b);
@@ -146,6 +147,11 @@ export class TupleTable {
       this.heads.push(new Uint32Array(16));
       this.counts.push(new Uint32Array(16));
     }
+  }
+
+  /** The number of slots of the membership hash (a power of two; a tuple's home slot is its hash's low bits). */
+  get membershipSlots(): number {
+    return this.slots.length;
   }
 
   /** Rows ever appended and not yet compacted away (the writer's limit). */
