@@ -54,9 +54,18 @@ export class TermDictionary {
   private readonly skolems = new Map<number, Uint32Array>();
   /** The ids of `skolems` in the order they were remembered (for persistence). */
   private skolemOrder: number[] = [];
+  private truncationCount = 0;
   private scratch = Buffer.alloc(256);
   /** The scratch buffer as a plain Uint8Array (keeps the byte loops monomorphic). */
   private scratchBytes = new Uint8Array(this.scratch.buffer, this.scratch.byteOffset, this.scratch.length);
+
+  /**
+   * How many times {@link TermDictionary.truncate} removed ids (ids that went may be given to
+   * other terms later, so a cache of terms by id is stale once this changes).
+   */
+  get truncations(): number {
+    return this.truncationCount;
+  }
 
   /** Number of terms. Ids are 0 .. size-1. */
   get size(): number {
@@ -260,6 +269,7 @@ export class TermDictionary {
   /** Removes every id >= mark (rolls the dictionary back to an earlier size). */
   truncate(mark: number): void {
     if (mark < this.count) {
+      this.truncationCount++;
       this.recent.fill(0);
       this.sketches.fill(0);
       // SKOLEM terms made from (or being) terms that go are forgotten

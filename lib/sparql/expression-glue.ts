@@ -71,7 +71,7 @@ export function compileOverSolutions(host: ExpressionHost, e: Algebra.Expression
     const slot = slots.get(name);
     if (slot === undefined) return undefined;
     const id = row[slot]!;
-    return id === undefined || id === -1 ? undefined : terms.valueOf(id);
+    return id === undefined || id === -1 ? undefined : terms.termOf(id);
   };
   return (s) => {
     const previous = blankNodes.enter(s);

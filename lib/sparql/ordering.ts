@@ -141,7 +141,7 @@ export function group(engine: Engine, op: Algebra.Group, seed: Int32Array, activ
   const terms = engine.terms;
   const ids = {
     idOf: (v: Value): number => terms.idOf(v),
-    termOf: (id: number): Value => terms.valueOf(id),
+    termOf: (id: number): Value => terms.termOf(id),
     countId: (n: number): number => {
       let id = counts.get(n);
       if (id === undefined) counts.set(n, (id = terms.idOf(DataFactory.literal(String(n), XSD_INTEGER))));
