@@ -1,7 +1,9 @@
 /**
  * Writing facts as RDF text: N-Triples and N-Quads by hand from the dictionary's canonical
  * forms (the bulk path), Turtle and TriG through n3's Writer with the store's prefixes and
- * base IRI. Output is produced in chunks so that big exports stream.
+ * base IRI. Output is produced in chunks so that big exports stream, as strings
+ * ({@link createRdfWriter}) or as UTF-8 bytes ({@link createRdfByteWriter}: N-Triples and
+ * N-Quads copied from the dictionary's arena by `ntriples-byte-writer.ts`).
  * @module
  */
 import type * as RDF from '@rdfjs/types';
@@ -9,6 +11,7 @@ import { DataFactory, Writer } from 'n3';
 import type { TermDictionary } from '../model/dictionary.js';
 import { KIND_LITERAL, keyToTerm } from '../model/terms.js';
 import { N_QUADS, N_TRIPLES, TRIG, TURTLE } from './media-types.js';
+import { NTriplesByteWriter } from './ntriples-byte-writer.js';
 import { turtleString } from './turtle-lexical.js';
 
 /** Options of {@link createRdfWriter}. */
@@ -26,6 +29,19 @@ export interface RdfWriter {
   /** Takes the text produced so far (possibly empty). */
   take(): string;
   /** Finishes the document; the remaining text is available through take(). */
+  end(): void;
+}
+
+/**
+ * Writes statements of term ids as UTF-8 bytes, handing out chunks that are the caller's to
+ * keep (the writer never writes to a chunk again once handed out).
+ */
+export interface RdfByteWriter {
+  /** Adds a statement; `g` is -1 for the default graph. */
+  statement(s: number, p: number, o: number, g: number): void;
+  /** Takes the chunks completed so far (possibly none; none empty). */
+  take(): Uint8Array[];
+  /** Finishes the document; the remaining chunks are available through take(). */
   end(): void;
 }
 
@@ -131,5 +147,39 @@ export function createRdfWriter(mediaType: string, dictionary: TermDictionary, o
       return new N3Writer(dictionary, true, options);
     default:
       throw new TypeError(`cannot write facts as '${mediaType}'`);
+  }
+}
+
+/** A byte writer over a string writer: each piece of text taken is encoded as UTF-8 once. */
+class EncodingWriter implements RdfByteWriter {
+  constructor(private readonly writer: RdfWriter) {}
+
+  statement(s: number, p: number, o: number, g: number): void {
+    this.writer.statement(s, p, o, g);
+  }
+
+  take(): Uint8Array[] {
+    const text = this.writer.take();
+    return text === '' ? [] : [Buffer.from(text, 'utf8')];
+  }
+
+  end(): void {
+    this.writer.end();
+  }
+}
+
+/**
+ * A writer of UTF-8 bytes for one of the four RDF media types: N-Triples and N-Quads are
+ * copied from the dictionary's arena without building strings; Turtle and TriG are the
+ * text of {@link createRdfWriter}, encoded. The bytes are those of the text writer's output.
+ */
+export function createRdfByteWriter(mediaType: string, dictionary: TermDictionary, options: RdfWriterOptions): RdfByteWriter {
+  switch (mediaType) {
+    case N_TRIPLES:
+      return new NTriplesByteWriter(dictionary, false);
+    case N_QUADS:
+      return new NTriplesByteWriter(dictionary, true);
+    default:
+      return new EncodingWriter(createRdfWriter(mediaType, dictionary, options));
   }
 }

@@ -1,0 +1,228 @@
+/**
+ * Writing N-Triples and N-Quads as UTF-8 bytes straight from the dictionary's arena.
+ *
+ * The canonical form of a term (see `model/terms.ts`) is already its N-Triples form unless an
+ * IRI holds a character N-Triples forbids raw, or a literal's lexical form holds `"`, `\` or a
+ * control character: such a term is escaped byte by byte; every other term is copied as it is.
+ * Lines go into chunks of about {@link CHUNK_SIZE} bytes, each handed out once and never
+ * written to again, so a consumer may keep them (a socket write does). No string is built per
+ * term; the output is byte for byte the UTF-8 of `keyToNTriples` (`rdf-serialize.ts`).
+ * @module
+ */
+import type { TermDictionary } from '../model/dictionary.js';
+import { KIND_IRI, KIND_LITERAL } from '../model/terms.js';
+
+/** The size of the chunks the writer hands out (a line longer than this gets a chunk of its own size). */
+export const CHUNK_SIZE = 64 * 1024;
+
+/** A term whose canonical bytes are its N-Triples form. */
+const CLEAN = 1;
+/** A term that needs escapes. */
+const ESCAPED = 2;
+/** The most bytes one byte of a term may become when escaped (`\u0020`). */
+const MAX_ESCAPE = 6;
+
+/** Bytes an IRI may not hold raw in N-Triples: 0x00–0x20 and `<>"{}|^\``, written `\u00XX`. */
+const IRI_ESCAPES = new Uint8Array(256);
+for (let b = 0; b <= 0x20; b++) IRI_ESCAPES[b] = 1;
+for (const c of '<>"{}|^`\\') IRI_ESCAPES[c.charCodeAt(0)] = 1;
+
+/**
+ * What a byte of a lexical form becomes: 0 itself, a character code for a two-character escape
+ * (`\n`, `\"`, …), or 1 for `\u00XX` (the other control characters and DEL).
+ */
+const STRING_ESCAPES = new Uint8Array(256);
+for (let b = 0; b < 0x20; b++) STRING_ESCAPES[b] = 1;
+STRING_ESCAPES[0x7f] = 1;
+for (const [raw, letter] of [['\\', '\\'], ['"', '"'], ['\n', 'n'], ['\r', 'r'], ['\t', 't'], ['\b', 'b'], ['\f', 'f']] as const) {
+  STRING_ESCAPES[raw.charCodeAt(0)] = letter.charCodeAt(0);
+}
+
+const HEX_DIGITS = new Uint8Array([...'0123456789ABCDEF'].map((c) => c.charCodeAt(0)));
+
+/** Whether bytes[start, end) hold a byte marked in `table`. */
+function holdsAny(bytes: Uint8Array, start: number, end: number, table: Uint8Array): boolean {
+  for (let i = start; i < end; i++) if (table[bytes[i]!] !== 0) return true;
+  return false;
+}
+
+/** Where the lexical form of the literal in bytes[start, end) closes: its last `"`. */
+function closingQuote(bytes: Uint8Array, start: number, end: number): number {
+  let close = end - 1;
+  while (bytes[close] !== KIND_LITERAL) close--;
+  return close;
+}
+
+/**
+ * Writes statements of term ids as N-Triples (or N-Quads) lines into byte chunks. Statements
+ * in a named graph are skipped unless it writes quads.
+ */
+export class NTriplesByteWriter {
+  private chunk: Buffer = Buffer.allocUnsafe(CHUNK_SIZE);
+  private at = 0;
+  private ready: Uint8Array[] = [];
+  /** By term id: 0 not seen yet, {@link CLEAN} or {@link ESCAPED}. */
+  private kinds: Uint8Array;
+  /** A view of the arena, to copy four bytes at a time. */
+  private arenaView: DataView = new DataView(new ArrayBuffer(0));
+  /** A view of the chunk being filled, to copy four bytes at a time. */
+  private chunkView: DataView = new DataView(this.chunk.buffer, this.chunk.byteOffset, this.chunk.length);
+
+  /**
+   * @param dictionary the dictionary the ids are from.
+   * @param quads whether statements in named graphs are written (N-Quads), with their graph.
+   */
+  constructor(
+    private readonly dictionary: TermDictionary,
+    private readonly quads: boolean,
+  ) {
+    this.kinds = new Uint8Array(Math.max(1024, dictionary.size));
+  }
+
+  /** Adds a statement; `g` is -1 for the default graph. */
+  statement(s: number, p: number, o: number, g: number): void {
+    if (g >= 0 && !this.quads) return;
+    // the arena is read again for every statement: it is replaced when the dictionary grows
+    const arena = this.dictionary.arenaBytes;
+    if (this.arenaView.buffer !== arena.buffer) this.arenaView = new DataView(arena.buffer, arena.byteOffset, arena.byteLength);
+    const need = this.bound(arena, s) + this.bound(arena, p) + this.bound(arena, o) + (g >= 0 ? this.bound(arena, g) + 1 : 0) + 5;
+    if (this.at + need > this.chunk.length) this.next(Math.max(CHUNK_SIZE, need));
+    const out = this.chunk;
+    let at = this.term(arena, s, out, this.at);
+    out[at++] = 0x20;
+    at = this.term(arena, p, out, at);
+    out[at++] = 0x20;
+    at = this.term(arena, o, out, at);
+    if (g >= 0) {
+      out[at++] = 0x20;
+      at = this.term(arena, g, out, at);
+    }
+    out[at++] = 0x20;
+    out[at++] = 0x2e;
+    out[at++] = 0x0a;
+    this.at = at;
+  }
+
+  /** Takes the chunks completed so far (none empty); the chunk being filled stays until {@link NTriplesByteWriter.end}. */
+  take(): Uint8Array[] {
+    const ready = this.ready;
+    this.ready = [];
+    return ready;
+  }
+
+  /** Completes the chunk being filled, so that the next {@link NTriplesByteWriter.take} hands out the rest of the output. */
+  end(): void {
+    this.next(0);
+  }
+
+  /** Completes the chunk being filled and starts one with room for `size` bytes. */
+  private next(size: number): void {
+    if (this.at > 0) this.ready.push(this.chunk.subarray(0, this.at));
+    this.chunk = Buffer.allocUnsafe(size);
+    this.chunkView = new DataView(this.chunk.buffer, this.chunk.byteOffset, this.chunk.length);
+    this.at = 0;
+  }
+
+  /** The most bytes term `id` takes written (classifying it when first seen). */
+  private bound(arena: Uint8Array, id: number): number {
+    const length = this.dictionary.endOf(id) - this.dictionary.startOf(id);
+    return this.kindOf(arena, id) === CLEAN ? length : length * MAX_ESCAPE;
+  }
+
+  /** {@link CLEAN} or {@link ESCAPED} for term `id`. */
+  private kindOf(arena: Uint8Array, id: number): number {
+    if (id >= this.kinds.length) {
+      const grown = new Uint8Array(Math.max(id + 1, this.kinds.length * 2));
+      grown.set(this.kinds);
+      this.kinds = grown;
+    }
+    let kind = this.kinds[id]!;
+    if (kind === 0) {
+      kind = this.needsEscapes(arena, this.dictionary.startOf(id), this.dictionary.endOf(id)) ? ESCAPED : CLEAN;
+      this.kinds[id] = kind;
+    }
+    return kind;
+  }
+
+  /** Whether the canonical form in arena[start, end) differs from its N-Triples form. */
+  private needsEscapes(arena: Uint8Array, start: number, end: number): boolean {
+    const first = arena[start];
+    if (first === KIND_IRI) return holdsAny(arena, start + 1, end - 1, IRI_ESCAPES);
+    if (first !== KIND_LITERAL) return false;
+    const close = closingQuote(arena, start, end);
+    if (holdsAny(arena, start + 1, close, STRING_ESCAPES)) return true;
+    return arena[close + 1] === 0x5e && holdsAny(arena, close + 4, end - 1, IRI_ESCAPES);
+  }
+
+  /** Writes term `id` at out[at]; returns the position after it. */
+  private term(arena: Uint8Array, id: number, out: Uint8Array, at: number): number {
+    const start = this.dictionary.startOf(id);
+    const end = this.dictionary.endOf(id);
+    if (this.kinds[id] === ESCAPED) return writeEscaped(arena, start, end, out, at);
+    const from = this.arenaView;
+    const to = this.chunkView;
+    let i = start;
+    for (const stop = end - 3; i < stop; i += 4, at += 4) to.setUint32(at, from.getUint32(i, true), true);
+    for (; i < end; i++) out[at++] = arena[i]!;
+    return at;
+  }
+}
+
+/** Writes the N-Triples form of the IRI or literal in arena[start, end) with its escapes; returns the position after it. */
+function writeEscaped(arena: Uint8Array, start: number, end: number, out: Uint8Array, at: number): number {
+  if (arena[start] === KIND_IRI) {
+    out[at++] = KIND_IRI;
+    at = escapeIri(arena, start + 1, end - 1, out, at);
+    out[at++] = 0x3e;
+    return at;
+  }
+  const close = closingQuote(arena, start, end);
+  out[at++] = KIND_LITERAL;
+  at = escapeString(arena, start + 1, close, out, at);
+  out[at++] = KIND_LITERAL;
+  if (arena[close + 1] === 0x5e) {
+    // ^^<datatype>
+    for (let i = close + 1; i < close + 4; i++) out[at++] = arena[i]!;
+    at = escapeIri(arena, close + 4, end - 1, out, at);
+    out[at++] = 0x3e;
+    return at;
+  }
+  for (let i = close + 1; i < end; i++) out[at++] = arena[i]!;
+  return at;
+}
+
+/** Writes `\u00XX` for byte `b` at out[at]; returns the position after it. */
+function writeUnicodeEscape(b: number, out: Uint8Array, at: number): number {
+  out[at++] = 0x5c;
+  out[at++] = 0x75;
+  out[at++] = 0x30;
+  out[at++] = 0x30;
+  out[at++] = HEX_DIGITS[b >>> 4]!;
+  out[at++] = HEX_DIGITS[b & 15]!;
+  return at;
+}
+
+/** Writes the IRI characters in bytes[start, end), escaping those N-Triples forbids raw. */
+function escapeIri(bytes: Uint8Array, start: number, end: number, out: Uint8Array, at: number): number {
+  for (let i = start; i < end; i++) {
+    const b = bytes[i]!;
+    if (IRI_ESCAPES[b] === 0) out[at++] = b;
+    else at = writeUnicodeEscape(b, out, at);
+  }
+  return at;
+}
+
+/** Writes the lexical form in bytes[start, end) as the inside of a quoted string. */
+function escapeString(bytes: Uint8Array, start: number, end: number, out: Uint8Array, at: number): number {
+  for (let i = start; i < end; i++) {
+    const b = bytes[i]!;
+    const e = STRING_ESCAPES[b]!;
+    if (e === 0) out[at++] = b;
+    else if (e === 1) at = writeUnicodeEscape(b, out, at);
+    else {
+      out[at++] = 0x5c;
+      out[at++] = e;
+    }
+  }
+  return at;
+}
