@@ -43,7 +43,7 @@ export {
 export type { PropertyRow, TupleTableRow } from './server/data-store.js';
 export type { ComponentInfoRow } from './server/component-info.js';
 export type { ImportOptions, ImportSource, IriListSource, UpdateType } from './server/import.js';
-export type { ExportOutput, ExportParameters } from './server/export.js';
+export type { ByteExportOutput, ExportOutput, ExportParameters } from './server/export.js';
 export type { FactDomain } from './storage/tuple-table.js';
 export type { ContentSource } from './formats/byte-source.js';
 export type { QueryAnswer, QueryOptions } from './sparql/query.js';

@@ -1,12 +1,13 @@
 /**
- * Exporting a data store's facts in an RDF format, streamed to an output.
+ * Exporting a data store's facts in an RDF format (or its rules as Datalog), streamed to an
+ * output as strings or as UTF-8 bytes.
  * @module
  */
 import type { FactAccess } from '../storage/fact-access.js';
 import type { Interrupter } from '../model/control.js';
 import { BadRequestError } from '../model/errors.js';
 import { canonicalMediaType, DATALOG, RDF_FORMATS, unsupportedMediaTypeMessage } from '../formats/media-types.js';
-import { createRdfWriter } from '../formats/rdf-serialize.js';
+import { createRdfByteWriter, createRdfWriter, type RdfWriterOptions } from '../formats/rdf-serialize.js';
 import { DEFAULT_TRIPLES_ID, QUADS_ID, type StoreState } from '../storage/fact-store.js';
 import { factDomainMask } from '../storage/tuple-table.js';
 import type { TermDictionary } from '../model/dictionary.js';
@@ -16,13 +17,51 @@ import { writeDatalog } from '../formats/datalog-writer.js';
 /** Where exported text goes: a Node writable stream or a function (which may return a promise). */
 export type ExportOutput = NodeJS.WritableStream | ((chunk: string) => void | Promise<void>);
 
-async function emit(output: ExportOutput, chunk: string): Promise<void> {
-  if (chunk === '') return;
+/**
+ * Where exported bytes (UTF-8) go: a Node writable stream or a function (which may return a
+ * promise). Each chunk is the receiver's to keep: the exporter never writes to it again.
+ */
+export type ByteExportOutput = NodeJS.WritableStream | ((chunk: Uint8Array) => void | Promise<void>);
+
+/** An export's output and the kind of chunks it takes: strings or UTF-8 bytes. */
+export type ExportDestination = { readonly chunks: 'text'; readonly output: ExportOutput } | { readonly chunks: 'bytes'; readonly output: ByteExportOutput };
+
+async function emit<C extends string | Uint8Array>(output: NodeJS.WritableStream | ((chunk: C) => void | Promise<void>), chunk: C): Promise<void> {
+  if (chunk.length === 0) return;
   if (typeof output === 'function') {
     await output(chunk);
     return;
   }
   if (!output.write(chunk)) await new Promise<void>((resolve) => output.once('drain', resolve));
+}
+
+/** Statements going out to a destination: written by a text or a byte writer, handed on by flush. */
+interface StatementOutput {
+  statement(s: number, p: number, o: number, g: number): void;
+  /** Hands on what the writer has ready (everything, after `end`). */
+  flush(): Promise<void>;
+  end(): void;
+}
+
+/** The writer of `mediaType` for a destination, with the way its chunks leave. */
+function statementOutput(destination: ExportDestination, mediaType: string, dictionary: TermDictionary, options: RdfWriterOptions): StatementOutput {
+  if (destination.chunks === 'text') {
+    const writer = createRdfWriter(mediaType, dictionary, options);
+    return { statement: (s, p, o, g) => writer.statement(s, p, o, g), flush: () => emit(destination.output, writer.take()), end: () => writer.end() };
+  }
+  const writer = createRdfByteWriter(mediaType, dictionary, options);
+  return {
+    statement: (s, p, o, g) => writer.statement(s, p, o, g),
+    flush: async () => {
+      for (const chunk of writer.take()) await emit(destination.output, chunk);
+    },
+    end: () => writer.end(),
+  };
+}
+
+/** Hands a whole text to a destination (as UTF-8 for bytes). */
+function emitText(destination: ExportDestination, text: string): Promise<void> {
+  return destination.chunks === 'text' ? emit(destination.output, text) : emit(destination.output, Buffer.from(text, 'utf8'));
 }
 
 /** What an export has done so far, for progress reports: facts written, rows scanned of all rows. */
@@ -44,14 +83,14 @@ export interface ExportParameters {
 }
 
 /**
- * Writes the facts of `state` as `mediaType` to `output`; with `access`, only what the role
+ * Writes the facts of `state` as `mediaType` to `destination`; with `access`, only what the role
  * may read (facts of named graphs it may not read are left out). `counters`, when given, is
  * kept up to date as the export goes (for progress reports).
  */
 export async function exportFacts(
   state: StoreState,
   dictionary: TermDictionary,
-  output: ExportOutput,
+  destination: ExportDestination,
   mediaType: string,
   parameters: ExportParameters,
   interrupter: Interrupter,
@@ -63,7 +102,7 @@ export async function exportFacts(
     for (const key of Object.keys(parameters)) {
       if (key !== 'rule-domain') throw new BadRequestError(`unknown parameter '${key}' for exporting rules (only rule-domain applies)`);
     }
-    await emit(output, exportRules(state, parameters['rule-domain']));
+    await emitText(destination, exportRules(state, parameters['rule-domain']));
     return;
   }
   if (!type || !RDF_FORMATS.includes(type)) throw new BadRequestError(unsupportedMediaTypeMessage(mediaType));
@@ -71,7 +110,7 @@ export async function exportFacts(
     if (key !== 'fact-domain') throw new BadRequestError(`unknown parameter '${key}' for exporting facts (only fact-domain applies)`);
   }
   const mask = factDomainMask(parameters['fact-domain'], 'explicit');
-  const writer = createRdfWriter(type, dictionary, { prefixes: state.catalogue.prefixes, baseIRI: state.catalogue.baseIRI });
+  const writer = statementOutput(destination, type, dictionary, { prefixes: state.catalogue.prefixes, baseIRI: state.catalogue.baseIRI });
   const tables: Array<[number, number]> = [
     [DEFAULT_TRIPLES_ID, 3],
     [QUADS_ID, 4],
@@ -94,7 +133,7 @@ export async function exportFacts(
           counters.scanned = scannedBefore + row + 1;
         }
         pending = 0;
-        await emit(output, writer.take());
+        await writer.flush();
         await interrupter.maybeYield();
       }
     }
@@ -102,7 +141,7 @@ export async function exportFacts(
   }
   if (counters) counters.facts += pending;
   writer.end();
-  await emit(output, writer.take());
+  await writer.flush();
 }
 
 /** The rule domains. */

@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import {
   AccessDeniedError,
   BadRequestError,
+  DATALOG,
   type DataStoreConnection,
   N_QUADS,
   N_TRIPLES,
@@ -710,6 +711,47 @@ describe('import and export', () => {
       const r = await target.importData('ADD', await source.exportDataToString(TURTLE));
       expect(r.errors, r.text).to.equal(0);
       expect(await nquadsOf(target)).to.include(`<${EX}base/relative> <${EX}base/p> <${EX}up> .`);
+    });
+
+    it('exportDataAsBytes gives the UTF-8 of exportData for every format, to a function and to a stream', async () => {
+      const ds = await env.newStore();
+      await ds.importData('ADD', await source.exportDataToString(TRIG));
+      await ds.importData('ADD', '[?x, <http://example.com/r>, ?y] :- [?x, <http://example.com/knows>, ?y] .');
+      for (const type of [N_TRIPLES, N_QUADS, TURTLE, TRIG, DATALOG]) {
+        for (const parameters of type === DATALOG ? [{}, { 'rule-domain': 'all' }] : [{}, { 'fact-domain': 'all' }]) {
+          const text = await ds.exportDataToString(type, parameters);
+          expect(text, type).to.not.equal('');
+          const chunks: Uint8Array[] = [];
+          await ds.exportDataAsBytes(
+            async (chunk) => {
+              expect(chunk).to.be.instanceOf(Uint8Array);
+              await Promise.resolve();
+              chunks.push(chunk);
+            },
+            type,
+            parameters,
+          );
+          expect(Buffer.concat(chunks).toString('utf8'), type).to.equal(text);
+          const stream = new PassThrough();
+          const parts: Buffer[] = [];
+          stream.on('data', (c: Buffer) => parts.push(c));
+          await ds.exportDataAsBytes(stream, type, parameters);
+          stream.end();
+          expect(Buffer.concat(parts).toString('utf8'), type).to.equal(text);
+        }
+      }
+    });
+
+    it('exportDataAsBytes checks what exportData checks and reports the same progress', async () => {
+      await expectError(source.exportDataAsBytes(() => undefined, 'application/rdf+xml'), BadRequestError);
+      await expectError(source.exportDataAsBytes(() => undefined, N_QUADS, { 'fact-domain': 'implicit' }), BadRequestError);
+      const finals: Array<{ bytes: number; facts: number }> = [];
+      let size = 0;
+      await source.exportDataAsBytes((chunk) => void (size += chunk.byteLength), N_QUADS, {}, { onProgress: (r) => void (r.finished && finals.push(r)) });
+      await source.exportData(() => undefined, N_QUADS, {}, { onProgress: (r) => void (r.finished && finals.push(r)) });
+      expect(finals).to.have.length(2);
+      expect(finals[0]).to.deep.include({ bytes: size, facts: all.length });
+      expect(finals[1]).to.deep.include({ bytes: size, facts: all.length });
     });
 
     it('exporting the re-imported store gives the same N-Quads text', async () => {

@@ -80,6 +80,21 @@ for (const variant of ['A', 'B'] as const) {
         expect(await (await env.fetch(`${s.path}?rule-domain=axioms`, { headers: { accept: 'application/x.datalog' } })).text()).not.to.contain(':-');
       });
 
+      it('streams a large export as the bytes the API exports, unicode and escapes included', async () => {
+        const name = await env.createStore();
+        const connection = env.storeConnection(name);
+        const lines = Array.from({ length: 20_000 }, (_, i) => `<${EX}s${i}> <${EX}p/é> "v ${i} \\\\ \\"q\\" \\n \\u0001 😀 日本"@en <${EX}g${i % 3}> .\n`);
+        await connection.importData('ADD', lines.join(''), { mediaType: 'application/n-quads' });
+        for (const type of ['application/n-quads', 'application/n-triples', 'text/turtle']) {
+          const answer = await env.fetch(`/datastores/${name}/content${type === 'application/n-triples' ? '?fact-domain=all' : ''}`, { headers: { accept: type } });
+          expect(answer.status).to.equal(200);
+          const body = Buffer.from(await answer.arrayBuffer());
+          const expected = await connection.exportDataToString(type, type === 'application/n-triples' ? { 'fact-domain': 'all' } : {});
+          expect(body.equals(Buffer.from(expected, 'utf8')), type).to.equal(true);
+          if (type === 'application/n-quads') expect(body.length).to.be.greaterThan(1_000_000);
+        }
+      });
+
       it('answers 406 when Accept names no export format, and 400 for parameters that do not apply', async () => {
         const s = await store();
         await expectErrorResponse(await env.fetch(s.path, { headers: { accept: 'application/sparql-results+json' } }), 406, 'NotAcceptableError');

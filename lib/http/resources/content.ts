@@ -5,7 +5,7 @@
  * - GET exports in the format Accept chooses: text/turtle (the default), application/n-triples,
  *   application/n-quads or application/trig with parameter `fact-domain` (default explicit),
  *   or application/x.datalog (the rules) with `rule-domain` (default user); 406 otherwise.
- *   The export is streamed to the response.
+ *   The export is streamed to the response as the bytes the exporter writes (no string between).
  * - PATCH `operation=` add-content, add-content-update-prefixes, delete-content (parameter
  *   `default-graph`), add-axioms, delete-axioms (`source-graph`, `destination-graph`,
  *   `assertions`). POST adds its body like add-content (the graph store protocol's POST
@@ -102,7 +102,8 @@ async function exportContent(exchange: Exchange, dataStore: string): Promise<voi
   const parameters = exchange.genericParameters(IGNORED);
   const res = exchange.res;
   const stream = new ResponseStream(res, () => res.writeHead(200, { 'Content-Type': `${mediaType}; charset=UTF-8` }), 0);
-  await exchange.withDataStoreConnection(dataStore, (connection) => connection.exportData((chunk) => stream.write(chunk), mediaType, parameters));
+  // the export's UTF-8 chunks go to the socket as they are, without a string between
+  await exchange.withDataStoreConnection(dataStore, (connection) => connection.exportDataAsBytes((chunk) => stream.write(chunk), mediaType, parameters));
   stream.end();
 }
 
