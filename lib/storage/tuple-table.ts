@@ -15,6 +15,7 @@
  * @module
  */
 
+import { RowStamps } from './row-stamps.js';
 import { BadRequestError, TransactionError } from '../model/errors.js';
 import { PairIndex } from './pair-index.js';
 import { ANY, appendedRowResult } from './sentinels.js';
@@ -102,7 +103,7 @@ export class TupleTable {
   readonly arity: number;
   private data: Uint32Array;
   private flags: Uint8Array;
-  private readonly removedAt = new Map<number, number>();
+  private removedAt = new RowStamps();
   /** No row was removed at a later version than this (an upper bound: rollbacks leave it). */
   private latestRemoval = 0;
   private readonly next: Uint32Array[] = [];
@@ -169,7 +170,7 @@ export class TupleTable {
     let n = this.data.byteLength + this.flags.byteLength + this.slots.byteLength;
     for (const p of this.pairs.values()) n += p.byteSize;
     for (let c = 0; c < this.arity; c++) n += this.next[c]!.byteLength + this.heads[c]!.byteLength + this.counts[c]!.byteLength;
-    return n + this.removedAt.size * 16;
+    return n + this.removedAt.byteSize;
   }
 
   /** The term id at a row and column. */
@@ -187,7 +188,7 @@ export class TupleTable {
     if (row >= view.limit) return false;
     if ((this.flags[row]! & REMOVED) === 0) return true;
     // a view at or past every removal sees no removed row: no stamp needs to be looked up
-    return view.version < this.latestRemoval && this.removedAt.get(row)! > view.version;
+    return view.version < this.latestRemoval && this.removedAt.get(row) > view.version;
   }
 
   /**
@@ -626,7 +627,7 @@ export class TupleTable {
     let kept = 0;
     for (let row = 0; row < this.rows; row++) {
       keep[row] = kept;
-      const gone = (this.flags[row]! & REMOVED) !== 0 && this.removedAt.get(row)! <= oldestLiveVersion;
+      const gone = (this.flags[row]! & REMOVED) !== 0 && this.removedAt.get(row) <= oldestLiveVersion;
       if (!gone) kept++;
     }
     keep[this.rows] = kept;
@@ -636,20 +637,19 @@ export class TupleTable {
     }
     const data = new Uint32Array(Math.max(16, kept) * arity);
     const flags = new Uint8Array(Math.max(16, kept));
-    const removedAt = new Map<number, number>();
+    const removedAt = new RowStamps();
     let w = 0;
     for (let row = 0; row < this.rows; row++) {
       if (keep[row + 1] === keep[row]) continue;
       data.set(this.data.subarray(row * arity, row * arity + arity), w * arity);
       flags[w] = this.flags[row]!;
       const stamp = this.removedAt.get(row);
-      if (stamp !== undefined) removedAt.set(w, stamp);
+      if (stamp >= 0) removedAt.set(w, stamp);
       w++;
     }
     this.data = data;
     this.flags = flags;
-    this.removedAt.clear();
-    for (const [r, v] of removedAt) this.removedAt.set(r, v);
+    this.removedAt = removedAt;
     this.rows = kept;
     this.epoch++;
     this.rebuildIndexes();
