@@ -87,15 +87,6 @@ export class RuleEvaluator {
     return this.plan(rule, bound, skip) as unknown as JoinPlan;
   }
 
-  /**
-   * The atom of a plan's first step when that step scans a table that stores facts (not one
-   * mounted on a data source): no match of the plan exists while that atom has none.
-   */
-  firstScan(plan: JoinPlan): CompiledAtom | undefined {
-    const step = (plan as unknown as Step[])[0];
-    return step !== undefined && step.kind === 'scan' && this.mountedInfo(step.atom.tableId) === undefined ? step.atom : undefined;
-  }
-
   /** Runs a plan from {@link RuleEvaluator.planFor} (the same slots must be bound). */
   runPlan(plan: JoinPlan, slots: Int32Array, onMatch: MatchCallback): boolean {
     return this.exec(plan as unknown as Step[], 0, slots, onMatch);

@@ -124,21 +124,6 @@ interface Feed {
   readonly slots: Int32Array;
   /** The join plan (the bound slots are always the pivot atom's variables), made on first use. */
   plan: JoinPlan | undefined;
-  /** The emptiness test of the plan's first atom, made with the plan (null: the plan has none). */
-  guard: Guard | null | undefined;
-}
-
-/**
- * What a pivot fact binds in the first atom its plan scans: when one of those values (or a
- * constant of the atom) occurs in no row of that column, the atom has no match and the pivot
- * can be skipped without evaluating anything (most facts pivoted into a rule with a variable
- * predicate, such as `[?x, ?p, ?y]` beside `[?p, rdfs:domain, ?c]`, find nothing).
- */
-interface Guard {
-  /** The table of the first atom. */
-  readonly tableId: number;
-  /** Triples (column of the first atom, kind, value): kind 0, value a term id; kind 1, value a column of the pivot fact. */
-  readonly checks: Int32Array;
 }
 
 /** One maintenance run over a write transaction. */
@@ -380,49 +365,13 @@ export class Maintenance {
     };
   }
 
-  /**
-   * Whether the feed's plan certainly finds nothing for the pivot fact at `row`: a value the
-   * first scanned atom needs occurs in no live row of its column. The counts are the writer's
-   * current ones, and every row filter of maintenance only takes rows away.
-   */
-  private guarded(feed: Feed, table: TupleTable, row: number): boolean {
-    const guard = feed.guard;
-    if (guard === null || guard === undefined) return false;
-    const scanned = this.tx.table(guard.tableId);
-    const checks = guard.checks;
-    for (let k = 0; k < checks.length; k += 3) {
-      const value = checks[k + 1] === 0 ? checks[k + 2]! : table.get(row, checks[k + 2]!);
-      if (scanned.countOf(checks[k]!, value) === 0) return true;
-    }
-    return false;
-  }
-
-  /** The guard of a feed's plan (see {@link Guard}), or null when its first step is not a scan of stored facts. */
-  private guardOf(feed: Feed, plan: JoinPlan): Guard | null {
-    const first = this.evaluator.firstScan(plan);
-    if (first === undefined) return null;
-    const checks: number[] = [];
-    first.args.forEach((a, c) => {
-      if (a >= 0) checks.push(c, 0, a);
-      else {
-        const from = feed.atom.args.indexOf(a);
-        if (from >= 0) checks.push(c, 1, from);
-      }
-    });
-    return checks.length === 0 ? null : { tableId: first.tableId, checks: Int32Array.from(checks) };
-  }
-
   /** Binds the pivot atom to a fact and evaluates the rest of the rule. */
   private pivot(feed: Feed, table: TupleTable, row: number, filter: RowFilter, emit: (bound: Int32Array) => void): void {
     const slots = feed.slots;
     slots.fill(-1);
     if (!this.evaluator.unify(feed.atom, table, row, slots)) return;
     this.evaluator.accept = filter;
-    let plan = feed.plan;
-    if (plan === undefined) {
-      plan = feed.plan = this.evaluator.planFor(feed.rule, slots, feed.literal);
-      feed.guard = this.guardOf(feed, plan);
-    }
+    const plan = (feed.plan ??= this.evaluator.planFor(feed.rule, slots, feed.literal));
     this.evaluator.runPlan(plan, slots, emit);
   }
 
@@ -448,7 +397,7 @@ export class Maintenance {
     const out: Feed[] = [];
     for (const rule of rules) {
       rule.body.forEach((l, i) => {
-        const fresh = (atom: CompiledAtom): Feed => ({ rule, literal: i, atom, node: atom.node, cursor: 0, slots: new Int32Array(rule.slotCount), plan: undefined, guard: undefined });
+        const fresh = (atom: CompiledAtom): Feed => ({ rule, literal: i, atom, node: atom.node, cursor: 0, slots: new Int32Array(rule.slotCount), plan: undefined });
         if (kinds === 'atom' && l.kind === 'atom') out.push(fresh(l.atom));
         if (kinds === 'not' && l.kind === 'not') for (const atom of l.atoms) out.push(fresh(atom));
       });
@@ -653,7 +602,7 @@ export class Maintenance {
                   break;
                 }
               }
-              if (ok && !this.guarded(feed, table, row)) this.pivot(feed, table, row, filter, emit);
+              if (ok) this.pivot(feed, table, row, filter, emit);
             }
           }
           if (this.tick()) await this.pause();

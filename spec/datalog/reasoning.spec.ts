@@ -315,11 +315,11 @@ describe('datalog/reasoning', function () {
   });
 
   describe('pivots whose next atom has no match yet', () => {
-    // Maintenance skips a pivot fact when a value the plan's first atom needs occurs in no row
-    // of its column. The facts that atom reads (rdfs:domain facts) are derived here in the
-    // same run as the data, some after a data fact with the same property was pivoted and
-    // skipped, and another such data fact arrives later still through a chain of rules:
-    // every derivation must be found, as a recomputation finds it.
+    // The facts a rule's second atom reads (rdfs:domain facts) are derived in the same run as
+    // the data, some after a data fact with the same property was pivoted and found nothing,
+    // and another such data fact arrives later still through a chain of rules: every
+    // derivation must be found, as a recomputation finds it (a pivot that remembered finding
+    // nothing for a property would miss the last one).
     const RULES = `[?x, rdf:type, ?c] :- [?p, rdfs:domain, ?c], [?x, ?p, ?y] .
 [?p, rdfs:domain, ?c] :- [?p, :hasDomain, ?c] .
 [?p, :hasDomain, ?c] :- [?p, :declaredWith, ?k], [?k, :domainIs, ?c] .
