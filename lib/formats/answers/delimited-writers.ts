@@ -71,6 +71,17 @@ export class CsvAnswerWriter extends AnswerWriterBase {
   }
 }
 
+/**
+ * The header line of a TSV answer: the variables with `?`, separated by tabs.
+ * @throws RangeError when a variable name holds a tab or a line end.
+ */
+export function tsvHeader(variables: readonly string[]): string {
+  for (const v of variables) {
+    if (/[\t\r\n]/.test(v)) throw new RangeError(`variable name ${JSON.stringify(v)} cannot be written in TSV`);
+  }
+  return `${variables.map((v) => `?${v}`).join('\t')}\n`;
+}
+
 /** Writes answers in the SPARQL TSV results format. */
 export class TsvAnswerWriter extends AnswerWriterBase {
   protected readonly booleanSupported = false;
@@ -87,10 +98,7 @@ export class TsvAnswerWriter extends AnswerWriterBase {
 
   /** @throws RangeError when a variable name holds a tab or a line end. */
   protected writeBegin(variables: readonly string[]): void {
-    for (const v of variables) {
-      if (/[\t\r\n]/.test(v)) throw new RangeError(`variable name ${JSON.stringify(v)} cannot be written in TSV`);
-    }
-    this.sink(`${variables.map((v) => `?${v}`).join('\t')}\n`);
+    this.sink(tsvHeader(variables));
   }
 
   protected writeRow(values: ReadonlyArray<AnswerTerm | undefined>): void {

@@ -25,11 +25,13 @@ import { CsvAnswerWriter, TsvAnswerWriter } from './delimited-writers.js';
 import { JsonAnswerWriter } from './json-writer.js';
 import { NullAnswerWriter } from './null-writer.js';
 import { PrefixAbbreviator } from './term-syntax.js';
+import { TsvByteWriter } from './tsv-byte-writer.js';
 import { TurtleAnswerWriter } from './turtle-writer.js';
 import { XmlAnswerWriter } from './xml-writer.js';
 
 export { AnswerFormatError, AnswerWriterBase, type AnswerTerm, type AnswerWriter, type AnswerWriterOptions } from './answer-writer.js';
 export { NullAnswerWriter } from './null-writer.js';
+export { TsvByteWriter, type RowTerms } from './tsv-byte-writer.js';
 
 /** SPARQL 1.1 Query Results JSON Format. */
 export const SPARQL_RESULTS_JSON = 'application/sparql-results+json';
@@ -126,6 +128,17 @@ export function createAnswerWriter(mediaType: string, write: (chunk: string) => 
     default:
       return new NullAnswerWriter(write, type);
   }
+}
+
+/**
+ * A writer of TSV answers as bytes from rows of term ids (see `tsv-byte-writer.ts`) for the
+ * TSV types (plain and `-abbrev`), or undefined for every other type.
+ */
+export function createTsvByteWriter(mediaType: string, options: AnswerWriterOptions = {}): TsvByteWriter | undefined {
+  const type = answerMediaType(mediaType);
+  if (type === SPARQL_RESULTS_TSV) return new TsvByteWriter();
+  if (type === SPARQL_RESULTS_TSV_ABBREV) return new TsvByteWriter(new PrefixAbbreviator(options.prefixes ?? new Map<string, string>()));
+  return undefined;
 }
 
 /**
