@@ -29,7 +29,7 @@ import { type ResourcePath, storeResources } from '../server/resource-specifiers
 import { importAxioms } from '../server/axioms.js';
 import { AnswerBindings, type AnswerRow, Cursor, rowsInto } from './cursor.js';
 import { type AnswerSink, type EvaluationOptions, evaluateQuery as evaluateSparql, explainQuery as explainSparql, type QueryAnswer, type QueryOptions, type QueryTerm, runQuery } from '../server/queries.js';
-import { answerWriterSink } from '../server/answer-output.js';
+import { answerByteSink, answerWriterSink } from '../server/answer-output.js';
 import { parseUpdate } from '../server/updates.js';
 import { type Explanation, explainFact, type ExplanationOptions } from '../server/explanation.js';
 import { AnswerChannel } from './answer-channel.js';
@@ -538,13 +538,38 @@ export class DataStoreConnection extends ConnectionBase {
    * batch until it settles. Returns the number of answers.
    */
   async evaluateQueryTo(query: string, mediaType: string, write: (chunk: string) => void | boolean | Promise<void>, options: QueryOptions = {}): Promise<number> {
-    return this.guard('evaluateQueryTo', () =>
+    return this.queryTo('evaluateQueryTo', query, options, (state, pass: (chunk: string) => void) =>
+      answerWriterSink(mediaType, pass, { prefixes: state.catalogue.prefixes, baseIRI: state.catalogue.baseIRI }), write);
+  }
+
+  /**
+   * Like {@link DataStoreConnection.evaluateQueryTo}, but hands out the answer as UTF-8 bytes:
+   * the same text, byte for byte, in chunks the receiver may keep (never written to again). A
+   * SELECT answer in TSV (`text/tab-separated-values` and its `-abbrev` variant) is written
+   * from the rows' term ids, copying stored terms from the dictionary where their TSV text is
+   * their canonical form, in chunks of about 64 KiB; other formats are their text, encoded
+   * about 64 KiB at a time. Returns the number of answers.
+   */
+  async evaluateQueryToBytes(query: string, mediaType: string, write: (chunk: Uint8Array) => void | boolean | Promise<void>, options: QueryOptions = {}): Promise<number> {
+    return this.queryTo('evaluateQueryToBytes', query, options, (state, pass: (chunk: Uint8Array) => void) =>
+      answerByteSink(mediaType, pass, { prefixes: state.catalogue.prefixes, baseIRI: state.catalogue.baseIRI }), write);
+  }
+
+  /** The body of the two evaluateQueryTo calls: `sinkFor` makes the answer sink that writes through its `pass`. */
+  private queryTo<C>(
+    operation: string,
+    query: string,
+    options: QueryOptions,
+    sinkFor: (state: StoreState, pass: (chunk: C) => void) => AnswerSink & { readonly count: () => number },
+    write: (chunk: C) => void | boolean | Promise<void>,
+  ): Promise<number> {
+    return this.guard(operation, () =>
       this.read(async (state) => {
         let waiting: Promise<void> | undefined;
-        const sink = answerWriterSink(mediaType, (chunk) => {
+        const sink = sinkFor(state, (chunk) => {
           const wait = write(chunk);
           if (wait instanceof Promise) waiting = wait;
-        }, { prefixes: state.catalogue.prefixes, baseIRI: state.catalogue.baseIRI });
+        });
         const pause = (): Promise<void> | undefined => {
           const wait = waiting;
           waiting = undefined;

@@ -8,7 +8,7 @@
  */
 import type * as RDF from '@rdfjs/types';
 import { Writer } from 'n3';
-import { ANSWER_MEDIA_TYPES, answerMediaType, createAnswerWriter, supportsBoolean, type AnswerWriter } from '../formats/answers/index.js';
+import { ANSWER_MEDIA_TYPES, answerMediaType, createAnswerWriter, createTsvByteWriter, supportsBoolean, type AnswerWriter } from '../formats/answers/index.js';
 import { canonicalMediaType, RDF_FORMATS } from '../formats/media-types.js';
 import { BadRequestError } from '../model/errors.js';
 import type { AnswerSink } from '../sparql/types.js';
@@ -58,6 +58,87 @@ export function answerWriterSink(
     },
     end(): void {
       writer?.end();
+    },
+  };
+}
+
+/** How many characters of text are gathered before they are encoded as one chunk of bytes. */
+const TEXT_BATCH = 64 * 1024;
+
+/**
+ * As {@link answerWriterSink}, but the answer goes to `write` as UTF-8 bytes: a TSV answer
+ * (plain or `-abbrev`) is written from the rows' term ids, stored terms copied from the
+ * dictionary where their TSV text is their canonical form; every other type is the text of
+ * {@link answerWriterSink}, encoded about 64 KiB at a time. The bytes are those of the text.
+ */
+export function answerByteSink(
+  mediaType: string,
+  write: (chunk: Uint8Array) => void,
+  options: { readonly prefixes: ReadonlyMap<string, string>; readonly baseIRI: string },
+): AnswerSink & { readonly count: () => number } {
+  const tsv = createTsvByteWriter(mediaType, options);
+  if (tsv === undefined) {
+    let parts: string[] = [];
+    let size = 0;
+    const flush = (): void => {
+      if (size > 0) write(Buffer.from(parts.length === 1 ? parts[0]! : parts.join(''), 'utf8'));
+      parts = [];
+      size = 0;
+    };
+    const text = answerWriterSink(
+      mediaType,
+      (chunk) => {
+        parts.push(chunk);
+        size += chunk.length;
+        if (size >= TEXT_BATCH) flush();
+      },
+      options,
+    );
+    return {
+      count: text.count,
+      variables: (names, ordered) => text.variables(names, ordered),
+      row: (values) => text.row(values),
+      boolean: (value) => {
+        text.boolean(value);
+        flush();
+      },
+      quads: (quads) => {
+        text.quads(quads);
+        flush();
+      },
+      end: () => {
+        text.end();
+        flush();
+      },
+    };
+  }
+  // the errors of ASK, CONSTRUCT and DESCRIBE answers in TSV are those of the text sink
+  const refusals = answerWriterSink(mediaType, () => undefined, options);
+  let count = 0;
+  const flush = (): void => {
+    for (const chunk of tsv.take()) write(chunk);
+  };
+  return {
+    count: () => count,
+    variables: (names) => {
+      tsv.begin(names);
+      flush();
+    },
+    row: (values) => {
+      count++;
+      tsv.row(values);
+      flush();
+    },
+    rowIds: (ids, terms) => {
+      count++;
+      tsv.rowIds(ids, terms);
+      flush();
+    },
+    boolean: (value) => refusals.boolean(value),
+    quads: (quads) => refusals.quads(quads),
+    end: () => {
+      tsv.end();
+      flush();
     },
   };
 }

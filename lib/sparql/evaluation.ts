@@ -20,7 +20,7 @@ import { applyLimits, HOLDERS, tripleBytes } from './query-budget.js';
 import { DEFAULT_GRAPH, UNBOUND } from './quad-source.js';
 import { QueryTerms, type QueryTerm } from './query-terms.js';
 import { TupleTableReader } from './tuple-table-access.js';
-import type { AnswerSink, EvaluationOptions, QueryAnswer } from './types.js';
+import type { AnswerIds, AnswerSink, EvaluationOptions, QueryAnswer } from './types.js';
 
 /**
  * Evaluates a query on a store state, pushing the answer into `sink` as it is produced. The
@@ -83,7 +83,14 @@ export async function runQuery(
       const variables = selectVariables(parsed, algebra);
       const slots = variables.map((v) => engine.slot(v));
       sink.variables(variables, hasOrderBy(algebra));
-      if (!limitZero) {
+      if (!limitZero && sink.rowIds !== undefined) {
+        const ids = new Int32Array(slots.length);
+        const answerIds: AnswerIds = { dictionary, termOf: (id) => terms.termOf(id) };
+        await engine.runAsync(algebra, engine.empty(), (s) => {
+          for (let k = 0; k < slots.length; k++) ids[k] = s[slots[k]!]!;
+          sink.rowIds!(ids, answerIds);
+        });
+      } else if (!limitZero) {
         await engine.runAsync(algebra, engine.empty(), (s) => {
           sink.row(slots.map((slot) => (s[slot]! === UNBOUND ? undefined : terms.termOf(s[slot]!))));
         });

@@ -72,8 +72,22 @@ export type QueryAnswer =
       readonly quads: readonly RDF.Quad[];
     };
 
+/** The terms of the ids a sink receives in {@link AnswerSink.rowIds}. */
+export interface AnswerIds {
+  /** The store's dictionary: an id >= 0 is its term (its canonical form is in the arena). */
+  readonly dictionary: TermDictionary;
+  /** The term of any id of a row: the store's, or one the query made (ids below -2). */
+  termOf(id: number): QueryTerm;
+}
+
 /** Receives a query's answer as it is produced. */
 export interface AnswerSink {
+  /**
+   * SELECT, optional: one row as term ids instead of terms (-1 = unbound), for writers that copy
+   * a stored term's bytes rather than format a term object. The array is the evaluator's and
+   * changes after the call. When a sink has it, {@link AnswerSink.row} is not called.
+   */
+  rowIds?(ids: Int32Array, terms: AnswerIds): void;
   /** SELECT: the variables, before any row. */
   variables(names: readonly string[], ordered: boolean): void;
   /** SELECT: one row (undefined = unbound). */

@@ -85,7 +85,8 @@ export const handleSparql: Handler = async (exchange: Exchange, dataStore: strin
       },
       HELD_BYTES,
     );
-    await connection.evaluateQueryTo(request.text, mediaType, (chunk) => stream.write(chunk), options);
+    // UTF-8 chunks go to the socket as they are (a TSV answer's are copied from the dictionary)
+    await connection.evaluateQueryToBytes(request.text, mediaType, (chunk) => stream.write(chunk), options);
     stream.end();
   });
 };
