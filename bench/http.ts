@@ -21,7 +21,9 @@
  * Then large answers (every triple of LUBM(1) as TSV and as JSON, and the store exported as
  * N-Triples) are fetched with curl and timed against the same through the in-memory API, both
  * as text (`evaluateQueryTo`, `exportData`: chunks counted, not encoded) and as UTF-8 bytes
- * (`evaluateQueryToBytes`, `exportDataAsBytes`); the ratio is to the faster of the two.
+ * (`evaluateQueryToBytes`, `exportDataAsBytes`); the ratio is to the faster of the two. A
+ * cursor's page of every row (PATCH `operation=open`, as TSV) is timed against
+ * `createCursor(…).open()` in-process.
  * Last, LUBM(10) as N-Triples (1.27M triples) is imported into a fresh store from a file in the
  * endpoint's process and sent over HTTP with `curl -T`, each three times.
  * @module
@@ -68,6 +70,9 @@ const LARGE: ReadonlyArray<{ readonly name: string; readonly query?: string; rea
   { name: 'export as N-Triples', accept: 'application/n-triples' },
 ];
 const LARGE_RUNS = 7;
+/** The cursor case of the large answers: a cursor over every triple, opened for all rows, as TSV. */
+const CURSOR_NAME = 'cursor page of every row as TSV';
+const CURSOR_QUERY = 'SELECT * WHERE { ?s ?p ?o }';
 const LUBM10 = '/work/shared/lubm/lubm10.nt.gz';
 /** The store the import comparison creates and deletes, once per run and way. */
 const IMPORT_STORE = 'bench-import';
@@ -78,9 +83,9 @@ function median(values: readonly number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-/** Fetches `url` with curl into /dev/null; returns [seconds, bytes]. */
-function curl(url: string, headers: Record<string, string>): Promise<[number, number]> {
-  const args = ['-s', '-o', '/dev/null', '-w', '%{time_total} %{size_download} %{http_code}', ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]), url];
+/** Fetches `url` with curl into /dev/null (by `method`, GET unless given); returns [seconds, bytes]. */
+function curl(url: string, headers: Record<string, string>, method = 'GET'): Promise<[number, number]> {
+  const args = ['-s', '-o', '/dev/null', '-X', method, '-w', '%{time_total} %{size_download} %{http_code}', ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]), url];
   return new Promise((resolve, reject) => {
     const p = spawn('curl', args, { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
@@ -199,6 +204,16 @@ async function serveChild(): Promise<void> {
         }
         times[large.name] = { text: median(text), bytes: median(bytes) };
       }
+      // a cursor's page of every row, as the cursor hands it out (terms)
+      const pages: number[] = [];
+      for (let i = 0; i < LARGE_RUNS; i++) {
+        const start = performance.now();
+        const cursor = ds.createCursor(CURSOR_QUERY);
+        await cursor.open();
+        pages.push(performance.now() - start);
+        cursor.close();
+      }
+      times[CURSOR_NAME] = { text: median(pages), bytes: median(pages) };
       process.stdout.write(`${JSON.stringify(times)}\n`);
     } else if (command === 'import') {
       // an N-Triples file imported in-process into a fresh store, for comparison with the same sent over HTTP
@@ -289,6 +304,24 @@ async function main(): Promise<void> {
       const local = inProcess[large.name]!;
       const fastest = Math.min(local.text, local.bytes);
       largeRows.push([large.name, (size / 1e6).toFixed(1), local.text.toFixed(0), local.bytes.toFixed(0), http.toFixed(0), (http / fastest).toFixed(2), (size / 1e6 / (http / 1000)).toFixed(0)]);
+    }
+    {
+      // a cursor over HTTP: a connection, then per run a cursor (untimed) and its page of every row (timed)
+      const connection = await fetch(`${url}/datastores/${STORE}/connections`, { method: 'POST', headers: headersOf(ROLE) });
+      const location = new URL(connection.headers.get('location')!, url).href;
+      const runs: number[] = [];
+      let size = 0;
+      for (let i = 0; i < LARGE_RUNS; i++) {
+        const created = await fetch(`${location}/cursors?query=${encodeURIComponent(CURSOR_QUERY)}`, { method: 'POST', headers: headersOf(ROLE) });
+        const cursor = new URL(created.headers.get('location')!, url).href;
+        const [seconds, bytes] = await curl(`${cursor}?operation=open`, { ...headersOf(ROLE), accept: 'text/tab-separated-values' }, 'PATCH');
+        runs.push(seconds * 1000);
+        size = bytes;
+        await fetch(cursor, { method: 'DELETE', headers: headersOf(ROLE) });
+      }
+      const http = median(runs);
+      const local = inProcess[CURSOR_NAME]!.text;
+      largeRows.push([CURSOR_NAME, (size / 1e6).toFixed(1), `${local.toFixed(0)} (open)`, '', http.toFixed(0), (http / local).toFixed(2), (size / 1e6 / (http / 1000)).toFixed(0)]);
     }
     const importRows = await measureImports(url, headersOf(ROLE), child, nextLine);
     child.stdin.end('exit\n');

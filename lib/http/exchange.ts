@@ -21,6 +21,7 @@ import {
 import type { Authenticator, Principal } from './auth.js';
 import type { ConnectionRegistry, RegisteredConnection } from './connections.js';
 import { PayloadTooLargeError } from './errors.js';
+import { ResponseStream } from './response-stream.js';
 import { chooseAnswerType } from './negotiation.js';
 import type { RequestRegistry, RunningRequest } from './requests.js';
 import type { ShellRegistry } from './shells.js';
@@ -327,18 +328,30 @@ export class HttpExchange implements Exchange {
       const keep = compileRowFilter(filter, columns, { prefixes: await this.storePrefixes() });
       kept = rows.filter((row) => keep(row));
     }
-    const chunks: string[] = [];
-    const writer = createTableWriter(type, (chunk) => void chunks.push(chunk));
-    writer.begin(columns);
-    for (const row of kept) writer.row(row);
-    writer.end();
-    const body = chunks.join('');
-    this.res.writeHead(options.status ?? 200, {
-      ...options.headers,
-      'Content-Type': writer.contentType,
-      'Content-Length': String(Buffer.byteLength(body)),
+    // a table that ends within the first piece goes out with its Content-Length; a larger one
+    // (a cursor's page of every row, say) streams in large writes, with backpressure
+    const res = this.res;
+    let contentType = '';
+    const stream = new ResponseStream(res, (body) => {
+      const headers: Record<string, string> = { ...options.headers, 'Content-Type': contentType };
+      if (body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(body));
+      res.writeHead(options.status ?? 200, headers);
     });
-    this.res.end(body);
+    let waiting: Promise<void> | undefined;
+    const writer = createTableWriter(type, (chunk) => {
+      waiting = stream.write(chunk) ?? waiting;
+    });
+    contentType = writer.contentType;
+    writer.begin(columns);
+    for (const row of kept) {
+      writer.row(row);
+      if (waiting !== undefined) {
+        await waiting;
+        waiting = undefined;
+      }
+    }
+    writer.end();
+    stream.end();
   }
 
   /**
