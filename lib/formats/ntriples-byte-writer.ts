@@ -4,16 +4,16 @@
  * The canonical form of a term (see `model/terms.ts`) is already its N-Triples form unless an
  * IRI holds a character N-Triples forbids raw, or a literal's lexical form holds `"`, `\` or a
  * control character: such a term is escaped byte by byte; every other term is copied as it is.
- * Lines go into chunks of about {@link CHUNK_SIZE} bytes, each handed out once and never
- * written to again, so a consumer may keep them (a socket write does). No string is built per
- * term; the output is byte for byte the UTF-8 of `keyToNTriples` (`rdf-serialize.ts`).
+ * Whole lines go into the chunks of `byte-chunks.ts`. No string is built per term; the output
+ * is byte for byte the UTF-8 of `keyToNTriples` (`rdf-serialize.ts`).
  * @module
  */
 import type { TermDictionary } from '../model/dictionary.js';
 import { KIND_IRI, KIND_LITERAL } from '../model/terms.js';
+import { BYTE_CHUNK_SIZE, ByteChunks } from './byte-chunks.js';
 
 /** The size of the chunks the writer hands out (a line longer than this gets a chunk of its own size). */
-export const CHUNK_SIZE = 64 * 1024;
+export const CHUNK_SIZE = BYTE_CHUNK_SIZE;
 
 /** A term whose canonical bytes are its N-Triples form. */
 const CLEAN = 1;
@@ -58,15 +58,9 @@ function closingQuote(bytes: Uint8Array, start: number, end: number): number {
  * in a named graph are skipped unless it writes quads.
  */
 export class NTriplesByteWriter {
-  private chunk: Buffer = Buffer.allocUnsafe(CHUNK_SIZE);
-  private at = 0;
-  private ready: Uint8Array[] = [];
+  private readonly out = new ByteChunks();
   /** By term id: 0 not seen yet, {@link CLEAN} or {@link ESCAPED}. */
   private kinds: Uint8Array;
-  /** A view of the arena, to copy four bytes at a time. */
-  private arenaView: DataView = new DataView(new ArrayBuffer(0));
-  /** A view of the chunk being filled, to copy four bytes at a time. */
-  private chunkView: DataView = new DataView(this.chunk.buffer, this.chunk.byteOffset, this.chunk.length);
 
   /**
    * @param dictionary the dictionary the ids are from.
@@ -84,43 +78,32 @@ export class NTriplesByteWriter {
     if (g >= 0 && !this.quads) return;
     // the arena is read again for every statement: it is replaced when the dictionary grows
     const arena = this.dictionary.arenaBytes;
-    if (this.arenaView.buffer !== arena.buffer) this.arenaView = new DataView(arena.buffer, arena.byteOffset, arena.byteLength);
-    const need = this.bound(arena, s) + this.bound(arena, p) + this.bound(arena, o) + (g >= 0 ? this.bound(arena, g) + 1 : 0) + 5;
-    if (this.at + need > this.chunk.length) this.next(Math.max(CHUNK_SIZE, need));
-    const out = this.chunk;
-    let at = this.term(arena, s, out, this.at);
+    const chunks = this.out;
+    chunks.reserve(this.bound(arena, s) + this.bound(arena, p) + this.bound(arena, o) + (g >= 0 ? this.bound(arena, g) + 1 : 0) + 5);
+    const out = chunks.chunk;
+    let at = this.term(arena, s, chunks.at);
     out[at++] = 0x20;
-    at = this.term(arena, p, out, at);
+    at = this.term(arena, p, at);
     out[at++] = 0x20;
-    at = this.term(arena, o, out, at);
+    at = this.term(arena, o, at);
     if (g >= 0) {
       out[at++] = 0x20;
-      at = this.term(arena, g, out, at);
+      at = this.term(arena, g, at);
     }
     out[at++] = 0x20;
     out[at++] = 0x2e;
     out[at++] = 0x0a;
-    this.at = at;
+    chunks.at = at;
   }
 
   /** Takes the chunks completed so far (none empty); the chunk being filled stays until {@link NTriplesByteWriter.end}. */
-  take(): Uint8Array[] {
-    const ready = this.ready;
-    this.ready = [];
-    return ready;
+  take(): readonly Uint8Array[] {
+    return this.out.take();
   }
 
   /** Completes the chunk being filled, so that the next {@link NTriplesByteWriter.take} hands out the rest of the output. */
   end(): void {
-    this.next(0);
-  }
-
-  /** Completes the chunk being filled and starts one with room for `size` bytes. */
-  private next(size: number): void {
-    if (this.at > 0) this.ready.push(this.chunk.subarray(0, this.at));
-    this.chunk = Buffer.allocUnsafe(size);
-    this.chunkView = new DataView(this.chunk.buffer, this.chunk.byteOffset, this.chunk.length);
-    this.at = 0;
+    this.out.end();
   }
 
   /** The most bytes term `id` takes written (classifying it when first seen). */
@@ -154,17 +137,12 @@ export class NTriplesByteWriter {
     return arena[close + 1] === 0x5e && holdsAny(arena, close + 4, end - 1, IRI_ESCAPES);
   }
 
-  /** Writes term `id` at out[at]; returns the position after it. */
-  private term(arena: Uint8Array, id: number, out: Uint8Array, at: number): number {
+  /** Writes term `id` in the chunk being filled at `at` (room reserved); returns the position after it. */
+  private term(arena: Uint8Array, id: number, at: number): number {
     const start = this.dictionary.startOf(id);
     const end = this.dictionary.endOf(id);
-    if (this.kinds[id] === ESCAPED) return writeEscaped(arena, start, end, out, at);
-    const from = this.arenaView;
-    const to = this.chunkView;
-    let i = start;
-    for (const stop = end - 3; i < stop; i += 4, at += 4) to.setUint32(at, from.getUint32(i, true), true);
-    for (; i < end; i++) out[at++] = arena[i]!;
-    return at;
+    if (this.kinds[id] === ESCAPED) return writeEscaped(arena, start, end, this.out.chunk, at);
+    return this.out.copyAt(arena, start, end, at);
   }
 }
 

@@ -40,7 +40,7 @@ export interface RdfByteWriter {
   /** Adds a statement; `g` is -1 for the default graph. */
   statement(s: number, p: number, o: number, g: number): void;
   /** Takes the chunks completed so far (possibly none; none empty). */
-  take(): Uint8Array[];
+  take(): readonly Uint8Array[];
   /** Finishes the document; the remaining chunks are available through take(). */
   end(): void;
 }
@@ -158,7 +158,7 @@ class EncodingWriter implements RdfByteWriter {
     this.writer.statement(s, p, o, g);
   }
 
-  take(): Uint8Array[] {
+  take(): readonly Uint8Array[] {
     const text = this.writer.take();
     return text === '' ? [] : [Buffer.from(text, 'utf8')];
   }

@@ -11,12 +11,13 @@
  * @module
  */
 import type { TermDictionary } from '../../model/dictionary.js';
+import { BYTE_CHUNK_SIZE, ByteChunks } from '../byte-chunks.js';
 import type { AnswerTerm } from './answer-writer.js';
 import { tsvHeader } from './delimited-writers.js';
 import { type PrefixAbbreviator, TurtleTermWriter } from './term-syntax.js';
 
-/** The size of the chunks handed out (a longer row gets a chunk of its own size). */
-export const TSV_CHUNK_SIZE = 64 * 1024;
+/** The size of the chunks handed out (see `byte-chunks.ts`). */
+export const TSV_CHUNK_SIZE = BYTE_CHUNK_SIZE;
 
 /** At most this many formatted terms are kept; then they are formatted again as they recur. */
 const KEPT_TEXTS = 1 << 16;
@@ -25,8 +26,6 @@ const KEPT_TEXTS = 1 << 16;
 const CANONICAL = 1;
 /** A term with TSV bytes of its own. */
 const FORMATTED = 2;
-
-const NONE: readonly Uint8Array[] = [];
 
 /** The terms of the ids of a row: a stored id is the dictionary's; any id has a term. */
 export interface RowTerms {
@@ -38,14 +37,7 @@ export interface RowTerms {
 
 /** Writes TSV answer rows of term ids as UTF-8 bytes. */
 export class TsvByteWriter {
-  private chunk: Buffer = Buffer.allocUnsafe(TSV_CHUNK_SIZE);
-  /** Views of the chunk and of the arena, to copy four bytes at a time. */
-  private toView = new DataView(this.chunk.buffer, this.chunk.byteOffset, this.chunk.length);
-  private fromView: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0));
-  /** The array `fromView` views (compared by identity: reading `.buffer` is slow). */
-  private fromBytes: Uint8Array | undefined;
-  private at = 0;
-  private ready: Uint8Array[] = [];
+  private readonly out = new ByteChunks();
   private readonly terms: TurtleTermWriter;
   /** What is known of the stored terms (shared by the writers of one dictionary without prefixes). */
   private known: TermBytes | undefined;
@@ -62,44 +54,43 @@ export class TsvByteWriter {
    * @throws RangeError when a variable name holds a tab or a line end.
    */
   begin(variables: readonly string[]): void {
-    this.bytes(Buffer.from(tsvHeader(variables), 'utf8'));
+    this.out.bytes(Buffer.from(tsvHeader(variables), 'utf8'));
   }
 
   /** Writes one row: ids in the order of the variables, -1 for an unbound one. */
   rowIds(ids: Int32Array, terms: RowTerms): void {
     const dictionary = terms.dictionary;
     const arena = dictionary.arenaBytes;
+    const known = this.knownOf(dictionary);
+    const out = this.out;
     for (let k = 0; k < ids.length; k++) {
       const id = ids[k]!;
-      if (k > 0) this.byte(0x09);
+      if (k > 0) out.byte(0x09);
       if (id === -1) continue;
-      if (id >= 0 && this.kindOf(id, terms) === CANONICAL) this.copy(arena, dictionary.startOf(id), dictionary.endOf(id));
-      else this.bytes(this.textOf(id, terms));
+      if (id >= 0 && this.kindOf(known, id, terms) === CANONICAL) out.copy(arena, dictionary.startOf(id), dictionary.endOf(id));
+      else out.bytes(this.textOf(id >= 0 ? known.texts : this.made, id, terms));
     }
-    this.byte(0x0a);
+    out.byte(0x0a);
   }
 
   /** Writes one row of terms (undefined for an unbound variable), as `rowIds` writes ids. */
   row(values: ReadonlyArray<AnswerTerm | undefined>): void {
     for (let k = 0; k < values.length; k++) {
       const value = values[k];
-      if (k > 0) this.byte(0x09);
-      if (value !== undefined) this.bytes(Buffer.from(this.terms.term(value), 'utf8'));
+      if (k > 0) this.out.byte(0x09);
+      if (value !== undefined) this.out.bytes(Buffer.from(this.terms.term(value), 'utf8'));
     }
-    this.byte(0x0a);
+    this.out.byte(0x0a);
   }
 
   /** Takes the chunks completed so far (none empty); the chunk being filled stays until {@link TsvByteWriter.end}. */
   take(): readonly Uint8Array[] {
-    if (this.ready.length === 0) return NONE;
-    const ready = this.ready;
-    this.ready = [];
-    return ready;
+    return this.out.take();
   }
 
   /** Completes the chunk being filled, so that the next {@link TsvByteWriter.take} hands out the rest. */
   end(): void {
-    this.next(0);
+    this.out.end();
   }
 
   /** What is known of the stored terms of `dictionary`: shared when no prefix abbreviates, else this writer's. */
@@ -118,8 +109,7 @@ export class TsvByteWriter {
   }
 
   /** Whether a stored term's TSV bytes are its canonical bytes (classified on first sight). */
-  private kindOf(id: number, terms: RowTerms): number {
-    const known = this.knownOf(terms.dictionary);
+  private kindOf(known: TermBytes, id: number, terms: RowTerms): number {
     let kind = known.kind(id);
     if (kind === 0) {
       const text = this.terms.term(terms.termOf(id));
@@ -129,9 +119,8 @@ export class TsvByteWriter {
     return kind;
   }
 
-  /** The TSV bytes of a formatted stored term or of a term the query made (formatted again if they were let go). */
-  private textOf(id: number, terms: RowTerms): Buffer {
-    const kept = id >= 0 ? this.knownOf(terms.dictionary).texts : this.made;
+  /** The TSV bytes of a term kept in `kept` (formatted again if they were let go). */
+  private textOf(kept: Map<number, Buffer>, id: number, terms: RowTerms): Buffer {
     let text = kept.get(id);
     if (text === undefined) {
       text = Buffer.from(this.terms.term(terms.termOf(id)), 'utf8');
@@ -139,46 +128,6 @@ export class TsvByteWriter {
       kept.set(id, text);
     }
     return text;
-  }
-
-  private byte(b: number): void {
-    if (this.at === this.chunk.length) this.next(TSV_CHUNK_SIZE);
-    this.chunk[this.at++] = b;
-  }
-
-  private bytes(b: Uint8Array): void {
-    if (this.at + b.length > this.chunk.length) this.next(Math.max(TSV_CHUNK_SIZE, b.length));
-    this.chunk.set(b, this.at);
-    this.at += b.length;
-  }
-
-  /** Copies bytes[start, end) (a term's canonical form in the arena). */
-  private copy(bytes: Uint8Array, start: number, end: number): void {
-    const length = end - start;
-    if (this.at + length > this.chunk.length) this.next(Math.max(TSV_CHUNK_SIZE, length));
-    const out = this.chunk;
-    let at = this.at;
-    let i = start;
-    if (length >= 8) {
-      // four bytes at a time
-      if (this.fromBytes !== bytes) {
-        this.fromBytes = bytes;
-        this.fromView = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-      }
-      const from = this.fromView;
-      const to = this.toView;
-      for (const stop = end - 3; i < stop; i += 4, at += 4) to.setUint32(at, from.getUint32(i, true), true);
-    }
-    for (; i < end; i++) out[at++] = bytes[i]!;
-    this.at = at;
-  }
-
-  /** Completes the chunk being filled and starts one with room for `size` bytes. */
-  private next(size: number): void {
-    if (this.at > 0) this.ready.push(this.chunk.subarray(0, this.at));
-    this.chunk = Buffer.allocUnsafe(Math.max(size, 1));
-    this.toView = new DataView(this.chunk.buffer, this.chunk.byteOffset, this.chunk.length);
-    this.at = 0;
   }
 }
 
