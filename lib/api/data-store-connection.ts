@@ -18,7 +18,7 @@ import { iriKey } from '../model/terms.js';
 import type { DataStore, PropertyRow, TupleTableRow } from '../server/data-store.js';
 import type { ComponentInfoRow } from '../server/component-info.js';
 import type { DataSourceColumnRow, DataSourceRow, DataSourceSample, DataSourceTableRow } from '../server/data-sources.js';
-import { type ByteExportOutput, type ExportDestination, type ExportOutput, type ExportParameters, exportFacts } from '../server/export.js';
+import { type ByteExportOutput, emitChunk, type ExportDestination, type ExportOutput, type ExportParameters, exportFacts } from '../server/export.js';
 import { factDomainMask } from '../server/store-state.js';
 import { type ImportOptions, type ImportSource, importInto, UPDATE_TYPES, type UpdateType } from '../server/import.js';
 import type { Server } from '../server/server.js';
@@ -166,9 +166,7 @@ function reasoningSampler(state: StoreState): () => ProgressSample {
 function countingDestination(destination: ExportDestination, count: (bytes: number) => void): ExportDestination {
   const pass = <C extends string | Uint8Array>(output: NodeJS.WritableStream | ((chunk: C) => void | Promise<void>), size: (chunk: C) => number) => (chunk: C) => {
     count(size(chunk));
-    if (typeof output === 'function') return output(chunk);
-    if (output.write(chunk)) return undefined;
-    return new Promise<void>((resolve) => output.once('drain', resolve));
+    return emitChunk(output, chunk);
   };
   if (destination.chunks === 'text') return { chunks: 'text', output: pass(destination.output, (chunk) => Buffer.byteLength(chunk)) };
   return { chunks: 'bytes', output: pass(destination.output, (chunk) => chunk.byteLength) };

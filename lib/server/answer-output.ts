@@ -95,9 +95,7 @@ export function answerByteSink(
       options,
     );
     return {
-      count: text.count,
-      variables: (names, ordered) => text.variables(names, ordered),
-      row: (values) => text.row(values),
+      ...text,
       boolean: (value) => {
         text.boolean(value);
         flush();

@@ -26,7 +26,8 @@ export type ByteExportOutput = NodeJS.WritableStream | ((chunk: Uint8Array) => v
 /** An export's output and the kind of chunks it takes: strings or UTF-8 bytes. */
 export type ExportDestination = { readonly chunks: 'text'; readonly output: ExportOutput } | { readonly chunks: 'bytes'; readonly output: ByteExportOutput };
 
-async function emit<C extends string | Uint8Array>(output: NodeJS.WritableStream | ((chunk: C) => void | Promise<void>), chunk: C): Promise<void> {
+/** Hands a chunk to an output: a function is called (and awaited), a stream written to (waiting for it to drain when it asks). */
+export async function emitChunk<C extends string | Uint8Array>(output: NodeJS.WritableStream | ((chunk: C) => void | Promise<void>), chunk: C): Promise<void> {
   if (chunk.length === 0) return;
   if (typeof output === 'function') {
     await output(chunk);
@@ -47,13 +48,13 @@ interface StatementOutput {
 function statementOutput(destination: ExportDestination, mediaType: string, dictionary: TermDictionary, options: RdfWriterOptions): StatementOutput {
   if (destination.chunks === 'text') {
     const writer = createRdfWriter(mediaType, dictionary, options);
-    return { statement: (s, p, o, g) => writer.statement(s, p, o, g), flush: () => emit(destination.output, writer.take()), end: () => writer.end() };
+    return { statement: (s, p, o, g) => writer.statement(s, p, o, g), flush: () => emitChunk(destination.output, writer.take()), end: () => writer.end() };
   }
   const writer = createRdfByteWriter(mediaType, dictionary, options);
   return {
     statement: (s, p, o, g) => writer.statement(s, p, o, g),
     flush: async () => {
-      for (const chunk of writer.take()) await emit(destination.output, chunk);
+      for (const chunk of writer.take()) await emitChunk(destination.output, chunk);
     },
     end: () => writer.end(),
   };
@@ -61,7 +62,7 @@ function statementOutput(destination: ExportDestination, mediaType: string, dict
 
 /** Hands a whole text to a destination (as UTF-8 for bytes). */
 function emitText(destination: ExportDestination, text: string): Promise<void> {
-  return destination.chunks === 'text' ? emit(destination.output, text) : emit(destination.output, Buffer.from(text, 'utf8'));
+  return destination.chunks === 'text' ? emitChunk(destination.output, text) : emitChunk(destination.output, Buffer.from(text, 'utf8'));
 }
 
 /** What an export has done so far, for progress reports: facts written, rows scanned of all rows. */
