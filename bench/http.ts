@@ -7,7 +7,7 @@
  * with `BENCH_PROFILE=<dir>` in the environment the endpoint process writes a CPU profile there.
  *
  * The endpoint runs in a child process (`… bench/http.ts --serve`) holding LUBM(1)
- * (`/work/shared/lubm/lubm1.nt.gz`, 100,543 triples), so that autocannon's own work in the
+ * (`test-data/lubm/lubm1.nt.gz`, 100,543 triples), so that autocannon's own work in the
  * parent does not share the endpoint's event loop. Requests carry Basic credentials (checked
  * once, then remembered by the role database) and `Accept: application/sparql-results+json`.
  * They run twice: as the first role (every privilege: the checks take their fast path) and as
@@ -41,8 +41,9 @@ import autocannon from 'autocannon';
 import { ConnectionFactory, Server } from '../lib/index.js';
 import { startEndpoint } from '../lib/http/index.js';
 import { table } from './lib/harness.js';
+import { LUBM } from '../spec/helpers/test-data.js';
 
-const LUBM1 = '/work/shared/lubm/lubm1.nt.gz';
+const LUBM1 = LUBM.lubm1;
 const STORE = 'bench';
 const ROLE = 'bench';
 /** A role that may read the store and nothing else. */
@@ -73,7 +74,7 @@ const LARGE_RUNS = 7;
 /** The cursor case of the large answers: a cursor over every triple, opened for all rows, as TSV. */
 const CURSOR_NAME = 'cursor page of every row as TSV';
 const CURSOR_QUERY = 'SELECT * WHERE { ?s ?p ?o }';
-const LUBM10 = '/work/shared/lubm/lubm10.nt.gz';
+const LUBM10 = LUBM.lubm10;
 /** The store the import comparison creates and deletes, once per run and way. */
 const IMPORT_STORE = 'bench-import';
 const IMPORT_RUNS = 3;

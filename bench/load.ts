@@ -4,7 +4,7 @@
  *
  * Usage: `npm run bench:load -- [--file <path>] [--runs N] [--no-export] [--oxigraph-input chunks|bytes|string]`
  * (i.e. `node --expose-gc --import tsx bench/load.ts …`; default file
- * /work/shared/lubm/lubm10.nt.gz, default 1 run).
+ * test-data/lubm/lubm10.nt.gz, default 1 run).
  *
  * Every measurement runs in its own child process
  * (`node --expose-gc --import tsx bench/load.ts --one <system> <file>`), which prints one
@@ -43,6 +43,7 @@ import { StreamParser, Store as N3Store, Writer as N3Writer } from 'n3';
 import type { Quad } from '@rdfjs/types';
 import { Server, ConnectionFactory } from '../lib/index.js';
 import { collect, num, runChild, table } from './lib/harness.js';
+import { LUBM } from '../spec/helpers/test-data.js';
 
 /** The systems compared, in the order they are run and printed. */
 export const SYSTEMS = ['quadlog', 'n3', 'oxigraph'] as const;
@@ -103,7 +104,7 @@ export interface RunResult {
   readonly export?: ExportResult;
 }
 
-const DEFAULT_FILE = '/work/shared/lubm/lubm10.nt.gz';
+const DEFAULT_FILE = LUBM.lubm10;
 /** Known distinct-triple counts of the shared LUBM files. */
 const KNOWN_COUNTS: Readonly<Record<string, number>> = {
   'lubm1.nt.gz': 100_543,

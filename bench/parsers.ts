@@ -2,7 +2,7 @@
  * Micro-benchmark: the byte-level {@link NTriplesParser} vs n3's StreamParser.
  *
  * Usage: `node --import tsx bench/parsers.ts [file.nt(.gz)] [runs]`
- * (default file: /work/shared/lubm/lubm10.nt.gz, default runs: 3).
+ * (default file: test-data/lubm/lubm10.nt.gz, default runs: 3).
  *
  * Each configuration runs in a fresh child process (so that, e.g., the sink call
  * sites stay monomorphic as they would in a real loader). The input is first
@@ -20,8 +20,9 @@ import { createGunzip } from 'node:zlib';
 import { StreamParser } from 'n3';
 import type { Quad, Term } from '@rdfjs/types';
 import { NTriplesParser, type NTriplesSink } from '../lib/formats/ntriples-parser.js';
+import { LUBM } from '../spec/helpers/test-data.js';
 
-const DEFAULT_FILE = '/work/shared/lubm/lubm10.nt.gz';
+const DEFAULT_FILE = LUBM.lubm10;
 const XSD_STRING = 'http://www.w3.org/2001/XMLSchema#string';
 
 /** `Buffer.prototype.latin1Slice`, which works on any Uint8Array (not in @types/node). */

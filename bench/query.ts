@@ -7,7 +7,7 @@
  * least 10 warm-ups and 300 ms of warm-up per query).
  *
  * Parts:
- * - **lubm10**: LUBM(10) explicit data (`/work/shared/lubm/lubm10.nt.gz`, 1,272,575 triples),
+ * - **lubm10**: LUBM(10) explicit data (`test-data/lubm/lubm10.nt.gz`, 1,272,575 triples),
  *   the 14 LUBM queries `q1.rq` … `q14.rq`, without reasoning (most answers are empty).
  * - **lubm1**: LUBM(1) (`lubm1.nt.gz`, 100,543 triples) and the micro-queries of
  *   `microQueries` (bench/lib/query-workload.ts): a 3-pattern join, `COUNT(*)` over every

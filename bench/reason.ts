@@ -7,7 +7,7 @@
  * a comma-separated list; without it every part runs. `--skip-n3` leaves out the N3.js runs.
  *
  * Parts:
- * - **lubm1**, **lubm10**: LUBM(1) / LUBM(10) (`/work/shared/lubm/*.nt.gz`) plus
+ * - **lubm1**, **lubm10**: LUBM(1) / LUBM(10) (`test-data/lubm/*.nt.gz`) plus
  *   `univ-bench.ttl`, materialised with the RDFS rules rdfs2, 3, 5, 7, 9, 11
  *   ({@link RDFS_DATALOG}, {@link RDFS_N3}). quadlog: the data is imported first (timed
  *   as "load"), then the rules are imported with

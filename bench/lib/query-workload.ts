@@ -6,14 +6,15 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { LUBM, lubmQuery } from '../../spec/helpers/test-data.js';
 
-/** The shared LUBM files (gzip'd N-Triples) by short name. */
+/** The LUBM files of test-data/ (gzip'd N-Triples) by short name. */
 export const DATA_FILES: Readonly<Record<DataSetName, string>> = {
-  lubm10: '/work/shared/lubm/lubm10.nt.gz',
-  lubm1: '/work/shared/lubm/lubm1.nt.gz',
+  lubm10: LUBM.lubm10,
+  lubm1: LUBM.lubm1,
 };
 
-/** Known distinct-triple counts of the shared LUBM files. */
+/** Known distinct-triple counts of the LUBM files. */
 export const KNOWN_TRIPLES: Readonly<Record<DataSetName, number>> = {
   lubm10: 1_272_575,
   lubm1: 100_543,
@@ -40,7 +41,6 @@ export interface BenchQuery {
   readonly expectedLubm1?: number;
 }
 
-const LUBM_DIR = '/work/shared/lubm';
 const UB = 'PREFIX ub: <http://swat.cse.lehigh.edu/onto/univ-bench.owl#>\n';
 
 /**
@@ -49,7 +49,7 @@ const UB = 'PREFIX ub: <http://swat.cse.lehigh.edu/onto/univ-bench.owl#>\n';
  */
 export function expectedLubm1Counts(withReasoning = false): Map<string, number> {
   const counts = new Map<string, number>();
-  const lines = readFileSync(`${LUBM_DIR}/answers-lubm1.tsv`, 'utf8').trim().split('\n').slice(1);
+  const lines = readFileSync(LUBM.answers, 'utf8').trim().split('\n').slice(1);
   for (const line of lines) {
     const [query, , owl, without] = line.split('\t');
     const n = withReasoning ? owl : without;
@@ -63,7 +63,7 @@ export function lubmQueries(): BenchQuery[] {
   const expected = expectedLubm1Counts();
   const queries: BenchQuery[] = [];
   for (let i = 1; i <= 14; i++) {
-    const text = readFileSync(`${LUBM_DIR}/q${i}.rq`, 'utf8');
+    const text = readFileSync(lubmQuery(i), 'utf8');
     const comment = text.split('\n').find((l) => l.startsWith('#')) ?? '';
     const description = comment.replace(/^#\s*LUBM Query \d+:\s*/, '');
     const count = expected.get(`q${i}`);

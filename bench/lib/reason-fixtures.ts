@@ -10,20 +10,21 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { DataFactory, Parser, Store, StreamParser, getRulesFromDataset, type Rule } from 'n3';
 import type { Quad } from '@rdfjs/types';
+import { LUBM } from '../../spec/helpers/test-data.js';
 
 /** The rdf: namespace. */
 export const RDF_NS = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
 /** The rdfs: namespace. */
 export const RDFS_NS = 'http://www.w3.org/2000/01/rdf-schema#';
 
-/** The shared LUBM files (gzip'd N-Triples) by short name. */
+/** The LUBM files of test-data/ (gzip'd N-Triples) by short name. */
 export const LUBM_FILES: Readonly<Record<'lubm1' | 'lubm10', string>> = {
-  lubm1: '/work/shared/lubm/lubm1.nt.gz',
-  lubm10: '/work/shared/lubm/lubm10.nt.gz',
+  lubm1: LUBM.lubm1,
+  lubm10: LUBM.lubm10,
 };
 
 /** The Univ-Bench ontology, added to both LUBM data sets. */
-export const LUBM_ONTOLOGY = '/work/shared/lubm/univ-bench.ttl';
+export const LUBM_ONTOLOGY = LUBM.ontology;
 
 /** RDFS rules rdfs2, 3, 5, 7, 9 and 11 in quadlog's Datalog syntax (rdf: and rdfs: are predeclared prefixes). */
 export const RDFS_DATALOG = `

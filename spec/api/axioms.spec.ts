@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { useServer } from '../helpers/server.js';
+import { LUBM_DIR } from '../helpers/test-data.js';
 
-const LUBM = '/work/shared/lubm';
+const LUBM = LUBM_DIR;
 
 /** The with-reasoning counts of answers-lubm1.tsv, by query number. */
 function expectedCounts(): Map<number, number> {

@@ -9,21 +9,12 @@
  * downloads no browser of its own.
  * @module
  */
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
+import { installDebianPackages } from '../helpers/debian.js';
 
 /** Where Debian's package puts the browser: the binary, then its wrapper script. */
 const CHROMIUM_PATHS = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'];
-
-function run(command: string, args: readonly string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    execFile(command, args, { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${command} ${args.join(' ')} failed: ${error.message}\n${stdout}\n${stderr}`));
-      else resolve();
-    });
-  });
-}
 
 function found(): string | undefined {
   const override = process.env['QUADLOG_CHROMIUM'];
@@ -42,11 +33,8 @@ export function ensureChromium(): Promise<string> {
   installing ??= (async () => {
     const path = found();
     if (path !== undefined) return path;
-    const root = process.getuid?.() === 0;
-    const apt = (args: string[]): Promise<void> => (root ? run('apt-get', args) : run('sudo', ['-n', 'apt-get', ...args]));
     try {
-      await apt(['update']);
-      await apt(['install', '-y', '--no-install-recommends', 'chromium']);
+      await installDebianPackages('chromium');
     } catch (e) {
       throw new Error(`Chromium is not installed and installing it failed; install it with 'apt-get install -y chromium' (or set QUADLOG_CHROMIUM to a Chromium binary): ${(e as Error).message}`, { cause: e });
     }

@@ -5,8 +5,9 @@ import { createGunzip } from 'node:zlib';
 import { expect } from 'chai';
 import { Parser, type Quad, type Term } from 'n3';
 import { NTriplesParser, type NTriplesSink } from '../../lib/formats/ntriples-parser.js';
+import { LUBM, w3cPath } from '../helpers/test-data.js';
 
-const W3C_DIR = '/work/shared/w3c/rdf/rdf11';
+const W3C_DIR = w3cPath('rdf/rdf11');
 const XSD_STRING = 'http://www.w3.org/2001/XMLSchema#string';
 const RDF_LANG_STRING = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#langString';
 
@@ -194,7 +195,7 @@ describe('NTriplesParser', () => {
       const sink = new RecordingSink();
       const parser = new NTriplesParser(sink, { quads: false });
       const chunks: Buffer[] = [];
-      for await (const chunk of createReadStream('/work/shared/lubm/lubm1.nt.gz').pipe(createGunzip())) {
+      for await (const chunk of createReadStream(LUBM.lubm1).pipe(createGunzip())) {
         chunks.push(chunk as Buffer);
         parser.write(chunk as Buffer);
       }

@@ -4,8 +4,8 @@
  * is initialised into a fresh temporary directory, listens on 127.0.0.1 on a free port with
  * its socket in that directory, requires passwords over TCP, and is stopped and removed in the
  * `after` hook. When the process runs as root the binaries run as the `postgres` user (or
- * `nobody`), since PostgreSQL refuses to run as root. Where no binaries are found and the
- * process runs as root, Debian's postgresql package is installed first. If the server cannot
+ * `nobody`), since PostgreSQL refuses to run as root. Where no binaries are found, Debian's
+ * postgresql package is installed first (helpers/debian.ts). If the server cannot
  * start, the `before` hook fails: the specs are not skipped.
  *
  * Usage, at the top of a `describe`:
@@ -24,6 +24,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { installDebianPackages } from './debian.js';
 
 /** The superuser of the test server. */
 export const PG_ADMIN = 'quadlog_admin';
@@ -51,15 +52,11 @@ export interface TestPostgres {
 }
 
 /** The directory holding initdb and pg_ctl, installing Debian's postgresql package when none has them. */
-function binDirectory(): string {
+async function binDirectory(): Promise<string> {
   const found = findBinDirectory();
   if (found) return found;
-  // a fresh machine: install the binaries (as root, from the Debian registry), then look again
-  if (process.getuid?.() === 0) {
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    spawnSync('apt-get', ['update'], { stdio: 'ignore', env });
-    spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'postgresql'], { stdio: 'ignore', env });
-  }
+  // a fresh machine: install the binaries (from the Debian registry), then look again
+  await installDebianPackages('postgresql');
   const installed = findBinDirectory();
   if (!installed) throw new Error('PostgreSQL binaries (initdb, pg_ctl) not found, and installing the Debian package postgresql did not provide them');
   return installed;
@@ -110,7 +107,7 @@ export interface RunningPostgres extends TestPostgres {
  * @throws Error when the binaries are missing or the server cannot start.
  */
 export async function startPostgres(): Promise<RunningPostgres> {
-  const bin = binDirectory();
+  const bin = await binDirectory();
   const user = runAs();
   const dir = mkdtempSync(join(tmpdir(), 'quadlog-pg-'));
   let admin: pg.Client | undefined;

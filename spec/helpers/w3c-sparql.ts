@@ -18,6 +18,7 @@ import type * as RDF from '@rdfjs/types';
 import { Parser, type Quad } from 'n3';
 import type { ResultTerm } from './sparql-results.js';
 import { MF } from './w3c-manifest.js';
+import { W3C_DIR } from './test-data.js';
 
 export { MF };
 /** The query-test vocabulary namespace. */
@@ -32,10 +33,10 @@ const RDF_NS = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
 const RDFS_NS = 'http://www.w3.org/2000/01/rdf-schema#';
 
 /**
- * The local copy of the W3C test repository (github.com/w3c/rdf-tests): the directory named by
- * the environment variable QUADLOG_W3C_DIR, or `../shared/w3c` beside the repository.
+ * The local copy of the W3C test repository (github.com/w3c/rdf-tests): `test-data/w3c` of this
+ * repository, or the directory named by the environment variable QUADLOG_W3C_DIR.
  */
-export const W3C_ROOT = process.env.QUADLOG_W3C_DIR ?? fileURLToPath(new URL('../../../shared/w3c', import.meta.url));
+export const W3C_ROOT = W3C_DIR;
 /** Where the W3C test repository is published; a file's IRI is this plus its path below {@link W3C_ROOT}. */
 export const PUBLISHED_ROOT = 'https://w3c.github.io/rdf-tests/';
 

@@ -1,5 +1,5 @@
 /**
- * The W3C SPARQL 1.1 Protocol tests (../shared/w3c/sparql/sparql11/protocol/manifest.ttl), each
+ * The W3C SPARQL 1.1 Protocol tests (test-data/w3c/sparql/sparql11/protocol/manifest.ttl), each
  * run as concrete HTTP requests against /datastores/<ds>/sparql of a fresh store holding the
  * dataset the test describes (data1.nt, data2.nt and data3.nt in the named graphs their labels
  * give). Every test of the manifest applies to the endpoint; none is left out. Then further
@@ -8,8 +8,9 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { expectEmpty, expectErrorResponse, readCsv, readJson, readTsv, useEndpoint } from './helpers.js';
+import { w3cPath } from '../helpers/test-data.js';
 
-const PROTOCOL = '/work/shared/w3c/sparql/sparql11/protocol';
+const PROTOCOL = w3cPath('sparql/sparql11/protocol');
 const KASEI = 'http://kasei.us/2009/09/sparql/data/';
 const enc = encodeURIComponent;
 

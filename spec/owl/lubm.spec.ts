@@ -1,5 +1,5 @@
 /**
- * The Univ-Bench ontology of LUBM (/work/shared/lubm): what its translation contains, the
+ * The Univ-Bench ontology of LUBM (test-data/lubm): what its translation contains, the
  * warnings (exactly its two superclass existentials), and the end-to-end check: with its rules
  * and LUBM(1) loaded, the 14 LUBM queries give the reference answer counts.
  */
@@ -11,8 +11,9 @@ import type { DataStoreConnection } from '../../lib/index.js';
 import { type AxiomTranslation, translateAxioms } from '../../lib/owl/index.js';
 import { useServer } from '../helpers/server.js';
 import { datalogOf, ruleLines } from './helpers.js';
+import { LUBM_DIR } from '../helpers/test-data.js';
 
-const LUBM = '/work/shared/lubm';
+const LUBM = LUBM_DIR;
 const UB = 'http://swat.cse.lehigh.edu/onto/univ-bench.owl#';
 
 /** IRIs `<…univ-bench.owl#x>` written `ub:x`. */

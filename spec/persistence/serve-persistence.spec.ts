@@ -12,8 +12,8 @@ describe('persistence: quadlog serve --server-directory', () => {
   const tmp = useTempDir('quadlog-serve-');
 
   it('turns the flags into server parameters and checks them', () => {
-    const options = parseServeArguments(['--server-directory', '/srv/q', '--persistence-durability', 'relaxed', '--role', 'a', '--password', 'b'], {});
-    expect(options.parameters).to.include({ persistence: 'file', 'server-directory': '/srv/q', 'persistence-durability': 'relaxed' });
+    const options = parseServeArguments(['--server-directory', 'server-dir', '--persistence-durability', 'relaxed', '--role', 'a', '--password', 'b'], {});
+    expect(options.parameters).to.include({ persistence: 'file', 'server-directory': 'server-dir', 'persistence-durability': 'relaxed' });
     expect(() => parseServeArguments(['--persistence-durability', 'relaxed', '--role', 'a', '--password', 'b'], {})).to.throw(/needs --server-directory/);
     expect(() => parseServeArguments(['--server-directory', '/x', '--persistence-durability', 'often', '--role', 'a', '--password', 'b'], {})).to.throw(/sync or relaxed/);
   });

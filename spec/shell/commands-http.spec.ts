@@ -61,7 +61,7 @@ describe('shell over HTTP: POST /commands and /shells', function () {
   });
 
   it('refuses commands that would prompt, and file access of the server machine other than imports', async () => {
-    const answer = await commands('set on-error continue\ndstore create s\ndstore delete s\nrole create r\nexec x.qlog\nexport /tmp/out.ttl\nset output /tmp/out.txt\ndstore delete s force\ndstore list');
+    const answer = await commands('set on-error continue\ndstore create s\ndstore delete s\nrole create r\nexec x.qlog\nexport out.ttl\nset output out.txt\ndstore delete s force\ndstore list');
     expect(answer.body).to.contain("'dstore' asks for confirmation, and this shell cannot ask: add 'force'");
     expect(answer.body).to.contain("'role create' asks for the password, and this shell cannot ask");
     expect(answer.body).to.contain('exec reads a script file, and a remote shell has no file access');

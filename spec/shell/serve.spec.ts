@@ -30,8 +30,8 @@ describe('shell: quadlog serve', () => {
   });
 
   it('takes the safe I/O flags: sandbox directory, allowed URL schemes, content size limit', () => {
-    const o = parseServeArguments(['--sandbox-directory', '/srv/data', '--allowed-url-schemes', 'file,https', '--max-content-size', '1048576', '--no-demo'], {});
-    expect(o.parameters).to.deep.equal({ 'sandbox-directory': '/srv/data', 'allowed-url-schemes-on-import': 'file,https' });
+    const o = parseServeArguments(['--sandbox-directory', 'sandbox-dir', '--allowed-url-schemes', 'file,https', '--max-content-size', '1048576', '--no-demo'], {});
+    expect(o.parameters).to.deep.equal({ 'sandbox-directory': 'sandbox-dir', 'allowed-url-schemes-on-import': 'file,https' });
     expect(o.maxContentBytes).to.equal(1048576);
     const none = parseServeArguments(['--no-demo'], {});
     expect(none.parameters).to.equal(undefined);

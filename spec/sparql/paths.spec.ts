@@ -8,6 +8,7 @@ import { Parser as SparqlParser, type Pattern, type SparqlQuery, type Triple } f
 import { Algebra, translate } from 'sparqlalgebrajs';
 import { evaluatePath } from '../../lib/sparql/paths.js';
 import { ANY_NAMED_GRAPH, DEFAULT_GRAPH, UNBOUND, type QuadSource } from '../../lib/sparql/quad-source.js';
+import { w3cPath } from '../helpers/test-data.js';
 
 const EX = 'http://example.org/';
 const XSD_STRING = 'http://www.w3.org/2001/XMLSchema#string';
@@ -630,7 +631,7 @@ describe('sparql/paths evaluatePath', () => {
   });
 
   describe('W3C property-path tests', function () {
-    const dir = '/work/shared/w3c/sparql/sparql11/property-path';
+    const dir = w3cPath('sparql/sparql11/property-path');
     const tests: { name: string; query: string; data?: string; graphData?: string[]; result: string }[] = [
       { name: 'pp01', query: 'pp01.rq', data: 'pp01.ttl', result: 'pp01.srx' },
       { name: 'pp02', query: 'pp02.rq', data: 'pp01.ttl', result: 'pp02.srx' },

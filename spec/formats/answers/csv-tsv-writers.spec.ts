@@ -10,8 +10,9 @@ import {
   type AnswerTerm,
 } from '../../../lib/formats/answers/index.js';
 import { parseCsv, parseTsv, showRows, table } from './answer-parsers.spec.js';
+import { w3cPath } from '../../helpers/test-data.js';
 
-const W3C = '/work/shared/w3c/sparql/sparql11/csv-tsv-res';
+const W3C = w3cPath('sparql/sparql11/csv-tsv-res');
 const EX = 'http://example.org/';
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
 type Row = Array<AnswerTerm | undefined>;

@@ -6,8 +6,9 @@ import { DataFactory as F, Parser } from 'n3';
 import { SparqlJsonParser } from 'sparqljson-parse';
 import { createAnswerWriter, writeAnswers, writeBooleanAnswer, type AnswerTerm } from '../../../lib/formats/answers/index.js';
 import { show } from './answer-parsers.spec.js';
+import { w3cPath } from '../../helpers/test-data.js';
 
-const W3C = '/work/shared/w3c/sparql/sparql11/json-res';
+const W3C = w3cPath('sparql/sparql11/json-res');
 const EX = 'http://example.org/';
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
 type Row = Array<AnswerTerm | undefined>;

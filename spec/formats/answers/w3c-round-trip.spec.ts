@@ -16,8 +16,9 @@ import {
 } from '../../../lib/formats/answers/index.js';
 import { parseCsv, parseSparqlXml, parseTsv, showRows, table, type Answer } from './answer-parsers.spec.js';
 import { parseAnswerLines, parseBooleanAnswerLines } from './turtle-writer.spec.js';
+import { w3cPath } from '../../helpers/test-data.js';
 
-const ROOT = '/work/shared/w3c/sparql';
+const ROOT = w3cPath('sparql');
 
 function files(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir).sort()) {
