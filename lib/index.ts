@@ -12,7 +12,7 @@ export { ConnectionFactory } from './api/connection-factory.js';
 export { ConnectionBase } from './api/connection-base.js';
 export { ServerConnection } from './api/server-connection.js';
 export { type AccessType, ACCESS_TYPES, GUEST_ROLE, type PasswordSpecificationType, type Privilege, type RoleDescription } from './server/roles.js';
-export { Cursor, AnswerBindings, type CursorPage } from './api/cursor.js';
+export { Cursor, AnswerBindings, type BindingsLike, type CursorPage } from './api/cursor.js';
 export {
   DataStoreConnection,
   IMPLICIT_LOCK_TIMEOUT_MS,
@@ -43,9 +43,9 @@ export {
 export type { PropertyRow, TupleTableRow } from './server/data-store.js';
 export type { ComponentInfoRow } from './server/component-info.js';
 export type { ImportOptions, ImportSource, IriListSource, UpdateType } from './server/import.js';
-export type { ByteExportOutput, ExportOutput, ExportParameters } from './server/export.js';
+export type { ByteExportOutput, ChunkWritable, ExportOutput, ExportParameters } from './server/export.js';
 export type { FactDomain } from './storage/tuple-table.js';
-export type { ContentSource } from './formats/byte-source.js';
+export type { ContentSource } from './formats/content-source.js';
 export type { QueryAnswer, QueryOptions } from './sparql/query.js';
 export {
   EXPLANATION_JSON,

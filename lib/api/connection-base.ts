@@ -3,6 +3,7 @@
  * state and the interrupt flag.
  * @module
  */
+import '../model/disposable.js';
 import { Interrupter } from '../model/control.js';
 import { InvalidConnectionError, ResourceInUseError } from '../model/errors.js';
 import type { ResourcePath } from '../server/resource-specifiers.js';

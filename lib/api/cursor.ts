@@ -4,7 +4,8 @@
  * transaction), using it fails with a stale-cursor error.
  * @module
  */
-import type * as RDF from '@rdfjs/types';
+import '../model/disposable.js';
+import type * as RDF from '@rdfjs/types/data-model.js';
 import { BadRequestError, TransactionError } from '../model/errors.js';
 import type { AnswerSink, QueryTerm } from '../server/queries.js';
 import type { AnswerChannel } from './answer-channel.js';
@@ -134,8 +135,24 @@ export class Cursor implements Disposable, AsyncDisposable {
   }
 }
 
-/** RDF/JS bindings of one answer row (the `Bindings` interface of the RDF/JS query spec). */
-export class AnswerBindings implements RDF.Bindings {
+/**
+ * Bindings of another RDF/JS library as {@link AnswerBindings} reads them: its pairs, size and
+ * lookup (what the `Bindings` interface of the RDF/JS query spec offers). Declared here so that
+ * quadlog's published types need nothing from Node's type package, which the spec's own module
+ * pulls in.
+ */
+export interface BindingsLike extends Iterable<[RDF.Variable, RDF.Term]> {
+  /** Number of bound variables. */
+  readonly size: number;
+  /** The term of a variable. */
+  get(key: RDF.Variable | string): RDF.Term | undefined;
+}
+
+/**
+ * RDF/JS bindings of one answer row: the `Bindings` interface of the RDF/JS query spec
+ * (assignable to `Bindings` of `@rdfjs/types`).
+ */
+export class AnswerBindings implements BindingsLike {
   /** Always `bindings`. */
   readonly type = 'bindings' as const;
   private readonly entries: Map<string, RDF.Term>;
@@ -197,7 +214,7 @@ export class AnswerBindings implements RDF.Bindings {
   }
 
   /** Whether two bindings hold the same terms. */
-  equals(other: RDF.Bindings | null | undefined): boolean {
+  equals(other: BindingsLike | null | undefined): boolean {
     if (!other || other.size !== this.size) return false;
     for (const [k, v] of this.entries) if (!other.get(k)?.equals(v)) return false;
     return true;
@@ -214,7 +231,7 @@ export class AnswerBindings implements RDF.Bindings {
   }
 
   /** The union of two compatible bindings, or undefined when they disagree. */
-  merge(other: RDF.Bindings): AnswerBindings | undefined {
+  merge(other: BindingsLike): AnswerBindings | undefined {
     const m = new Map(this.entries);
     for (const [k, v] of other) {
       const mine = m.get(k.value);
@@ -225,7 +242,7 @@ export class AnswerBindings implements RDF.Bindings {
   }
 
   /** The union of two bindings; `merger` settles conflicts. */
-  mergeWith(merger: (self: RDF.Term, other: RDF.Term, key: RDF.Variable) => RDF.Term, other: RDF.Bindings): AnswerBindings {
+  mergeWith(merger: (self: RDF.Term, other: RDF.Term, key: RDF.Variable) => RDF.Term, other: BindingsLike): AnswerBindings {
     const m = new Map(this.entries);
     for (const [k, v] of other) {
       const mine = m.get(k.value);

@@ -18,7 +18,7 @@ import { iriKey } from '../model/terms.js';
 import type { DataStore, PropertyRow, TupleTableRow } from '../server/data-store.js';
 import type { ComponentInfoRow } from '../server/component-info.js';
 import type { DataSourceColumnRow, DataSourceRow, DataSourceSample, DataSourceTableRow } from '../server/data-sources.js';
-import { type ByteExportOutput, emitChunk, type ExportDestination, type ExportOutput, type ExportParameters, exportFacts } from '../server/export.js';
+import { type ByteExportOutput, type ChunkWritable, emitChunk, type ExportDestination, type ExportOutput, type ExportParameters, exportFacts } from '../server/export.js';
 import { factDomainMask } from '../server/store-state.js';
 import { type ImportOptions, type ImportSource, importInto, UPDATE_TYPES, type UpdateType } from '../server/import.js';
 import type { Server } from '../server/server.js';
@@ -164,7 +164,7 @@ function reasoningSampler(state: StoreState): () => ProgressSample {
 
 /** An export destination that counts the bytes written through it (the UTF-8 length of text). */
 function countingDestination(destination: ExportDestination, count: (bytes: number) => void): ExportDestination {
-  const pass = <C extends string | Uint8Array>(output: NodeJS.WritableStream | ((chunk: C) => void | Promise<void>), size: (chunk: C) => number) => (chunk: C) => {
+  const pass = <C extends string | Uint8Array>(output: ChunkWritable | ((chunk: C) => void | Promise<void>), size: (chunk: C) => number) => (chunk: C) => {
     count(size(chunk));
     return emitChunk(output, chunk);
   };

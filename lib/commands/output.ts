@@ -3,7 +3,7 @@
  * store's prefixes), listings, durations, sizes and progress lines.
  * @module
  */
-import type * as RDF from '@rdfjs/types';
+import type * as RDF from '@rdfjs/types/data-model.js';
 import { createTableWriter, type ProgressReport } from '../index.js';
 
 /** Formats rows of RDF terms as lines of cells in Turtle syntax, with the store's prefixes. */

@@ -4,7 +4,7 @@
  * (sparqlalgebrajs), evaluated by the shared expression evaluator.
  * @module
  */
-import type * as RDF from '@rdfjs/types';
+import type * as RDF from '@rdfjs/types/data-model.js';
 import type { Algebra } from 'sparqlalgebrajs';
 
 /** A position in the source text (1-based line and column). */

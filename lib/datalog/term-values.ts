@@ -3,7 +3,7 @@
  * lives for one reasoning run (ids interned by a rolled-back transaction are reused later).
  * @module
  */
-import type * as RDF from '@rdfjs/types';
+import type * as RDF from '@rdfjs/types/data-model.js';
 import type { TermDictionary } from '../model/dictionary.js';
 import { internSkolem } from '../model/skolem.js';
 import { keyToTerm, termToKey } from '../model/terms.js';

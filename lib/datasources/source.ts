@@ -5,7 +5,7 @@
  * sources; mounted tuple tables read them through {@link DataSource.rows}.
  * @module
  */
-import type * as RDF from '@rdfjs/types';
+import type * as RDF from '@rdfjs/types/data-model.js';
 
 /** A row of the data source listing. */
 export interface DataSourceRow {

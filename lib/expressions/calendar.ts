@@ -7,7 +7,7 @@
  * DAY_OF_THE_WEEK.
  * @module
  */
-import type * as RDF from '@rdfjs/types';
+import type * as RDF from '@rdfjs/types/data-model.js';
 import { type DateTimeValue, type DurationValue, adjustTimezone, daysFromCivil, daysInMonth, formatDayTimeDuration } from './datetime.js';
 import { type Decimal, decimalAdd, decimalFromBigInt, decimalTruncate, makeDecimal } from './decimal.js';
 import { fail } from './errors.js';

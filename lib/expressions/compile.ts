@@ -7,7 +7,7 @@
  * those IRIs before parsing, see `function-names.ts`).
  * @module
  */
-import type * as RDF from '@rdfjs/types';
+import type * as RDF from '@rdfjs/types/data-model.js';
 import { DataFactory, Literal as N3Literal } from 'n3';
 import { Algebra } from './sparql-libraries.js';
 import * as calendar from './calendar.js';

@@ -6,7 +6,7 @@
  * IRI_TO_URI (XPath fn:escape-html-uri and fn:iri-to-uri).
  * @module
  */
-import type * as RDF from '@rdfjs/types';
+import type * as RDF from '@rdfjs/types/data-model.js';
 import { fail } from './errors.js';
 import { toDouble } from './numeric.js';
 import { regexMatches, regexReplace } from './regex.js';

@@ -4,7 +4,7 @@
  * evaluator creates are entered in the cache as they are made.
  * @module
  */
-import type * as RDF from '@rdfjs/types';
+import type * as RDF from '@rdfjs/types/data-model.js';
 import { DataFactory } from 'n3';
 import {
   type DateTimeValue,

@@ -2,7 +2,7 @@
  * IRIs of the datatypes the evaluator knows, and small term constructors.
  * @module
  */
-import type * as RDF from '@rdfjs/types';
+import type * as RDF from '@rdfjs/types/data-model.js';
 import { DataFactory } from 'n3';
 import { RDF_LANG_STRING, RDF_NS, XSD, XSD_STRING } from '../model/terms.js';
 

@@ -14,29 +14,7 @@ import { type FileHandle, stat } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
 import { Readable } from 'node:stream';
 import { ParsingError } from '../model/errors.js';
-
-/** A source of content: its text, bytes, a stream, or a file. */
-export type ContentSource =
-  | string
-  | Uint8Array
-  | NodeJS.ReadableStream
-  | AsyncIterable<Uint8Array | string>
-  | { readonly path: string };
-
-/** An opened source: its chunks and, where known, the media type its origin declares. */
-export interface OpenedSource {
-  /** The content bytes (decompressed). */
-  readonly chunks: AsyncIterable<Uint8Array>;
-  /** A name for messages (file path or IRI). */
-  readonly name: string;
-  /** Media type declared by the origin (HTTP Content-Type or file extension), if any. */
-  readonly declaredType?: string;
-  /**
-   * Releases what the source holds (an open file, an HTTP response) when its chunks are not
-   * read to the end; harmless after they were, and when called again.
-   */
-  readonly close?: () => Promise<void>;
-}
+import type { ContentSource, OpenedSource } from './content-source.js';
 
 /**
  * Counts the bytes a source delivers as read (before decompression), and knows its size when

@@ -26,7 +26,7 @@
  * statement is reported. The parser checks syntax only (not safety or stratification).
  * @module
  */
-import type * as RDF from '@rdfjs/types';
+import type * as RDF from '@rdfjs/types/data-model.js';
 import { DataFactory } from 'n3';
 import { Algebra, sparqlParser, translate } from '../expressions/sparql-libraries.js';
 import { type FunctionNameRewrite, rewriteFunctionNames } from '../expressions/function-names.js';

@@ -14,7 +14,7 @@
  * text.
  * @module
  */
-import type * as RDF from '@rdfjs/types';
+import type * as RDF from '@rdfjs/types/data-model.js';
 import type { BodyLiteral, DatalogTerm, Rule, TupleAtom } from '../datalog/ast.js';
 import { RDF_NS, XSD } from '../model/terms.js';
 import { DATALOG_KEYWORDS } from './datalog-parser.js';

@@ -8,7 +8,7 @@
  */
 import { StringDecoder } from 'node:string_decoder';
 import { Readable } from 'node:stream';
-import type * as RDF from '@rdfjs/types';
+import type * as RDF from '@rdfjs/types/data-model.js';
 import { DataFactory, Parser } from 'n3';
 
 import type { Interrupter } from '../model/control.js';

@@ -6,7 +6,7 @@
  * N-Quads copied from the dictionary's arena by `ntriples-byte-writer.ts`).
  * @module
  */
-import type * as RDF from '@rdfjs/types';
+import type * as RDF from '@rdfjs/types/data-model.js';
 import { DataFactory, Writer } from 'n3';
 import type { TermDictionary } from '../model/dictionary.js';
 import { KIND_LITERAL, keyToTerm } from '../model/terms.js';

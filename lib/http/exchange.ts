@@ -6,7 +6,7 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type * as RDF from '@rdfjs/types';
+import type * as RDF from '@rdfjs/types/data-model.js';
 import { DataFactory } from 'n3';
 import {
   BadRequestError,

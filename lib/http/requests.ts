@@ -24,7 +24,7 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import type * as RDF from '@rdfjs/types';
+import type * as RDF from '@rdfjs/types/data-model.js';
 import { type ConnectionBase, UnknownResourceError } from '../index.js';
 import { dateTimeTerm, type Exchange, type Handler, httpExchange, stringTerm } from './exchange.js';
 

@@ -9,7 +9,7 @@
  * since neither language tags nor IRIs contain `"`.
  * @module
  */
-import type * as RDF from '@rdfjs/types';
+import type * as RDF from '@rdfjs/types/data-model.js';
 import { DataFactory } from 'n3';
 
 /** XML Schema namespace. */

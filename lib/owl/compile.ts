@@ -8,7 +8,7 @@
  * problem and left out.
  * @module
  */
-import type * as RDF from '@rdfjs/types';
+import type * as RDF from '@rdfjs/types/data-model.js';
 import { DataFactory } from 'n3';
 import type { BodyLiteral, DatalogTerm, FilterLiteral, Rule, TupleAtom, VariableTerm } from '../datalog/ast.js';
 import { among, and, argument, coalesce, compare, constantTerm, datatype, FALSE, type FilterExpression, integer, iri, isLiteral, not } from './filters.js';

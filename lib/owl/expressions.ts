@@ -4,7 +4,7 @@
  * axiom keys and warnings.
  * @module
  */
-import type * as RDF from '@rdfjs/types';
+import type * as RDF from '@rdfjs/types/data-model.js';
 import { DataFactory } from 'n3';
 import { MalformedListError, type ObjectTerm, type OntologyGraph, termKey } from './rdf-graph.js';
 import { isBuiltinDatatype, isReserved, V } from './vocabulary.js';

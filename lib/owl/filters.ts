@@ -6,7 +6,7 @@
  * grammar groups it.
  * @module
  */
-import type * as RDF from '@rdfjs/types';
+import type * as RDF from '@rdfjs/types/data-model.js';
 import { DataFactory } from 'n3';
 import type { DatalogTerm } from '../datalog/ast.js';
 import { Algebra } from '../expressions/sparql-libraries.js';

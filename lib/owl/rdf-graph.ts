@@ -4,7 +4,7 @@
  * of which triples were read, so that what was not understood can be reported.
  * @module
  */
-import type * as RDF from '@rdfjs/types';
+import type * as RDF from '@rdfjs/types/data-model.js';
 import { DataFactory } from 'n3';
 import { termToKey } from '../model/terms.js';
 import { V } from './vocabulary.js';

@@ -28,7 +28,7 @@
  * another direction is admitted completely, and otherwise reported.
  * @module
  */
-import type * as RDF from '@rdfjs/types';
+import type * as RDF from '@rdfjs/types/data-model.js';
 import { DataFactory } from 'n3';
 import type { DatalogTerm, Rule } from '../datalog/ast.js';
 import {

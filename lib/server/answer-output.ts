@@ -6,7 +6,7 @@
  * the writer from `formats/` for a media type and puts it behind that interface.
  * @module
  */
-import type * as RDF from '@rdfjs/types';
+import type * as RDF from '@rdfjs/types/data-model.js';
 import { Writer } from 'n3';
 import { ANSWER_MEDIA_TYPES, answerMediaType, createAnswerWriter, createTsvByteWriter, supportsBoolean, type AnswerWriter } from '../formats/answers/index.js';
 import { canonicalMediaType, RDF_FORMATS } from '../formats/media-types.js';

@@ -6,7 +6,7 @@
  * the api re-exports it (`api/answer-tables.ts`).
  * @module
  */
-import type * as RDF from '@rdfjs/types';
+import type * as RDF from '@rdfjs/types/data-model.js';
 import { compileExpression, effectiveBooleanValue, type Value } from '../expressions/index.js';
 import { Algebra, sparqlParser, translate } from '../expressions/sparql-libraries.js';
 import { ANSWER_MEDIA_TYPES, AnswerFormatError, createAnswerWriter, supportsBoolean, type AnswerTerm } from '../formats/answers/index.js';

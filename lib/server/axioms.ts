@@ -4,7 +4,7 @@
  * axioms produce stays until the last of them is deleted.
  * @module
  */
-import type * as RDF from '@rdfjs/types';
+import type * as RDF from '@rdfjs/types/data-model.js';
 import { DataFactory } from 'n3';
 import type { Rule } from '../datalog/ast.js';
 import type { ImportReport } from '../formats/notifications.js';

@@ -6,7 +6,7 @@
  * as RDFox's `application/x.explanation+json` value, and as an indented plain-text proof tree.
  * @module
  */
-import type * as RDF from '@rdfjs/types';
+import type * as RDF from '@rdfjs/types/data-model.js';
 import type { OrderedMap } from 'immutable';
 import type { DatalogTerm, Rule, TupleAtom, BodyLiteral } from '../datalog/ast.js';
 import { type GroundFact, type Proof, ProofSearch, type RuleInstance } from '../datalog/explanation.js';

@@ -14,20 +14,32 @@ import type { TermDictionary } from '../model/dictionary.js';
 import type { Rule } from '../datalog/ast.js';
 import { writeDatalog } from '../formats/datalog-writer.js';
 
-/** Where exported text goes: a Node writable stream or a function (which may return a promise). */
-export type ExportOutput = NodeJS.WritableStream | ((chunk: string) => void | Promise<void>);
+/**
+ * A writable stream as an export uses it: Node's writable streams (a file, a socket,
+ * `process.stdout`) are such streams. Declared here so that the published types need nothing
+ * from Node's type package.
+ */
+export interface ChunkWritable {
+  /** Writes a chunk; false asks the writer to wait for `drain`. */
+  write(chunk: string | Uint8Array): boolean;
+  /** Calls `listener` once, when the stream can take more after a write returned false. */
+  once(event: 'drain', listener: () => void): unknown;
+}
+
+/** Where exported text goes: a writable stream or a function (which may return a promise). */
+export type ExportOutput = ChunkWritable | ((chunk: string) => void | Promise<void>);
 
 /**
- * Where exported bytes (UTF-8) go: a Node writable stream or a function (which may return a
+ * Where exported bytes (UTF-8) go: a writable stream or a function (which may return a
  * promise). Each chunk is the receiver's to keep: the exporter never writes to it again.
  */
-export type ByteExportOutput = NodeJS.WritableStream | ((chunk: Uint8Array) => void | Promise<void>);
+export type ByteExportOutput = ChunkWritable | ((chunk: Uint8Array) => void | Promise<void>);
 
 /** An export's output and the kind of chunks it takes: strings or UTF-8 bytes. */
 export type ExportDestination = { readonly chunks: 'text'; readonly output: ExportOutput } | { readonly chunks: 'bytes'; readonly output: ByteExportOutput };
 
 /** Hands a chunk to an output: a function is called (and awaited), a stream written to (waiting for it to drain when it asks). */
-export async function emitChunk<C extends string | Uint8Array>(output: NodeJS.WritableStream | ((chunk: C) => void | Promise<void>), chunk: C): Promise<void> {
+export async function emitChunk<C extends string | Uint8Array>(output: ChunkWritable | ((chunk: C) => void | Promise<void>), chunk: C): Promise<void> {
   if (chunk.length === 0) return;
   if (typeof output === 'function') {
     await output(chunk);

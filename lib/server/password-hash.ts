@@ -20,9 +20,9 @@ export interface PasswordHash {
   /** scrypt's parallelism. */
   readonly p: number;
   /** The salt. */
-  readonly salt: Buffer;
+  readonly salt: Uint8Array;
   /** The derived key. */
-  readonly hash: Buffer;
+  readonly hash: Uint8Array;
 }
 
 /** The scrypt parameters new hashes are made with. */
@@ -76,7 +76,7 @@ export function parsePasswordHashing(value: string | undefined): ScryptCost {
   return Object.freeze(cost);
 }
 
-function derive(password: string, salt: Buffer, logN: number, r: number, p: number, length: number): Promise<Buffer> {
+function derive(password: string, salt: Uint8Array, logN: number, r: number, p: number, length: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const N = 2 ** logN;
     scryptCallback(password, salt, length, { N, r, p, maxmem: 256 * N * r + (1 << 20) }, (error, key) => (error ? reject(error) : resolve(key)));
@@ -98,7 +98,7 @@ export async function passwordMatches(password: string, hash: PasswordHash): Pro
 
 /** The PHC string of a hash. */
 export function formatPasswordHash(hash: PasswordHash): string {
-  const b64 = (b: Buffer): string => b.toString('base64').replace(/=+$/, '');
+  const b64 = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('base64').replace(/=+$/, '');
   return `$scrypt$ln=${hash.logN},r=${hash.r},p=${hash.p}$${b64(hash.salt)}$${b64(hash.hash)}`;
 }
 

@@ -26,7 +26,8 @@ import { type FileHandle, open, readlink, realpath, stat } from 'node:fs/promise
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AccessDeniedError, BadRequestError, ParsingError } from '../model/errors.js';
-import { type IriChecks, type OpenedSource, type OpenIriOptions, openIri } from '../formats/byte-source.js';
+import { type IriChecks, type OpenIriOptions, openIri } from '../formats/byte-source.js';
+import type { OpenedSource } from '../formats/content-source.js';
 
 /** The server parameter naming the directory that file IRIs must lie in. */
 export const SANDBOX_DIRECTORY = 'sandbox-directory';
@@ -102,6 +103,7 @@ export function allowedSchemesText(policy: ReadPolicy): string {
  * Refuses an IRI, or a redirect target of one, whose scheme the policy does not allow, and a
  * file IRI when the policy has no sandbox directory.
  * @throws AccessDeniedError naming the IRI and the rule.
+ * @internal
  */
 export function checkUrl(policy: ReadPolicy, url: URL, iri: string, redirectedFrom?: URL): void {
   const scheme = url.protocol.slice(0, -1).toLowerCase();
@@ -140,6 +142,7 @@ export function checkIri(policy: ReadPolicy, iri: string): void {
  * Opens an IRI as the policy allows (see the module documentation).
  * @throws AccessDeniedError for an IRI the policy refuses; ParsingError for a permitted one that
  *   cannot be read.
+ * @internal
  */
 export function openIriUnder(iri: string, policy: ReadPolicy, options: OpenIriOptions = {}): Promise<OpenedSource> {
   const checks: IriChecks = {

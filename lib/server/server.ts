@@ -4,6 +4,7 @@
  * it is created with a `url`.
  * @module
  */
+import '../model/disposable.js';
 import { randomUUID } from 'node:crypto';
 import { availableParallelism, totalmem } from 'node:os';
 import { Map as IMap } from 'immutable';

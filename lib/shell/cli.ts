@@ -31,6 +31,10 @@ async function main(args: readonly string[]): Promise<number> {
         process.stderr.write(`quadlog serve: ${(e as Error).message}\n${SERVE_USAGE}\n`);
         return 2;
       }
+      if (options.help === true) {
+        process.stdout.write(`${SERVE_USAGE}\n`);
+        return 0;
+      }
       const running = await serve(options);
       process.stdout.write(`${running.banner}\n`);
       await new Promise<void>((resolve) => {

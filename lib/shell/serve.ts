@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { ConnectionFactory, GUEST_ROLE, Server } from '../index.js';
+import { ConnectionFactory, GUEST_ROLE, Server, type ServerConnection } from '../index.js';
 import { startEndpoint, type EndpointHandle, type Variant } from '../http/index.js';
 import { createDemoStore, DEMO_STORE } from './demo.js';
 
@@ -36,6 +36,12 @@ export interface ServeOptions {
   readonly maxContentBytes?: number;
   /** False to serve no web console at `/console/` (`--no-console`); served when absent. */
   readonly console?: boolean;
+  /** True when `--help` (or `-h`) asked for the usage text: nothing is started. */
+  readonly help?: boolean;
+  /** Files to import before serving (`--import FILE…`), in order; read as the command names them. */
+  readonly imports?: readonly string[];
+  /** The store the imports go into (`--store NAME`, created when absent); the demo store by default. */
+  readonly importStore?: string;
   /**
    * Server parameters the flags set: `sandbox-directory` (`--sandbox-directory`),
    * `allowed-url-schemes-on-import` (`--allowed-url-schemes`), `persistence=file` with
@@ -52,12 +58,17 @@ export type GuestAccess = 'none' | 'demo' | 'all';
 
 /** Usage text of `quadlog serve`. */
 export const SERVE_USAGE = `usage: quadlog serve [--port N] [--host H] [--variant A|B] [--role NAME --password PW]
+                     [--import FILE... [--store NAME]] [--help]
                      [--object-keep-alive-time MS] [--max-content-size BYTES]
                      [--sandbox-directory DIR] [--allowed-url-schemes LIST] [--no-demo]
                      [--server-directory DIR [--persistence-durability sync|relaxed]]
                      [--guest | --no-guest] [--no-console]
                      [--query-time-limit MS|none] [--query-memory-limit BYTES|none]
                      [--allow-query-limit-override]
+
+--import FILE... loads files (Turtle, N-Triples, N-Quads, TriG, Datalog; gzip'd or not; the
+format is detected) into the demo store, or into the store --store NAME (created when absent),
+before serving; a file with an error stops the command, naming the file, line and column.
 
 The first role comes from --role/--password, else from the environment variables
 QUADLOG_ROLE and QUADLOG_PASSWORD, else it is 'admin' with a generated password,
@@ -88,7 +99,7 @@ is smaller). A request may lower them (query-time-limit and query-memory-limit p
 
 /** Parses the arguments of `quadlog serve` (after the command name); throws with a message naming the problem. */
 export function parseServeArguments(args: readonly string[], env: NodeJS.ProcessEnv = process.env): ServeOptions {
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
     args: [...args],
     options: {
       port: { type: 'string' },
@@ -109,10 +120,19 @@ export function parseServeArguments(args: readonly string[], env: NodeJS.Process
       'query-time-limit': { type: 'string' },
       'query-memory-limit': { type: 'string' },
       'allow-query-limit-override': { type: 'boolean' },
+      import: { type: 'string', multiple: true },
+      store: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
     },
     strict: true,
-    allowPositionals: false,
+    allowPositionals: true,
   });
+  if (values.help === true) return { ...HELP_OPTIONS, help: true };
+  // the words after --import FILE are more files to import (--import a.ttl b.ttl)
+  const imports = [...(values.import ?? []), ...positionals];
+  if (positionals.length > 0 && values.import === undefined) throw new Error(`unexpected argument '${positionals[0]}' (files to load go after --import)`);
+  if (values.store !== undefined && imports.length === 0) throw new Error('--store names the store of --import: give the files with --import FILE...');
+  if (values.store === '') throw new Error('invalid --store \'\': a store name is required');
   const port = values.port === undefined ? 12110 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid --port '${values.port}': an integer from 0 to 65535 is required`);
   const variant = values.variant ?? 'B';
@@ -150,6 +170,7 @@ export function parseServeArguments(args: readonly string[], env: NodeJS.Process
   if (values['allow-query-limit-override'] === true) parameters['allow-query-limit-override'] = 'true';
   if (values.guest === true && values['no-guest'] === true) throw new Error('--guest and --no-guest contradict each other');
   const demo = values['no-demo'] !== true;
+  if (imports.length > 0 && values.store === undefined && !demo) throw new Error('--import with --no-demo needs --store NAME: there is no demo store to load into');
   const guest: GuestAccess = values.guest === true ? 'all' : values['no-guest'] === true || !demo ? 'none' : 'demo';
   if (guest !== 'none') parameters['create-guest-role'] = 'true';
   let role = values.role ?? env.QUADLOG_ROLE;
@@ -174,8 +195,12 @@ export function parseServeArguments(args: readonly string[], env: NodeJS.Process
     ...(maxContentBytes !== undefined ? { maxContentBytes } : {}),
     ...(Object.keys(parameters).length > 0 ? { parameters } : {}),
     ...(values['no-console'] === true ? { console: false } : {}),
+    ...(imports.length > 0 ? { imports, importStore: values.store ?? DEMO_STORE } : {}),
   };
 }
+
+/** What `--help` returns besides `help`: the defaults, never started. */
+const HELP_OPTIONS: ServeOptions = { port: 12110, host: '127.0.0.1', variant: 'B', role: 'admin', password: '', generatedPassword: false, demo: false, guest: 'none' };
 
 /** A running `quadlog serve`. */
 export interface Serving {
@@ -211,6 +236,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     try {
       const restarted = server.serverDirectory !== undefined && connection.listDataStores().includes(DEMO_STORE);
       if (options.demo && !restarted) await createDemoStore(connection);
+      if (options.imports !== undefined) await importFiles(connection, options.importStore ?? DEMO_STORE, options.imports);
       if (options.guest !== 'none' && server.roles.has(GUEST_ROLE)) {
         connection.grantPrivileges(GUEST_ROLE, '|datastores', 'read');
         connection.grantPrivileges(GUEST_ROLE, options.guest === 'all' ? '>datastores|*' : `>datastores|${DEMO_STORE}`, 'read');
@@ -239,6 +265,29 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       await server.shutdown();
     },
   };
+}
+
+/**
+ * Loads the files of `--import` into a store (created when absent), each as one import; a file
+ * with an error changes nothing and stops with an error naming the file and the first problem.
+ */
+async function importFiles(connection: ServerConnection, store: string, files: readonly string[]): Promise<void> {
+  if (!connection.listDataStores().includes(store)) connection.createDataStore(store);
+  const ds = connection.newDataStoreConnection(store);
+  try {
+    for (const file of files) {
+      const started = performance.now();
+      let result;
+      try {
+        result = await ds.importData('ADD', { path: file });
+      } catch (e) {
+        throw new Error(`--import ${file}: ${(e as Error).message}`, { cause: e });
+      }
+      process.stderr.write(`quadlog serve: imported ${file} into '${store}': ${result.changedFacts} new facts, ${result.changedRules} new rules, ${result.changedAxioms} new axioms in ${Math.round(performance.now() - started)} ms\n`);
+    }
+  } finally {
+    ds.close();
+  }
 }
 
 /** A shell word: quoted with single quotes when it needs quoting. */

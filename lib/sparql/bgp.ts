@@ -9,7 +9,7 @@
  * consumer).
  * @module
  */
-import type * as RDF from '@rdfjs/types';
+import type * as RDF from '@rdfjs/types/data-model.js';
 import type { Algebra } from '../expressions/sparql-libraries.js';
 import { JoinOrders, NONE, type PlanAtom, type TableStatistics } from '../planner/join-order.js';
 import { ANY_NAMED_GRAPH, DEFAULT_GRAPH, type MatchCallback, type QuadSource, UNBOUND } from './quad-source.js';

@@ -5,7 +5,7 @@
  * its nodes).
  * @module
  */
-import type * as RDF from '@rdfjs/types';
+import type * as RDF from '@rdfjs/types/data-model.js';
 import { DataFactory } from 'n3';
 
 /** Prefix of the labels of blank nodes made by BNODE() (random, so that they do not meet the store's). */

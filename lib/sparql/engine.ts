@@ -31,7 +31,7 @@
  * (`blank-node-scope.ts`).
  * @module
  */
-import type * as RDF from '@rdfjs/types';
+import type * as RDF from '@rdfjs/types/data-model.js';
 import { Algebra } from '../expressions/sparql-libraries.js';
 import { InterruptedError, QueryCompilationError } from '../model/errors.js';
 import { forEachVariable, type Value } from '../expressions/index.js';

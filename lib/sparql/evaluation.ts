@@ -4,7 +4,7 @@
  * the first query, not when quadlog is imported.
  * @module
  */
-import type * as RDF from '@rdfjs/types';
+import type * as RDF from '@rdfjs/types/data-model.js';
 import { DataFactory } from 'n3';
 import type { SparqlQuery } from 'sparqljs';
 import { Algebra } from '../expressions/sparql-libraries.js';

@@ -7,7 +7,7 @@
  * ({@link JoinIndex}, {@link ExistsIndex}); MINUS always hashes ({@link MinusIndex}).
  * @module
  */
-import type * as RDF from '@rdfjs/types';
+import type * as RDF from '@rdfjs/types/data-model.js';
 import { forEachVariable } from '../expressions/index.js';
 import { Algebra } from '../expressions/sparql-libraries.js';
 import { ExistsIndex, JoinIndex, MinusIndex, patternProbe } from './anti-join.js';

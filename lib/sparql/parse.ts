@@ -4,7 +4,7 @@
  * libraries are loaded by the first parse, and the evaluator is not needed here at all.
  * @module
  */
-import type * as RDF from '@rdfjs/types';
+import type * as RDF from '@rdfjs/types/data-model.js';
 import { DataFactory } from 'n3';
 import type { SparqlQuery } from 'sparqljs';
 import { Algebra, sparqlParser, translate } from '../expressions/sparql-libraries.js';

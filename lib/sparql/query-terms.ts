@@ -6,7 +6,7 @@
  * terms of stored ids are decoded once per store and kept across queries (a bounded cache).
  * @module
  */
-import type * as RDF from '@rdfjs/types';
+import type * as RDF from '@rdfjs/types/data-model.js';
 import type { TermDictionary } from '../model/dictionary.js';
 import { knownLiteralKey, rememberKeyedString } from '../expressions/index.js';
 import { keyToTerm, termToKey } from '../model/terms.js';

@@ -20,7 +20,7 @@
  * solution of the patterns.
  * @module
  */
-import type * as RDF from '@rdfjs/types';
+import type * as RDF from '@rdfjs/types/data-model.js';
 import { DataFactory } from 'n3';
 import type { Algebra } from '../expressions/sparql-libraries.js';
 import type { TermDictionary } from '../model/dictionary.js';

@@ -5,7 +5,7 @@
  * nothing.
  * @module
  */
-import type * as RDF from '@rdfjs/types';
+import type * as RDF from '@rdfjs/types/data-model.js';
 import type { Interrupter } from '../model/control.js';
 import type { TermDictionary } from '../model/dictionary.js';
 import type { FactAccess } from '../storage/fact-access.js';

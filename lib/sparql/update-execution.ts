@@ -4,7 +4,7 @@
  * MOVE and COPY. Loaded by update.ts on the first update, not when quadlog is imported.
  * @module
  */
-import type * as RDF from '@rdfjs/types';
+import type * as RDF from '@rdfjs/types/data-model.js';
 import { Algebra } from '../expressions/sparql-libraries.js';
 import { BadRequestError, QueryCompilationError } from '../model/errors.js';
 import { termToKey } from '../model/terms.js';

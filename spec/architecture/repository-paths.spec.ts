@@ -106,7 +106,8 @@ export function outsidePaths(root: string, file: string, text: string): OutsideP
           if (value === undefined) break;
           parts.push(value);
         }
-        const start = base.getText(source).startsWith('dirname(') || base.getText(source).includes('__dirname') ? dirname(file) : file;
+        const baseText = base.getText(source);
+        const start = baseText.startsWith('dirname(') || baseText.includes('__dirname') || baseText.includes('import.meta.dirname') ? dirname(file) : file;
         const target = join(start, ...parts);
         if (parts.length > 0 && !inside(root, target)) report(node, `climbs above the repository: ${node.getText(source)}`);
       }

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { DEFAULT_DATA_STORE_TYPE } from '../../lib/server/data-store-parameters.js';
 import { expectEmpty, expectErrorResponse, readCsv, readJson, useEndpoint } from './helpers.js';
 
 for (const variant of ['A', 'B'] as const) {
@@ -27,9 +28,26 @@ for (const variant of ['A', 'B'] as const) {
       expect(names.records.map((r) => r.Name)).to.include(name);
     });
 
-    it('POST without type, with a bad type or parameter, or for an existing name fails', async () => {
+    it('POST without type creates a store of the default type, as createDataStore does in-process', async () => {
+      const typeOf = async (name: string): Promise<string | undefined> =>
+        (await readCsv(await env.fetch(`/datastores/${name}?component-info=extended`))).records.find((r) => r.Property === 'Type')?.Value;
+      const name = env.uniqueName('untyped');
+      const res = await env.fetch(`/datastores/${name}?use-DRed=true`, { method: 'POST' });
+      await expectEmpty(res, 201);
+      expect(res.headers.get('location')).to.equal(`/datastores/${name}`);
+      expect(await typeOf(name)).to.equal(DEFAULT_DATA_STORE_TYPE);
+      const props = await readCsv(await env.fetch(`/datastores/${name}`));
+      expect(props.records.find((r) => r.Property === 'parameters.use-DRed')?.Value).to.equal('true');
+      const empty = env.uniqueName('empty-type');
+      await expectEmpty(await env.fetch(`/datastores/${empty}?type=`, { method: 'POST' }), 201);
+      expect(await typeOf(empty)).to.equal(DEFAULT_DATA_STORE_TYPE);
+      const other = env.uniqueName('other-type');
+      await expectEmpty(await env.fetch(`/datastores/${other}?type=parallel-nw`, { method: 'POST' }), 201);
+      expect(await typeOf(other)).to.equal('parallel-nw');
+    });
+
+    it('POST with a bad type or parameter, or for an existing name fails', async () => {
       const name = env.uniqueName();
-      expect(await expectErrorResponse(await env.fetch(`/datastores/${name}`, { method: 'POST' }), 400, 'BadRequestError')).to.contain("'type'");
       await expectErrorResponse(await env.fetch(`/datastores/${name}?type=nonsense`, { method: 'POST' }), 400);
       await expectErrorResponse(await env.fetch(`/datastores/${name}?type=parallel-nn&colour=red`, { method: 'POST' }), 400);
       const existing = await env.createStore();

@@ -218,6 +218,47 @@ export async function main(): Promise<void> {
 }
 `;
 
+/**
+ * A TypeScript consumer of the main entry that has no type package of Node's (no
+ * \`@types/node\`, no DOM library): the published types of \`quadlog\` need neither. It uses
+ * nothing of Node itself, so it shows what the package's declarations need.
+ */
+const BARE_CHECK_TS = `import { AnswerBindings, ConnectionFactory, Server, type ChunkWritable, type ContentSource, type QueryAnswer } from 'quadlog';
+
+export async function main(): Promise<string[]> {
+  await using server = await Server.create({ roleName: 'admin', password: 'secret' });
+  using sc = await ConnectionFactory.newServerConnection(server.url, 'admin', 'secret');
+  sc.createDataStore('bare');
+  using ds = sc.newDataStoreConnection('bare');
+  const source: ContentSource = '<http://e/a> <http://e/p> "x" .';
+  await ds.importData('ADD', source);
+  const answer: QueryAnswer = await ds.evaluateQuery('SELECT * WHERE { ?s ?p ?o }');
+  const lines: string[] = [answer.type];
+  for await (const row of ds.evaluateQueryIterator('SELECT ?s WHERE { ?s ?p ?o }')) {
+    const bindings: AnswerBindings = row;
+    lines.push(bindings.get('s')?.value ?? 'unbound');
+  }
+  const sink: ChunkWritable = { write: (chunk) => { lines.push(typeof chunk === 'string' ? chunk : String(chunk.length)); return true; }, once: () => undefined };
+  await ds.exportData(sink, 'application/n-triples');
+  return lines;
+}
+`;
+
+/** The strict compiler options of the consumer without Node's types. */
+const BARE_TSCONFIG = {
+  compilerOptions: {
+    target: 'ES2023',
+    lib: ['ES2023'],
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    strict: true,
+    noUncheckedIndexedAccess: true,
+    skipLibCheck: false,
+    noEmit: true,
+  },
+  files: ['check.ts'],
+};
+
 const CONSUMER_PACKAGE = { name: 'quadlog-consumer', version: '0.0.0', private: true, type: 'module' };
 
 const CONSUMER_TSCONFIG = {
@@ -325,6 +366,16 @@ async function installConsumer(dir: string, tarball: string, linked: boolean): P
   await run('npm', ['install', ...INSTALL_FLAGS, ...strategy, tarball, '@types/node@20'], dir);
 }
 
+/** Creates a consumer project without Node's types and installs only the tarball into it. */
+async function installBareConsumer(dir: string, tarball: string, linked: boolean): Promise<void> {
+  await mkdir(dir);
+  await writeFile(join(dir, 'package.json'), `${JSON.stringify(CONSUMER_PACKAGE, null, 2)}\n`);
+  await writeFile(join(dir, 'check.ts'), BARE_CHECK_TS);
+  await writeFile(join(dir, 'tsconfig.json'), `${JSON.stringify(BARE_TSCONFIG, null, 2)}\n`);
+  const strategy = linked ? ['--install-strategy=linked'] : [];
+  await run('npm', ['install', ...INSTALL_FLAGS, ...strategy, tarball], dir);
+}
+
 describe('package: the packed tarball in a consumer project', function () {
   this.timeout(300_000);
 
@@ -345,6 +396,8 @@ describe('package: the packed tarball in a consumer project', function () {
 
   const hoisted = (): string => join(work, 'consumer-hoisted');
   const linked = (): string => join(work, 'consumer-linked');
+  const bareHoisted = (): string => join(work, 'bare-hoisted');
+  const bareLinked = (): string => join(work, 'bare-linked');
 
   before(async function () {
     this.timeout(300_000);
@@ -368,8 +421,13 @@ describe('package: the packed tarball in a consumer project', function () {
     const tarball = join(work, packed!.filename);
     // The two installs share npm's cache; run them side by side. The type-checks (the slow
     // part) then run in the background while the other tests run.
-    await Promise.all([installConsumer(hoisted(), tarball, false), installConsumer(linked(), tarball, true)]);
-    for (const dir of [hoisted(), linked()]) {
+    await Promise.all([
+      installConsumer(hoisted(), tarball, false),
+      installConsumer(linked(), tarball, true),
+      installBareConsumer(bareHoisted(), tarball, false),
+      installBareConsumer(bareLinked(), tarball, true),
+    ]);
+    for (const dir of [hoisted(), linked(), bareHoisted(), bareLinked()]) {
       typeChecks.set(dir, start(run(process.execPath, [TSC, '-p', 'tsconfig.json'], dir)));
     }
   });
@@ -381,9 +439,13 @@ describe('package: the packed tarball in a consumer project', function () {
     await rm(work, { recursive: true, force: true });
   });
 
-  it('ships dist/, LICENSE, README.md, CHANGELOG.md and package.json, nothing else', () => {
+  it('ships dist/, LICENSE, README.md (with the pictures it shows), CHANGELOG.md and package.json, nothing else', async () => {
     const paths = packed!.files.map((f) => f.path);
-    const outside = paths.filter((p) => !p.startsWith('dist/') && !['LICENSE', 'README.md', 'CHANGELOG.md', 'package.json'].includes(p));
+    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+    const pictures = [...readme.matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)].map((m) => m[1]!).filter((url) => !/^https?:/.test(url));
+    expect(pictures.length).to.be.greaterThan(0);
+    expect(paths).to.include.members(pictures);
+    const outside = paths.filter((p) => !p.startsWith('dist/') && !pictures.includes(p) && !['LICENSE', 'README.md', 'CHANGELOG.md', 'package.json'].includes(p));
     expect(outside).to.deep.equal([]);
     for (const p of ['LICENSE', 'README.md', 'CHANGELOG.md', 'package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/http/index.js', 'dist/http/index.d.ts', 'dist/shell/cli.js', 'dist/console/index.html', 'dist/console/licenses.txt']) {
       expect(paths, p).to.include(p);
@@ -429,6 +491,14 @@ describe('package: the packed tarball in a consumer project', function () {
         if (!check) throw new Error('the type-check was not started');
         await check;
       });
+    });
+  }
+
+  for (const [layout, dir] of [['hoisted', bareHoisted], ['linked', bareLinked]] as const) {
+    it(`type-checks a strict consumer of quadlog without @types/node or the DOM library (${layout} layout)`, async () => {
+      const check = typeChecks.get(dir());
+      if (!check) throw new Error('the type-check was not started');
+      await check;
     });
   }
 });

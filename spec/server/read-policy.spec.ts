@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import { AccessDeniedError, BadRequestError, ConnectionFactory, ParsingError, Server, UnknownResourceError } from '../../lib/index.js';
-import type { OpenedSource } from '../../lib/formats/byte-source.js';
+import type { OpenedSource } from '../../lib/formats/content-source.js';
 import { checkUrl, openIriUnder, type ReadPolicy, readPolicyOf, STRICT_READ_POLICY } from '../../lib/server/read-policy.js';
 import { listen } from '../helpers/listen.js';
 import { expectError } from '../helpers/server.js';

@@ -1,11 +1,13 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { parseServeArguments, serve, type Serving } from '../../lib/shell/serve.js';
 import { ConnectionFactory } from '../../lib/index.js';
+import { CLI, TSX } from './helpers.js';
 
 const run = promisify(execFile);
 
@@ -37,6 +39,74 @@ describe('shell: quadlog serve', () => {
     expect(none.parameters).to.equal(undefined);
     expect(none.maxContentBytes).to.equal(undefined);
     for (const bad of ['0', '-5', '1e9', '12k', '']) expect(() => parseServeArguments([`--max-content-size=${bad}`], {})).to.throw(`--max-content-size '${bad}'`);
+  });
+
+  it('--help (or -h) prints the usage and exits 0, starting nothing', async () => {
+    expect(parseServeArguments(['--help'], {}).help).to.equal(true);
+    expect(parseServeArguments(['--port', '0', '-h'], {}).help).to.equal(true);
+    const { stdout, stderr } = await run(process.execPath, ['--import', TSX, CLI, 'serve', '--help']);
+    expect(stdout).to.match(/^usage: quadlog serve /);
+    expect(stdout).to.contain('--import FILE...');
+    expect(stderr).to.equal('');
+  });
+
+  it('takes --import FILE... and --store, and names what is wrong with them', () => {
+    const o = parseServeArguments(['--import', 'a.ttl', 'b.nt.gz', '--import', 'c.dlog'], {});
+    expect(o.imports).to.deep.equal(['a.ttl', 'c.dlog', 'b.nt.gz']);
+    expect(o.importStore).to.equal('demo');
+    expect(parseServeArguments(['--no-demo', '--import', 'a.ttl', '--store', 'mine'], {})).to.include({ importStore: 'mine', demo: false });
+    expect(() => parseServeArguments(['a.ttl'], {})).to.throw(/unexpected argument 'a.ttl'/);
+    expect(() => parseServeArguments(['--store', 'mine'], {})).to.throw(/--store names the store of --import/);
+    expect(() => parseServeArguments(['--no-demo', '--import', 'a.ttl'], {})).to.throw(/needs --store NAME/);
+  });
+
+  describe('with --import', () => {
+    let dir: string;
+    before(() => {
+      dir = mkdtempSync(join(tmpdir(), 'quadlog-serve-import-'));
+      writeFileSync(join(dir, 'people.ttl'), '@prefix ex: <http://example.com/family#> .\nex:dana ex:parentOf ex:alice .\n');
+      writeFileSync(join(dir, 'more.nt.gz'), gzipSync('<http://example.com/family#erin> <http://example.com/family#parentOf> <http://example.com/family#dana> .\n'));
+      writeFileSync(join(dir, 'bad.ttl'), '@prefix ex: <http://example.com/> .\nex:a ex:b .\n');
+    });
+    after(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('loads the files into the demo store before serving, where the rules see them', async () => {
+      const serving = await serve(parseServeArguments(['--port', '0', '--role', 'admin', '--password', 'pw', '--import', join(dir, 'people.ttl'), join(dir, 'more.nt.gz')], {}));
+      try {
+        const sc = await ConnectionFactory.newServerConnection(serving.server.url, 'admin', 'pw');
+        const ds = sc.newDataStoreConnection('demo');
+        const answer = await ds.evaluateQuery('ASK { <http://example.com/family#erin> <http://example.com/family#ancestorOf> <http://example.com/family#carol> }');
+        expect(answer.type === 'boolean' && answer.value).to.equal(true);
+        ds.close();
+        sc.close();
+      } finally {
+        await serving.stop();
+      }
+    });
+
+    it('loads them into a named store (created when absent) without the demo', async () => {
+      const serving = await serve(parseServeArguments(['--port', '0', '--no-demo', '--role', 'admin', '--password', 'pw', '--import', join(dir, 'people.ttl'), '--store', 'family'], {}));
+      try {
+        const sc = await ConnectionFactory.newServerConnection(serving.server.url, 'admin', 'pw');
+        expect(sc.listDataStores()).to.deep.equal(['family']);
+        const ds = sc.newDataStoreConnection('family');
+        expect(await ds.countFacts()).to.equal(1);
+        ds.close();
+        sc.close();
+      } finally {
+        await serving.stop();
+      }
+    });
+
+    it('stops with the file, line and column of an error, serving nothing', async () => {
+      const failure = await run(process.execPath, ['--import', TSX, CLI, 'serve', '--port', '0', '--no-demo', '--store', 's', '--import', join(dir, 'bad.ttl')]).then(
+        () => expect.fail('serve started'),
+        (e: unknown) => e as { code: number; stderr: string },
+      );
+      expect(failure.code).to.equal(1);
+      expect(failure.stderr).to.contain(`--import ${join(dir, 'bad.ttl')}`);
+      expect(failure.stderr).to.match(/line 2/);
+    });
   });
 
   describe('with the safe I/O flags', () => {

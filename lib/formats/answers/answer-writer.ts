@@ -3,7 +3,7 @@
  * error raised for unsupported formats, and the base class that checks the order of calls.
  * @module
  */
-import type * as RDF from '@rdfjs/types';
+import type * as RDF from '@rdfjs/types/data-model.js';
 
 /** A value in an answer table: an IRI, a blank node or a literal. */
 export type AnswerTerm = RDF.NamedNode | RDF.BlankNode | RDF.Literal;

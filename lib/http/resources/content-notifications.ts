@@ -13,7 +13,7 @@
  * @module
  */
 import type { ServerResponse } from 'node:http';
-import type * as RDF from '@rdfjs/types';
+import type * as RDF from '@rdfjs/types/data-model.js';
 import { DataFactory } from 'n3';
 import { ANSWER_MEDIA_TYPES, createTableWriter, formatNotification, type ImportResult, NOTIFICATION_COLUMNS, type NotificationRow, type TableWriter } from '../../index.js';
 import { errorText } from '../errors.js';

@@ -1,6 +1,6 @@
 /**
  * Data stores: the list (`/datastores`), and one store (`/datastores/<name>`): create (POST
- * with `type` and creation parameters), delete, properties or component information (GET) and
+ * with `type` and creation parameters; without `type`, the default type), delete, properties or component information (GET) and
  * the operations of PATCH:
  *
  * | operation | API call | response |
@@ -52,8 +52,8 @@ export const handleDataStore: Handler = async (exchange: Exchange, name: string)
       return;
     }
     case 'POST': {
-      const type = exchange.params.get('type');
-      if (type === null || type === '') throw new BadRequestError("parameter 'type' is required to create a data store (e.g. type=parallel-nn)");
+      // without `type` (or with an empty one), the default type, as createDataStore in-process
+      const type = exchange.params.get('type') || undefined;
       const parameters = exchange.genericParameters(['type']);
       await exchange.withServerConnection((c) => Promise.resolve(c.createDataStore(name, type, parameters)));
       exchange.sendStatus(201, { Location: resourcePath('datastores', name) });
