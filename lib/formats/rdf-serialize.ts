@@ -1,24 +1,25 @@
 /**
  * Writing facts as RDF text: N-Triples and N-Quads by hand from the dictionary's canonical
- * forms (the bulk path), Turtle and TriG through n3's Writer with the store's prefixes and
- * base IRI. Output is produced in chunks so that big exports stream, as strings
+ * forms (the bulk path), Turtle and TriG through n3's Writer with the store's prefixes that
+ * the data uses and the base IRI the user set. Output is produced in chunks so that big exports stream, as strings
  * ({@link createRdfWriter}) or as UTF-8 bytes ({@link createRdfByteWriter}: N-Triples and
  * N-Quads copied from the dictionary's arena by `ntriples-byte-writer.ts`).
  * @module
  */
 import type * as RDF from '@rdfjs/types/data-model.js';
-import { DataFactory, Writer } from 'n3';
+import { BaseIRI, DataFactory, Writer } from 'n3';
 import type { TermDictionary } from '../model/dictionary.js';
 import { KIND_LITERAL, keyToTerm } from '../model/terms.js';
 import { N_QUADS, N_TRIPLES, TRIG, TURTLE } from './media-types.js';
 import { NTriplesByteWriter } from './ntriples-byte-writer.js';
+import { PrefixesOnUse } from './prefixes-on-use.js';
 import { turtleString } from './turtle-lexical.js';
 
 /** Options of {@link createRdfWriter}. */
 export interface RdfWriterOptions {
-  /** Prefixes to declare and abbreviate with (name with colon → IRI). */
+  /** Prefixes to abbreviate with (name with colon → IRI); Turtle and TriG declare those the data uses. */
   readonly prefixes: ReadonlyMap<string, string>;
-  /** The base IRI (written as `@base` in Turtle and TriG). */
+  /** The base IRI (written as `@base` in Turtle and TriG, IRIs below it relative); none when absent. */
   readonly baseIRI?: string;
 }
 
@@ -99,28 +100,31 @@ class LineWriter implements RdfWriter {
 class N3Writer implements RdfWriter {
   private out = '';
   private readonly writer: Writer;
+  private readonly prefixes: PrefixesOnUse;
   constructor(
     private readonly dictionary: TermDictionary,
     private readonly trig: boolean,
     options: RdfWriterOptions,
   ) {
-    const prefixes: Record<string, string> = {};
-    for (const [name, iri] of options.prefixes) prefixes[name.slice(0, -1)] = iri;
     const sink = { write: (chunk: string) => { this.out += chunk; return true; }, end: () => {}, on: () => sink, once: () => sink, emit: () => true };
-    const writerOptions: ConstructorParameters<typeof Writer>[1] = { format: trig ? 'application/trig' : 'text/turtle', prefixes };
+    const writerOptions: ConstructorParameters<typeof Writer>[1] = { format: trig ? 'application/trig' : 'text/turtle' };
+    const base = options.baseIRI ? new BaseIRI(options.baseIRI) : undefined;
     if (options.baseIRI) (writerOptions as { baseIRI?: string }).baseIRI = options.baseIRI;
     this.writer = new Writer(sink, writerOptions);
     if (options.baseIRI) this.out += `@base <${options.baseIRI}> .\n`;
+    this.prefixes = new PrefixesOnUse(options.prefixes, (name, iri) => this.writer.addPrefix(name, iri), base && ((iri) => base.toRelative(iri)));
   }
 
-  private term(id: number): RDF.NamedNode | RDF.BlankNode | RDF.Literal {
-    return keyToTerm(this.dictionary.keyOf(id));
+  private term(id: number, predicate = false): RDF.NamedNode | RDF.BlankNode | RDF.Literal {
+    const term = keyToTerm(this.dictionary.keyOf(id));
+    this.prefixes.term(id, term, predicate);
+    return term;
   }
 
   statement(s: number, p: number, o: number, g: number): void {
     if (g >= 0 && !this.trig) return;
     const graph = g >= 0 ? (this.term(g) as RDF.NamedNode) : DataFactory.defaultGraph();
-    this.writer.addQuad(this.term(s) as RDF.NamedNode, this.term(p) as RDF.NamedNode, this.term(o), graph);
+    this.writer.addQuad(this.term(s) as RDF.NamedNode, this.term(p, true) as RDF.NamedNode, this.term(o), graph);
   }
 
   take(): string {

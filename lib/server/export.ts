@@ -12,6 +12,7 @@ import { DEFAULT_TRIPLES_ID, QUADS_ID, type StoreState } from '../storage/fact-s
 import { factDomainMask } from '../storage/tuple-table.js';
 import type { TermDictionary } from '../model/dictionary.js';
 import type { Rule } from '../datalog/ast.js';
+import { DEFAULT_BASE_IRI } from '../storage/catalogue.js';
 import { writeDatalog } from '../formats/datalog-writer.js';
 
 /**
@@ -123,7 +124,9 @@ export async function exportFacts(
     if (key !== 'fact-domain') throw new BadRequestError(`unknown parameter '${key}' for exporting facts (only fact-domain applies)`);
   }
   const mask = factDomainMask(parameters['fact-domain'], 'explicit');
-  const writer = statementOutput(destination, type, dictionary, { prefixes: state.catalogue.prefixes, baseIRI: state.catalogue.baseIRI });
+  // the base IRI every store starts with is not the user's: no @base, IRIs written in full
+  const baseIRI = state.catalogue.baseIRI === DEFAULT_BASE_IRI ? undefined : state.catalogue.baseIRI;
+  const writer = statementOutput(destination, type, dictionary, { prefixes: state.catalogue.prefixes, ...(baseIRI !== undefined ? { baseIRI } : {}) });
   const tables: Array<[number, number]> = [
     [DEFAULT_TRIPLES_ID, 3],
     [QUADS_ID, 4],

@@ -627,19 +627,26 @@ describe('import and export', () => {
       expect(chunks.join('')).to.equal(await ds.exportDataToString(N_QUADS));
     });
 
-    it('Turtle uses the store prefixes', async () => {
+    it('Turtle uses the store prefixes, declaring those the data uses and no @base the user did not set', async () => {
       const ds = await env.newStore();
       await ds.setPrefixes({ 'ex:': EX, 'rdf:': RDF });
       await ds.importData('ADD', `<${EX}alice> <${RDF}type> <${EX}Person> .\n`);
       const ttl = await ds.exportDataToString(TURTLE);
       expect(ttl).to.contain(`@prefix ex: <${EX}>`);
-      expect(ttl).to.contain(`@prefix rdf: <${RDF}>`);
+      // rdf:type as a predicate is written 'a': the rdf: prefix is not needed
+      expect(ttl).to.not.contain('@prefix rdf:');
       expect(ttl).to.not.contain('@prefix owl:');
+      expect(ttl).to.not.contain('@base');
+      await ds.importData('ADD', `<${EX}alice> <${RDF}value> <${EX}x> .\n`);
+      expect(await ds.exportDataToString(TURTLE)).to.contain(`@prefix rdf: <${RDF}>`);
+
       expect(ttl).to.match(/^ex:alice (a|rdf:type) ex:Person\s*\.$/m);
       await ds.setPrefixes({});
       const bare = await ds.exportDataToString(TURTLE);
       expect(bare).to.not.contain('@prefix');
       expect(bare).to.contain(`<${EX}alice>`);
+      await ds.setBaseIRI('http://example.org/base/');
+      expect(await ds.exportDataToString(TURTLE)).to.match(/^@base <http:\/\/example\.org\/base\/> \.$/m);
     });
   });
 
