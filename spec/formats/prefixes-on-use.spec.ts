@@ -84,7 +84,8 @@ describe('formats: Turtle and TriG declare the prefixes they use', () => {
     for (const baseIRI of [undefined, EX, 'http://elsewhere.example/']) {
       it(`keeps every declared prefix used and the facts the same over awkward terms (${mediaType}, base ${baseIRI ?? 'none'})`, () => {
         // IRIs Turtle can carry (the awkward terms include some that only N-Triples writers meet)
-        const writable = (t: RDF.Term): boolean => t.termType !== 'NamedNode' || (/^[a-z][a-z0-9+.-]*:/i.test(t.value) && !/[\u0000-\u0020<>"{}|^`\\\u007f-\u009f]/.test(t.value));
+        const writable = (t: RDF.Term): boolean =>
+          t.termType !== 'NamedNode' || (/^[a-z][a-z0-9+.-]*:/i.test(t.value) && ![...t.value].some((c) => c <= ' ' || (c >= '\u007f' && c <= '\u009f') || '<>"{}|^`\\'.includes(c)));
         const terms = awkwardTerms().filter((t) => writable(t) && (t.termType !== 'Literal' || writable(t.datatype)));
         const iris = terms.filter((t): t is RDF.NamedNode => t.termType === 'NamedNode');
         const quads: RDF.Quad[] = [];
