@@ -30,8 +30,8 @@ export class PrefixesOnUse {
   private readonly waiting: Map<string, string>;
   /** IRIs of the declared prefixes. */
   private readonly declared: string[] = [];
-  /** Term ids already looked at (their need is settled). */
-  private readonly seen = new Set<number>();
+  /** Term ids already looked at (their need is settled), one bit each. */
+  private seen = new Uint32Array(1024);
 
   /**
    * @param prefixes the store's prefixes (name with its colon → IRI)
@@ -48,10 +48,18 @@ export class PrefixesOnUse {
 
   /** Declares what the term of `id` needs, unless already done; `predicate` for the predicate position. */
   term(id: number, term: RDF.Term, predicate: boolean): void {
-    if (this.waiting.size === 0 || this.seen.has(id)) return;
+    if (this.waiting.size === 0) return;
+    const word = id >>> 5;
+    const bit = 1 << (id & 31);
+    if (word < this.seen.length && (this.seen[word]! & bit) !== 0) return;
     // rdf:type as a predicate is written 'a': its need is settled only where it is written in full
     if (predicate && term.termType === 'NamedNode' && term.value === RDF_TYPE) return;
-    this.seen.add(id);
+    if (word >= this.seen.length) {
+      const grown = new Uint32Array(Math.max(word + 1, this.seen.length * 2));
+      grown.set(this.seen);
+      this.seen = grown;
+    }
+    this.seen[word]! |= bit;
     if (term.termType === 'NamedNode') {
       this.iri(term.value);
     } else if (term.termType === 'Literal' && term.language === '') {
