@@ -36,8 +36,8 @@ async function main(args: readonly string[]): Promise<number> {
         return 0;
       }
       const running = await serve(options);
-      process.stdout.write(`${running.banner}\n`);
-      await new Promise<void>((resolve) => {
+      // listening before the banner says how to stop: a signal right after it stops gracefully
+      const stopped = new Promise<void>((resolve) => {
         const stop = (): void => {
           process.off('SIGINT', stop);
           process.off('SIGTERM', stop);
@@ -46,6 +46,8 @@ async function main(args: readonly string[]): Promise<number> {
         process.on('SIGINT', stop);
         process.on('SIGTERM', stop);
       });
+      process.stdout.write(`${running.banner}\n`);
+      await stopped;
       await running.stop();
       return 0;
     }
