@@ -31,6 +31,7 @@ import { DataSourceRegistry } from './data-sources.js';
 import { type Component, componentRows, type ComponentInfoRow } from './component-info.js';
 import { type DataStoreType, resolveDataStoreParameters, resolveDataStoreType } from './data-store-parameters.js';
 import type { StorePersistence } from './store-persistence.js';
+import { recoveryComponent, type StoreRecovery } from './recovery.js';
 import type { Catalogue } from '../storage/catalogue.js';
 
 /** One row of a Property/Value/Mutable listing. */
@@ -109,6 +110,11 @@ export class DataStore {
    * past the server's `max-memory` (set by the server; undefined: no check).
    */
   memoryGuard: ((what: string) => void) | undefined = undefined;
+  /**
+   * The store's last load from the server directory (set by the server at start-up), shown as
+   * the `recovery` property and the `Recovery` component; undefined for a store created since.
+   */
+  recovery: StoreRecovery | undefined = undefined;
   private deleted = false;
   private blankCounter = 0;
 
@@ -287,6 +293,8 @@ export class DataStore {
       { property: 'base-iri', value: state.catalogue.baseIRI, mutable: true },
       { property: 'requires-incremental-reasoning', value: String(state.writable && this.reasoner.requiresReasoning), mutable: false },
     );
+    // a store of a server directory: the torn log tail its last load cut, empty when none
+    if (this.persistence !== undefined) rows.push({ property: 'recovery', value: this.recovery?.report.cut ?? '', mutable: false });
     return rows;
   }
 
@@ -553,7 +561,8 @@ export class DataStore {
       ['Number of facts', facts],
     ];
     if (extended) rootProps.push(['Bytes', this.facts.byteSize]);
-    return { name: 'Data store', properties: rootProps, children: [parameters, dictionary, ...tables] };
+    const recovery = this.recovery !== undefined ? [recoveryComponent(this.recovery)] : [];
+    return { name: 'Data store', properties: rootProps, children: [parameters, dictionary, ...tables, ...recovery] };
   }
 
   /** Component information rows. */

@@ -63,7 +63,11 @@ export interface ServerOptions {
    * URL of its own (see {@link Server.url}), so servers created without one never collide.
    */
   readonly url?: string;
-  /** Called during start-up of a persistent server for each store loaded or left offline. */
+  /**
+   * Called during start-up of a persistent server for each store loaded or left offline; a
+   * `loaded` event's `report.cut` says whether a torn log tail was cut. The events are also
+   * kept: see {@link Server.recoveryEvents}.
+   */
   readonly onRecovery?: ((event: RecoveryEvent) => void) | undefined;
   /** @internal A test seam wrapping the file operations of the stores' logs (to inject failures). */
   readonly wrapLogIO?: ((io: LogFileIO) => LogFileIO) | undefined;
@@ -95,6 +99,8 @@ export class Server implements AsyncDisposable {
   private files: ServerFiles | undefined;
   /** Stores whose files could not be loaded, with why. */
   private readonly offline = new Map<string, Error>();
+  /** What the start-up reported about each store of the server directory: its last event. */
+  private readonly recoveries: RecoveryEvent[] = [];
   /**
    * @internal What imports by IRI may read (text/uri-list bodies, SPARQL LOAD, `{ iris }`
    * sources): from the server parameters `sandbox-directory` and
@@ -187,23 +193,29 @@ export class Server implements AsyncDisposable {
   /** Loads one store of the server directory; a store that cannot be loaded stays offline. */
   private async loadDataStore(files: ServerFiles, entry: CatalogueEntry, onRecovery: ((event: RecoveryEvent) => void) | undefined): Promise<void> {
     const started = performance.now();
-    onRecovery?.({ kind: 'loading', store: entry.name });
+    const report = (event: RecoveryEvent): void => {
+      if (event.kind !== 'loading') this.recoveries.push(event);
+      onRecovery?.(event);
+    };
+    report({ kind: 'loading', store: entry.name });
     try {
       const store = new DataStore(entry.name, entry.type, entry.parameters, this.readPolicy, entry.uniqueId, true);
       store.memoryGuard = (what) => this.checkMemory(what);
       await store.dataSources.restore(entry.dataSources ?? []);
-      const { persistence, report } = await files.loadStore(store, entry).catch((e: unknown) => {
+      const loaded = await files.loadStore(store, entry).catch((e: unknown) => {
         store.dataSources.closeAll();
         throw e;
       });
-      this.attach(store, Promise.resolve(persistence));
+      const elapsedMs = performance.now() - started;
+      store.recovery = { at: new Date(), elapsedMs, report: loaded.report };
+      this.attach(store, Promise.resolve(loaded.persistence));
       this.stores = this.stores.set(entry.name, store);
-      onRecovery?.({ kind: 'loaded', store: entry.name, report, elapsedMs: performance.now() - started });
+      report({ kind: 'loaded', store: entry.name, report: loaded.report, elapsedMs });
     } catch (e) {
       const error = e instanceof Error ? e : new Error(String(e));
       const offline = new Error(`data store '${entry.name}' is offline: its files in ${files.storeDirectory(entry)} cannot be loaded: ${error.message}`, { cause: error });
       this.offline.set(entry.name, offline);
-      onRecovery?.({ kind: 'offline', store: entry.name, error: offline });
+      report({ kind: 'offline', store: entry.name, error: offline });
     }
   }
 
@@ -229,6 +241,16 @@ export class Server implements AsyncDisposable {
   /** The server directory, or undefined for an in-memory server. */
   get serverDirectory(): string | undefined {
     return this.files?.layout.directory;
+  }
+
+  /**
+   * What start-up reported about each store of the server directory, in the order they were
+   * loaded: the `loaded` or `offline` event (see {@link ServerOptions.onRecovery}), whether or
+   * not `onRecovery` was given. A `loaded` event's `report.cut` is the torn log tail that was
+   * cut, if any. Empty for an in-memory server and a new server directory.
+   */
+  recoveryEvents(): readonly RecoveryEvent[] {
+    return this.recoveries;
   }
 
   /**
@@ -384,12 +406,20 @@ export class Server implements AsyncDisposable {
   /** @internal Component information of the server (its stores as children). */
   componentInfo(extended: boolean): ComponentInfoRow[] {
     const stores = [...this.stores.values()].map((s) => s.component(s.facts.committed, extended));
+    // a persistent server: what its start-up found (each loaded store has its own Recovery component)
+    const recovery: Array<[string, number]> = this.files
+      ? [
+          ['Log tails cut at start-up', this.recoveries.filter((e) => e.kind === 'loaded' && e.report.cut !== undefined).length],
+          ['Offline data stores', this.offline.size],
+        ]
+      : [];
     return componentRows({
       name: 'Server',
       properties: [
         ['Version', VERSION],
         ['Number of data stores', stores.length],
         ['Password hashes computed', this.roles.passwordHashesComputed],
+        ...recovery,
         ...(extended ? ([['Heap bytes used', process.memoryUsage().heapUsed]] as Array<[string, number]>) : []),
       ],
       children: stores,

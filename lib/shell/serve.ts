@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { ConnectionFactory, GUEST_ROLE, Server, type ServerConnection } from '../index.js';
+import { ConnectionFactory, GUEST_ROLE, type RecoveryEvent, Server, type ServerConnection } from '../index.js';
 import { startEndpoint, type EndpointHandle, type Variant } from '../http/index.js';
 import { createDemoStore, DEMO_STORE } from './demo.js';
 
@@ -90,6 +90,9 @@ The web console is served at /console/ (sign in with a role and password there);
 on the same directory loads them (the first role then comes from DIR, not from --role). Each
 commit is flushed to the disk before it is acknowledged; --persistence-durability relaxed
 only hands it to the operating system (faster; survives a crash of quadlog, not of the machine).
+A log whose last record was torn (a crash mid-write) is cut back to its last whole record at
+start-up, and standard error says so: "quadlog serve: data store 'NAME': cut ... from FILE;
+N whole records kept".
 
 --query-time-limit stops a query (or an update's WHERE clauses) after MS milliseconds (default
 none); --query-memory-limit stops a query that holds more than BYTES (estimated: sorts, groups,
@@ -214,6 +217,21 @@ export interface Serving {
   stop(): Promise<void>;
 }
 
+/**
+ * Writes what start-up found about a store of the server directory to standard error: a
+ * store left offline, a store loaded (with the torn log tail that was cut, if any, and the
+ * data sources that cannot be read).
+ */
+export function reportRecovery(event: RecoveryEvent, write: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): void {
+  if (event.kind === 'offline') write(`quadlog serve: ${event.error.message}`);
+  else if (event.kind === 'loaded') {
+    write(`quadlog serve: loaded data store '${event.store}' in ${Math.round(event.elapsedMs)} ms`);
+    if (event.report.cut !== undefined) write(`quadlog serve: data store '${event.store}': ${event.report.cut}`);
+    const sources = event.report.unavailableSources;
+    if (sources.length > 0) write(`quadlog serve: data store '${event.store}': tuple tables are mounted on data sources that cannot be read: ${sources.join(', ')}`);
+  }
+}
+
 /** Starts a server and its endpoint as `options` say. */
 export async function serve(options: ServeOptions): Promise<Serving> {
   const server = await Server.create({
@@ -221,14 +239,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     password: options.password,
     url: `quadlog-serve-${process.pid}-${Date.now()}`,
     parameters: options.parameters ?? {},
-    onRecovery: (event) => {
-      if (event.kind === 'offline') process.stderr.write(`quadlog serve: ${event.error.message}\n`);
-      else if (event.kind === 'loaded') {
-        process.stderr.write(`quadlog serve: loaded data store '${event.store}' in ${Math.round(event.elapsedMs)} ms\n`);
-        const sources = event.report.unavailableSources;
-        if (sources.length > 0) process.stderr.write(`quadlog serve: data store '${event.store}': tuple tables are mounted on data sources that cannot be read: ${sources.join(', ')}\n`);
-      }
-    },
+    onRecovery: (event) => reportRecovery(event),
   });
   let endpoint: EndpointHandle;
   try {
