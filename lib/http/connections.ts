@@ -3,14 +3,16 @@
  *
  * Each connection has an opaque random identifier (it appears in the connection's path) and a
  * 128-bit random authentication token (base64url), returned once when the connection is
- * created and compared in constant time afterwards. Tokens are never logged, listed or
- * returned again. A connection serves one request at a time (a second concurrent request fails
- * with 409) and is deleted when no request has used it for the endpoint's
- * `objectKeepAliveTime` (the timer does not keep the process alive).
+ * created and compared in constant time afterwards (and indexed by their SHA-256 digest, see
+ * `token-index.ts`). Tokens are never logged, listed or returned again. A connection serves
+ * one request at a time (a second concurrent request fails with 409) and is deleted when no
+ * request has used it for the endpoint's `objectKeepAliveTime` (the timer does not keep the
+ * process alive).
  * @module
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { type Cursor, type DataStoreConnection, ResourceInUseError, type ServerConnection, UnknownResourceError } from '../index.js';
+import { TokenIndex } from './token-index.js';
 
 /** Whether a registered connection is a server or a data store connection. */
 export type ConnectionKind = 'server' | 'datastore';
@@ -60,6 +62,7 @@ interface Entry {
 /** The connections of one endpoint. */
 export class ConnectionRegistry {
   private readonly entries = new Map<string, Entry>();
+  private readonly tokens = new TokenIndex();
   private closed = false;
 
   /** Creates a registry whose connections expire after `keepAliveMs` without a request. */
@@ -77,6 +80,7 @@ export class ConnectionRegistry {
     const registered: RegisteredConnection = { id, kind, dataStore, connection, roleName: connection.roleName, root, cursors: new Map(), busy: false };
     const entry: Entry = { connection: registered, token: Buffer.from(tokenBytes.toString('base64url')), timer: undefined };
     this.entries.set(id, entry);
+    this.tokens.add(tokenBytes.toString('base64url'), id);
     this.schedule(entry);
     return { registered, token: tokenBytes.toString('base64url') };
   }
@@ -96,6 +100,15 @@ export class ConnectionRegistry {
       throw new UnknownResourceError(kind === 'server' ? `server connection '${id}' does not exist (it may have expired)` : `data store connection '${id}' of data store '${dataStore ?? ''}' does not exist (it may have expired)`);
     }
     return found;
+  }
+
+  /**
+   * The connection whose token is `token`, if any (for a request that names its connection only in a
+   * body not read yet).
+   */
+  findByToken(token: string): RegisteredConnection | undefined {
+    const id = this.tokens.find(token);
+    return id === undefined ? undefined : this.entries.get(id)?.connection;
   }
 
   /** Whether `token` is the token of the connection `id` (constant-time comparison). */
@@ -154,6 +167,7 @@ export class ConnectionRegistry {
     const entry = this.entries.get(id);
     if (!entry) return false;
     this.entries.delete(id);
+    this.tokens.remove(id);
     if (entry.timer) clearTimeout(entry.timer);
     for (const c of entry.connection.cursors.values()) c.cursor.close();
     entry.connection.cursors.clear();

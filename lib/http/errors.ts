@@ -85,6 +85,26 @@ export function errorText(error: unknown): string {
   return `Error: ${String(error)}`;
 }
 
+/** The status, headers and body of the response for an error. */
+export interface ErrorResponse {
+  /** The HTTP status. */
+  readonly status: number;
+  /** The headers (Content-Type, Content-Length, and WWW-Authenticate or Allow where they apply). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The body text: `ErrorName: message` and a newline. */
+  readonly body: string;
+}
+
+/** The response for an error (see the module documentation). */
+export function errorResponse(error: unknown): ErrorResponse {
+  const status = statusOf(error);
+  const body = errorText(error) + '\n';
+  const headers: Record<string, string> = { 'Content-Type': 'text/plain; charset=UTF-8', 'Content-Length': String(Buffer.byteLength(body)) };
+  if (status === 401) headers['WWW-Authenticate'] = 'Basic realm="quadlog"';
+  if (error instanceof MethodNotAllowedError) headers['Allow'] = error.allow.join(', ');
+  return { status, headers, body };
+}
+
 /**
  * Answers a request with an error. When the response has already started (headers sent), it
  * can only be cut short: the connection is destroyed so that the client sees an incomplete
@@ -95,12 +115,8 @@ export function sendError(res: ServerResponse, error: unknown): void {
     if (!res.writableEnded) res.destroy();
     return;
   }
-  const status = statusOf(error);
-  const body = errorText(error) + '\n';
+  const { status, headers, body } = errorResponse(error);
   res.statusCode = status;
-  res.setHeader('Content-Type', 'text/plain; charset=UTF-8');
-  res.setHeader('Content-Length', Buffer.byteLength(body));
-  if (status === 401) res.setHeader('WWW-Authenticate', 'Basic realm="quadlog"');
-  if (error instanceof MethodNotAllowedError) res.setHeader('Allow', error.allow.join(', '));
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.end(body);
 }

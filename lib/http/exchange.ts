@@ -166,27 +166,56 @@ export function resourcePath(...segments: string[]): string {
 }
 
 /**
- * Reads a whole request body into memory.
- * @throws PayloadTooLargeError (413) when it exceeds `limit` bytes.
+ * Reads a whole request body into memory. A body over the limit is not read on: the request is
+ * left paused with the rest of its body unread (the error answer then drops it, see
+ * `unread-body.ts`), and nothing read so far is kept.
+ * @throws PayloadTooLargeError (413) when it exceeds `limit` bytes (at once when its
+ *   Content-Length says so); BadRequestError when the client goes away before the body ends.
  */
-export async function readRequestBody(req: IncomingMessage, limit: number = MAX_BUFFERED_BODY): Promise<Buffer> {
+export function readRequestBody(req: IncomingMessage, limit: number = MAX_BUFFERED_BODY): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
+    return Promise.reject(new PayloadTooLargeError(`the request body (${declared} bytes) exceeds the limit of ${limit} bytes for this kind of request`));
+  }
+  if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
+  return new Promise<Buffer>((resolve, reject) => {
+    let chunks: Buffer[] = [];
+    let size = 0;
+    const stop = (): void => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) {
+        stop();
+        req.pause();
+        chunks = [];
+        reject(new PayloadTooLargeError(`the request body exceeds the limit of ${limit} bytes for this kind of request`));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => {
+      stop();
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    };
+    const onError = (e: Error): void => {
+      stop();
+      reject(e);
+    };
+    const onClose = (): void => {
+      stop();
+      reject(new BadRequestError('the client closed the connection before the request body was complete'));
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
     req.resume();
-    throw new PayloadTooLargeError(`the request body (${declared} bytes) exceeds the limit of ${limit} bytes for this kind of request`);
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > limit) {
-      req.resume();
-      throw new PayloadTooLargeError(`the request body exceeds the limit of ${limit} bytes for this kind of request`);
-    }
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks);
+  });
 }
 
 /** What the router gives an {@link HttpExchange}: the values of its fields. */

@@ -9,7 +9,8 @@ import { type Server, UnknownResourceError } from '../index.js';
 import { Authenticator } from './auth.js';
 import { ConnectionRegistry } from './connections.js';
 import { createConsoleListener } from './console.js';
-import { sendError, ServiceUnavailableError } from './errors.js';
+import { ServiceUnavailableError } from './errors.js';
+import { sendRequestError } from './unread-body.js';
 import type { EndpointContext, Variant } from './exchange.js';
 import { RequestRegistry } from './requests.js';
 import { ShellRegistry } from './shells.js';
@@ -135,11 +136,11 @@ export function createRequestHandler(server: Server, options: RequestHandlerOpti
     const inside = targetUnder(prefix, target);
     if (inside === undefined) {
       if (next) next();
-      else sendError(res, new UnknownResourceError(`no resource at path '${pathOf(target)}' (the management interface is under '${prefix}')`));
+      else sendRequestError(req, res, new UnknownResourceError(`no resource at path '${pathOf(target)}' (the management interface is under '${prefix}')`));
       return;
     }
     if (closing) {
-      sendError(res, new ServiceUnavailableError('the management interface has been closed'));
+      sendRequestError(req, res, new ServiceUnavailableError('the management interface has been closed'));
       return;
     }
     if (consoleListener?.(req, res, inside)) return;

@@ -12,7 +12,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BadRequestError, baseMediaType, UnknownResourceError } from '../index.js';
 import type { Principal } from './auth.js';
 import type { ConnectionKind, RegisteredConnection } from './connections.js';
-import { MethodNotAllowedError, sendError } from './errors.js';
+import { MethodNotAllowedError } from './errors.js';
+import { sendRequestError } from './unread-body.js';
 import { type EndpointContext, type Handler, HttpExchange, MAX_BUFFERED_BODY, readRequestBody, type Variant } from './exchange.js';
 import { handleRequest, handleRequests, RequestRegistry, RunningRequest } from './requests.js';
 import { handleCommitProcedure } from './resources/commit-procedure.js';
@@ -176,7 +177,7 @@ export function createRequestListener(context: EndpointContext): (req: IncomingM
     try {
       await serve(context, router, req, res, target, sentTarget);
     } catch (e) {
-      sendError(res, e);
+      sendRequestError(req, res, e);
     }
   };
 }
@@ -194,29 +195,36 @@ async function serve(context: EndpointContext, router: Router, req: IncomingMess
   if (!route.methods.includes(method)) throw new MethodNotAllowedError(method, shownPath, route.methods);
 
   const params = new URLSearchParams(url.search);
-  let bodyConsumed = false;
-  const contentType = baseMediaType(req.headers['content-type']);
-  if (BODY_METHODS.has(method) && contentType === FORM_TYPE) {
-    const body = await readRequestBody(req, Math.min(MAX_BUFFERED_BODY, context.maxContentBytes));
-    for (const [key, value] of new URLSearchParams(body.toString('utf8'))) params.append(key, value);
-    bodyConsumed = true;
-  }
+  const form = BODY_METHODS.has(method) && baseMediaType(req.headers['content-type']) === FORM_TYPE;
 
   if (route.authenticate === false) {
-    await route.handler(new HttpExchange({ req, res, context, method, path: url.pathname, params, bodyConsumed, principal: unauthenticated(context), named: undefined, request: new RunningRequest(requestId, '', method, target) }), ...match.values);
+    // a path served without authentication reads no body
+    await route.handler(new HttpExchange({ req, res, context, method, path: url.pathname, params, bodyConsumed: false, principal: unauthenticated(context), named: undefined, request: new RunningRequest(requestId, '', method, target) }), ...match.values);
     finish(res);
     return;
   }
 
-  const shell = namedShell(context, route, match.parameters, params);
-  const named = shell ? undefined : namedConnection(context, route, match.parameters, params);
-  const principal = await context.authenticator.authenticate(req.headers.authorization, shell ?? named);
+  // authentication comes before any body is read: from the header, and the connection or shell
+  // the path or query string names; a form body may still name one (checked once it is read)
+  let shell = namedShell(context, route, match.parameters, params);
+  let named = shell ? undefined : namedConnection(context, route, match.parameters, params);
+  const namedLater = form && !shell && !named;
+  const principal = await context.authenticator.authenticate(req.headers.authorization, shell ?? named, { namedLater });
+  if (form) {
+    const body = await readRequestBody(req, Math.min(MAX_BUFFERED_BODY, context.maxContentBytes));
+    for (const [key, value] of new URLSearchParams(body.toString('utf8'))) params.append(key, value);
+    if (namedLater) {
+      shell = namedShell(context, route, match.parameters, params);
+      named = shell ? undefined : namedConnection(context, route, match.parameters, params);
+      context.authenticator.checkNamed(principal, shell ?? named);
+    }
+  }
   if (named) context.connections.touch(named);
   if (shell) context.shells.touch(shell);
   const request = new RunningRequest(requestId, principal.roleName, method, target);
   const unregister = route.register !== false ? context.requests.register(request) : undefined;
   try {
-    const exchange = new HttpExchange({ req, res, context, method, path: url.pathname, params, bodyConsumed, principal, named, request });
+    const exchange = new HttpExchange({ req, res, context, method, path: url.pathname, params, bodyConsumed: form, principal, named, request });
     await route.handler(exchange, ...match.values);
     finish(res);
   } finally {

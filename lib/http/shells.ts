@@ -11,6 +11,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { ResourceInUseError, type ServerConnection, UnknownResourceError } from '../index.js';
 import type { Shell } from '../commands/index.js';
+import { TokenIndex } from './token-index.js';
 
 /** A shell opened over HTTP. */
 export interface RegisteredShell {
@@ -37,6 +38,7 @@ interface Entry {
 /** The shells of one endpoint. */
 export class ShellRegistry {
   private readonly entries = new Map<string, Entry>();
+  private readonly tokens = new TokenIndex();
   private closed = false;
 
   /** Creates a registry whose shells expire after `keepAliveMs` without a request. */
@@ -51,6 +53,7 @@ export class ShellRegistry {
     const registered: RegisteredShell = { kind: 'shell', id, shell, roleName: shell.roleName, root, busy: false };
     const entry: Entry = { shell: registered, token: Buffer.from(tokenBytes.toString('base64url')), timer: undefined };
     this.entries.set(id, entry);
+    this.tokens.add(tokenBytes.toString('base64url'), id);
     this.schedule(entry);
     return { registered, token: tokenBytes.toString('base64url') };
   }
@@ -63,6 +66,15 @@ export class ShellRegistry {
     const found = this.entries.get(id)?.shell;
     if (!found) throw new UnknownResourceError(`shell '${id}' does not exist (it may have expired)`);
     return found;
+  }
+
+  /**
+   * The shell whose token is `token`, if any (for a request that names its shell only in a
+   * body not read yet).
+   */
+  findByToken(token: string): RegisteredShell | undefined {
+    const id = this.tokens.find(token);
+    return id === undefined ? undefined : this.entries.get(id)?.shell;
   }
 
   /** Whether `token` is the token of the shell `id` (constant-time comparison). */
@@ -112,6 +124,7 @@ export class ShellRegistry {
     const entry = this.entries.get(id);
     if (!entry) return false;
     this.entries.delete(id);
+    this.tokens.remove(id);
     if (entry.timer) clearTimeout(entry.timer);
     await entry.shell.shell.close();
     entry.shell.root.close();

@@ -68,10 +68,13 @@ export const ADMIN_AUTH = basicAuth(ADMIN_ROLE, ADMIN_PASSWORD);
 
 /**
  * Creates a server and an endpoint (port 0, loopback) for the enclosing `describe`.
- * `objectKeepAliveTime` (ms) is passed to the endpoint, `parameters` to the server (after
+ * `objectKeepAliveTime` (ms) and `maxContentBytes` are passed to the endpoint, `parameters` to the server (after
  * {@link TEST_SERVER_PARAMETERS}: fast password hashing).
  */
-export function useEndpoint(name: string, options: { readonly variant?: Variant; readonly objectKeepAliveTime?: number; readonly parameters?: Readonly<Record<string, string>> } = {}): EndpointEnv {
+export function useEndpoint(
+  name: string,
+  options: { readonly variant?: Variant; readonly objectKeepAliveTime?: number; readonly maxContentBytes?: number; readonly parameters?: Readonly<Record<string, string>> } = {},
+): EndpointEnv {
   const serverURL = `test://http-${name}/${randomUUID()}`;
   const variant: Variant = options.variant ?? 'B';
   let server: Server | undefined;
@@ -83,7 +86,12 @@ export function useEndpoint(name: string, options: { readonly variant?: Variant;
   before(async () => {
     server = await Server.create({ roleName: ADMIN_ROLE, password: ADMIN_PASSWORD, url: serverURL, parameters: { ...TEST_SERVER_PARAMETERS, ...options.parameters } });
     connection = await ConnectionFactory.newServerConnection(serverURL, ADMIN_ROLE, ADMIN_PASSWORD);
-    endpoint = await startEndpoint(server, { port: 0, variant, ...(options.objectKeepAliveTime !== undefined ? { objectKeepAliveTime: options.objectKeepAliveTime } : {}) });
+    endpoint = await startEndpoint(server, {
+      port: 0,
+      variant,
+      ...(options.objectKeepAliveTime !== undefined ? { objectKeepAliveTime: options.objectKeepAliveTime } : {}),
+      ...(options.maxContentBytes !== undefined ? { maxContentBytes: options.maxContentBytes } : {}),
+    });
   });
 
   after(async () => {

@@ -25,6 +25,7 @@
  * @module
  */
 import { BadRequestError, DATALOG, type DataStoreConnection, type ImportResult, N_QUADS, N_TRIPLES, TRIG, TURTLE, type UpdateType } from '../../index.js';
+import { statusOf } from '../errors.js';
 import type { Exchange, Handler } from '../exchange.js';
 import { negotiateOrThrow } from '../negotiation.js';
 import { ResponseStream } from '../response-stream.js';
@@ -70,13 +71,14 @@ export const handleContent: Handler = async (exchange: Exchange, dataStore: stri
 
 /**
  * Runs a request that may carry a body; when it fails, the body is read to its end before the
- * error is answered (see {@link drainRequest}).
+ * error is answered (see {@link drainRequest}), unless it is too large: that answer goes out at
+ * once, and the router drops the rest of the body (`unread-body.ts`).
  */
 async function withBody(exchange: Exchange, serve: () => Promise<void>): Promise<void> {
   try {
     await serve();
   } catch (e) {
-    await drainRequest(exchange.req);
+    if (statusOf(e) !== 413) await drainRequest(exchange.req);
     throw e;
   }
 }
@@ -146,8 +148,10 @@ async function importBody(
   } catch (e) {
     outcome = { error: e };
   }
-  // whatever the import did not read is read and dropped before the answer ends
+  // whatever the import did not read is read and dropped before the answer ends; a body over
+  // the limit is answered at once (the router drops the rest, see unread-body.ts)
   body.stream?.discardRest();
+  if ('error' in outcome && statusOf(outcome.error) === 413 && !answer.started) throw outcome.error;
   await drainRequest(exchange.req);
   if ('result' in outcome) answer.finish(outcome.result, shape);
   else if (!answer.abort(outcome.error)) throw outcome.error;
