@@ -24,9 +24,13 @@ import type { StorePersistence } from './store-persistence.js';
 
 /** How to create a server. */
 export interface ServerOptions {
-  /** Name of the first role, which holds every privilege (`full` on `>`). */
+  /**
+   * Name of the first role, which holds every privilege (`full` on `>`). On a server directory
+   * that already holds a server (`persistence=file`) the roles are loaded from it and this is
+   * not used (see {@link Server.restarted}).
+   */
   readonly roleName: string;
-  /** Its password. */
+  /** Its password (not used either when the roles are loaded from a server directory). */
   readonly password: string;
   /**
    * Server parameters, listed as `parameters.<name>` properties.
@@ -101,6 +105,8 @@ export class Server implements AsyncDisposable {
   private readonly offline = new Map<string, Error>();
   /** What the start-up reported about each store of the server directory: its last event. */
   private readonly recoveries: RecoveryEvent[] = [];
+  /** Whether the roles were loaded from the server directory. */
+  private loadedRoles = false;
   /**
    * @internal What imports by IRI may read (text/uri-list bodies, SPARQL LOAD, `{ iris }`
    * sources): from the server parameters `sandbox-directory` and
@@ -167,6 +173,7 @@ export class Server implements AsyncDisposable {
         if (saved !== undefined) {
           server.roles.importState(saved.roles);
           server.roles.restoreGeneration(saved.generation);
+          server.loadedRoles = true;
         } else {
           await server.roles.createFirst(options.roleName, options.password);
           if (guest === 'true') server.roles.createUnchecked(GUEST_ROLE);
@@ -241,6 +248,16 @@ export class Server implements AsyncDisposable {
   /** The server directory, or undefined for an in-memory server. */
   get serverDirectory(): string | undefined {
     return this.files?.layout.directory;
+  }
+
+  /**
+   * Whether the server was started on a server directory that already held a server: its
+   * roles (and stores) were loaded from it, and the `roleName` and `password` given to
+   * {@link Server.create} were not used (no role was created or checked). False for an
+   * in-memory server and for a new server directory, where the first role was created.
+   */
+  get restarted(): boolean {
+    return this.loadedRoles;
   }
 
   /**

@@ -35,7 +35,14 @@ async function main(args: readonly string[]): Promise<number> {
         process.stdout.write(`${SERVE_USAGE}\n`);
         return 0;
       }
-      const running = await serve(options);
+      let running;
+      try {
+        running = await serve(options);
+      } catch (e) {
+        // a failure to start (wrong credentials on a restart, a file of --import, a locked directory) is one line
+        process.stderr.write(`quadlog serve: ${e instanceof Error ? (e.name === 'Error' ? e.message : `${e.name}: ${e.message}`) : String(e)}\n`);
+        return 1;
+      }
       // listening before the banner says how to stop: a signal right after it stops gracefully
       const stopped = new Promise<void>((resolve) => {
         const stop = (): void => {

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { ConnectionFactory, GUEST_ROLE, type RecoveryEvent, Server, type ServerConnection } from '../index.js';
+import { AuthenticationError, ConnectionFactory, GUEST_ROLE, type RecoveryEvent, Server, type ServerConnection } from '../index.js';
 import { startEndpoint, type EndpointHandle, type Variant } from '../http/index.js';
 import { createDemoStore, DEMO_STORE } from './demo.js';
 
@@ -17,11 +17,18 @@ export interface ServeOptions {
   readonly host: string;
   /** Interface variant. */
   readonly variant: Variant;
-  /** Name of the first role. */
+  /**
+   * Name of the first role of a new server; on a server directory that already holds a
+   * server, the role `serve` acts as, checked against the directory's roles (when given).
+   */
   readonly role: string;
   /** Its password. */
   readonly password: string;
-  /** Whether the password was generated (then it is printed). */
+  /**
+   * Whether the password was generated because none was given: it is printed when it made
+   * the first role of a new server, and not used at all on a server directory that already
+   * holds a server (the roles come from the directory).
+   */
   readonly generatedPassword: boolean;
   /** Whether to create the demo store. */
   readonly demo: boolean;
@@ -70,9 +77,9 @@ export const SERVE_USAGE = `usage: quadlog serve [--port N] [--host H] [--varian
 format is detected) into the demo store, or into the store --store NAME (created when absent),
 before serving; a file with an error stops the command, naming the file, line and column.
 
-The first role comes from --role/--password, else from the environment variables
-QUADLOG_ROLE and QUADLOG_PASSWORD, else it is 'admin' with a generated password,
-printed once.
+The first role of a new server comes from --role/--password, else from the environment
+variables QUADLOG_ROLE and QUADLOG_PASSWORD, else it is 'admin' with a generated password,
+printed once (a restart on a --server-directory takes the roles from there: see below).
 
 Imports by IRI (text/uri-list bodies, SPARQL LOAD) read only URLs of the schemes of
 --allowed-url-schemes (comma-separated from file, http, https; default https), and file IRIs
@@ -87,12 +94,15 @@ The web console is served at /console/ (sign in with a role and password there);
 --no-console turns it off.
 
 --server-directory DIR keeps roles, stores and their data in DIR (persistence=file): a restart
-on the same directory loads them (the first role then comes from DIR, not from --role). Each
-commit is flushed to the disk before it is acknowledged; --persistence-durability relaxed
-only hands it to the operating system (faster; survives a crash of quadlog, not of the machine).
-A log whose last record was torn (a crash mid-write) is cut back to its last whole record at
-start-up, and standard error says so: "quadlog serve: data store 'NAME': cut ... from FILE;
-N whole records kept".
+on the same directory loads them. The roles then come from DIR: no role is created and no
+password generated or printed. --role/--password (or QUADLOG_ROLE/QUADLOG_PASSWORD), when
+given, are checked against DIR's roles (a wrong password or unknown role stops the command)
+and are the role that creates a missing demo store and runs --import; without them the demo
+store is not re-created and --import is refused. Each commit is flushed to the disk before it
+is acknowledged; --persistence-durability relaxed only hands it to the operating system
+(faster; survives a crash of quadlog, not of the machine). A log whose last record was torn
+(a crash mid-write) is cut back to its last whole record at start-up, and standard error
+says so: "quadlog serve: data store 'NAME': cut ... from FILE; N whole records kept".
 
 --query-time-limit stops a query (or an update's WHERE clauses) after MS milliseconds (default
 none); --query-memory-limit stops a query that holds more than BYTES (estimated: sorts, groups,
@@ -232,7 +242,12 @@ export function reportRecovery(event: RecoveryEvent, write: (line: string) => vo
   }
 }
 
-/** Starts a server and its endpoint as `options` say. */
+/**
+ * Starts a server and its endpoint as `options` say. On a server directory that already holds
+ * a server the roles come from the directory: given credentials are checked against them (an
+ * Error saying so when they do not match); without credentials nothing is done as a role (the
+ * demo store is not re-created, `--import` is refused).
+ */
 export async function serve(options: ServeOptions): Promise<Serving> {
   const server = await Server.create({
     roleName: options.role,
@@ -242,18 +257,29 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     onRecovery: (event) => reportRecovery(event),
   });
   let endpoint: EndpointHandle;
+  // a restart without credentials: the generated password made no role and opens nothing
+  const rolesFromDirectory = server.restarted && options.generatedPassword;
   try {
-    const connection = await ConnectionFactory.newServerConnection(server.url, options.role, options.password);
-    try {
-      const restarted = server.serverDirectory !== undefined && connection.listDataStores().includes(DEMO_STORE);
-      if (options.demo && !restarted) await createDemoStore(connection);
-      if (options.imports !== undefined) await importFiles(connection, options.importStore ?? DEMO_STORE, options.imports);
-      if (options.guest !== 'none' && server.roles.has(GUEST_ROLE)) {
-        connection.grantPrivileges(GUEST_ROLE, '|datastores', 'read');
-        connection.grantPrivileges(GUEST_ROLE, options.guest === 'all' ? '>datastores|*' : `>datastores|${DEMO_STORE}`, 'read');
+    if (rolesFromDirectory) {
+      if (options.imports !== undefined) {
+        throw new Error(`--import on a server directory that already holds a server needs --role and --password (or QUADLOG_ROLE and QUADLOG_PASSWORD): the files are imported as that role, one of the roles in ${server.serverDirectory}`);
       }
-    } finally {
-      connection.close();
+      if (options.demo && !server.dataStoreNames().includes(DEMO_STORE)) {
+        process.stderr.write(`quadlog serve: the server directory ${server.serverDirectory} holds no data store '${DEMO_STORE}': it is created again only as a role (--role and --password), or not at all with --no-demo\n`);
+      }
+    } else {
+      const connection = await connect(server, options);
+      try {
+        if (options.demo && !connection.listDataStores().includes(DEMO_STORE)) await createDemoStore(connection);
+        if (options.imports !== undefined) await importFiles(connection, options.importStore ?? DEMO_STORE, options.imports);
+      } finally {
+        connection.close();
+      }
+    }
+    // the server's own set-up, as creating the guest role is: needs no role
+    if (options.guest !== 'none' && server.roles.has(GUEST_ROLE)) {
+      server.roles.grantUnchecked(GUEST_ROLE, '|datastores', ['read']);
+      server.roles.grantUnchecked(GUEST_ROLE, options.guest === 'all' ? '>datastores|*' : `>datastores|${DEMO_STORE}`, ['read']);
     }
     endpoint = await startEndpoint(server, {
       port: options.port,
@@ -267,15 +293,34 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     await server.shutdown();
     throw e;
   }
+  const directory = rolesFromDirectory ? server.serverDirectory : undefined;
   return {
     server,
     endpoint,
-    banner: banner(endpoint.url, options),
+    banner: banner(endpoint.url, options, { rolesFrom: directory, demo: server.dataStoreNames().includes(DEMO_STORE) }),
     async stop(): Promise<void> {
       await endpoint.close();
       await server.shutdown();
     },
   };
+}
+
+/**
+ * A connection of the role of `options`. On a server directory that already holds a server
+ * the role is checked against the directory's roles: wrong credentials fail with an Error
+ * saying so (the same for an unknown role as for a wrong password).
+ */
+async function connect(server: Server, options: ServeOptions): Promise<ServerConnection> {
+  try {
+    return await ConnectionFactory.newServerConnection(server.url, options.role, options.password);
+  } catch (e) {
+    if (!server.restarted || !(e instanceof AuthenticationError)) throw e;
+    throw new Error(
+      `the role '${options.role}' and password given do not match the roles of the server directory ${server.serverDirectory} ` +
+        '(a restart takes the roles from the directory: give a role and password it holds, or leave out --role and --password)',
+      { cause: e },
+    );
+  }
 }
 
 /**
@@ -306,15 +351,24 @@ function shellWord(text: string): string {
   return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-function banner(url: string, options: ServeOptions): string {
-  const user = `-u ${shellWord(`${options.role}:${options.password}`)}`;
+/** What the banner says beside the options. */
+interface BannerFacts {
+  /** The server directory the roles were loaded from, when no role was given on a restart. */
+  readonly rolesFrom: string | undefined;
+  /** Whether the demo store is served. */
+  readonly demo: boolean;
+}
+
+function banner(url: string, options: ServeOptions, facts: BannerFacts): string {
+  const user = facts.rolesFrom !== undefined ? '-u ROLE:PASSWORD' : `-u ${shellWord(`${options.role}:${options.password}`)}`;
   const lines = [`quadlog is serving the management interface (variant ${options.variant}) at ${url}`];
-  if (options.generatedPassword) lines.push(`first role: ${options.role}, password: ${options.password} (generated; shown only now)`);
+  if (facts.rolesFrom !== undefined) lines.push(`roles: those of the server directory ${facts.rolesFrom} (a restart: sign in with one of them)`);
+  else if (options.generatedPassword) lines.push(`first role: ${options.role}, password: ${options.password} (generated; shown only now)`);
   if (options.console !== false) lines.push(`web console: ${url}/console/ (sign in with the role and its password)`);
   if (options.guest === 'all') lines.push(`requests without credentials act as the role '${GUEST_ROLE}', which may read every store (--guest)`);
   if (options.guest === 'demo') lines.push(`requests without credentials act as the role '${GUEST_ROLE}', which may read the demo store only (--no-guest turns this off)`);
   lines.push('', 'try:', `  curl ${user} ${url}/datastores`);
-  if (options.demo) {
+  if (options.demo && facts.demo) {
     const store = `${url}/datastores/${DEMO_STORE}`;
     lines.push(
       `  curl ${user} -H 'Accept: text/csv' --data-urlencode 'query=SELECT ?person ?descendant WHERE { ?person ex:ancestorOf ?descendant } ORDER BY ?person ?descendant' ${store}/sparql`,
