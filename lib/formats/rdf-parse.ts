@@ -18,6 +18,7 @@ import { DATALOG, N_QUADS, N_TRIPLES, TRIG, TURTLE, recognizeMediaType, unsuppor
 import { unknownPrefixMessage } from '../model/messages.js';
 import type { ImportReport } from './notifications.js';
 import { NTriplesParser } from './ntriples-parser.js';
+import { InvalidUtf8Error, Utf8Validator } from './utf8-validation.js';
 
 /** Where parsed statements go. */
 export interface StatementSink {
@@ -88,14 +89,20 @@ export async function sniffContent(chunks: AsyncIterable<Uint8Array>): Promise<S
   return { recognized: recognizeMediaType(Buffer.from(head.buffer, head.byteOffset, head.byteLength).toString('utf8')), chunks: rest, head, complete };
 }
 
-/** Reads all content as text (for the formats parsed as a whole, such as Datalog). */
+/**
+ * Reads all content as text (for the formats parsed as a whole, such as Datalog).
+ * @throws InvalidUtf8Error (a ParsingError) at the first malformed UTF-8 sequence.
+ */
 export async function readText(chunks: AsyncIterable<Uint8Array>, interrupter: Interrupter): Promise<string> {
+  const validator = new Utf8Validator();
   const decoder = new StringDecoder('utf8');
   const parts: string[] = [];
   for await (const chunk of chunks) {
+    validator.write(chunk);
     parts.push(decoder.write(chunk));
     await interrupter.maybeYield();
   }
+  validator.end();
   parts.push(decoder.end());
   return parts.join('');
 }
@@ -273,12 +280,24 @@ async function parseTurtle(
   const defined = new Map<string, string>();
   let seenPrefixes = 0;
   const decoder = new StringDecoder('utf8');
+  const validator = new Utf8Validator();
   const interrupter = options.interrupter;
+  // malformed UTF-8 is an error row, and ends the input there (whatever n3 says of the rest is not reported)
+  let malformed = false;
   async function* text(): AsyncGenerator<string> {
     yield preamble;
-    for await (const chunk of chunks) {
-      yield decoder.write(chunk);
-      await interrupter.maybeYield();
+    try {
+      for await (const chunk of chunks) {
+        validator.write(chunk);
+        yield decoder.write(chunk);
+        await interrupter.maybeYield();
+      }
+      validator.end();
+    } catch (e) {
+      if (!(e instanceof InvalidUtf8Error)) throw e;
+      malformed = true;
+      report.error(e.description, e.line, e.column);
+      return;
     }
     const tail = decoder.end();
     if (tail) yield tail;
@@ -290,6 +309,11 @@ async function parseTurtle(
     parser.parse(input as unknown as NodeJS.ReadableStream & { setEncoding?: (e: string) => void }, {
       onQuad: (error: Error | null, quad: RDF.Quad | null) => {
         if (error) {
+          if (malformed) {
+            input.destroy();
+            resolve();
+            return;
+          }
           const ctx = (error as Error & { context?: { line?: number; token?: { start?: number; line?: number }; previousToken?: { end?: number; line?: number } } }).context;
           const line = ctx?.line !== undefined ? Math.max(1, ctx.line - 1) : undefined;
           let column: number | undefined;

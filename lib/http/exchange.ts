@@ -22,6 +22,7 @@ import type { Authenticator, Principal } from './auth.js';
 import type { ConnectionRegistry, RegisteredConnection } from './connections.js';
 import { PayloadTooLargeError } from './errors.js';
 import { ResponseStream } from './response-stream.js';
+import { utf8Text } from './utf8-text.js';
 import { chooseAnswerType } from './negotiation.js';
 import type { RequestRegistry, RunningRequest } from './requests.js';
 import type { ShellRegistry } from './shells.js';
@@ -304,9 +305,13 @@ export class HttpExchange implements Exchange {
     return readRequestBody(this.req, Math.min(limit, this.context.maxContentBytes));
   }
 
-  /** The request body as UTF-8 text. */
+  /**
+   * The request body as UTF-8 text.
+   * @throws ParsingError (400) naming the byte offset of a malformed UTF-8 sequence;
+   *   PayloadTooLargeError (413) for a larger body.
+   */
   async readText(limit: number = MAX_BUFFERED_BODY): Promise<string> {
-    return (await this.readBody(limit)).toString('utf8');
+    return utf8Text(await this.readBody(limit), 'the request body');
   }
 
   /** The media type of the request body (lower case, no parameters), or '' when absent. */

@@ -32,6 +32,7 @@ import { handleHealth, handleServer } from './resources/server.js';
 import { handleSparql } from './resources/sparql.js';
 import { handleTransaction } from './resources/transaction.js';
 import { FORM_TYPE } from './negotiation.js';
+import { appendFormBody, queryParameters } from './form-parameters.js';
 
 /** One entry of the path map. */
 export interface Route {
@@ -194,7 +195,7 @@ async function serve(context: EndpointContext, router: Router, req: IncomingMess
   const { route } = match;
   if (!route.methods.includes(method)) throw new MethodNotAllowedError(method, shownPath, route.methods);
 
-  const params = new URLSearchParams(url.search);
+  const params = queryParameters(url.search);
   const form = BODY_METHODS.has(method) && baseMediaType(req.headers['content-type']) === FORM_TYPE;
 
   if (route.authenticate === false) {
@@ -212,7 +213,7 @@ async function serve(context: EndpointContext, router: Router, req: IncomingMess
   const principal = await context.authenticator.authenticate(req.headers.authorization, shell ?? named, { namedLater });
   if (form) {
     const body = await readRequestBody(req, Math.min(MAX_BUFFERED_BODY, context.maxContentBytes));
-    for (const [key, value] of new URLSearchParams(body.toString('utf8'))) params.append(key, value);
+    appendFormBody(params, body);
     if (namedLater) {
       shell = namedShell(context, route, match.parameters, params);
       named = shell ? undefined : namedConnection(context, route, match.parameters, params);

@@ -14,6 +14,7 @@ import { canonicalMediaType, DATALOG, mediaTypeOfFileName, TRIG, TURTLE, unsuppo
 import type { ImportReport } from '../formats/notifications.js';
 import { ABSENT_TERM, parseRdf, readText, sniffContent, type TermIds } from '../formats/rdf-parse.js';
 import { parseDatalog } from '../formats/datalog-parser.js';
+import { InvalidUtf8Error } from '../formats/utf8-validation.js';
 import { DEFAULT_TRIPLES, DEFAULT_TRIPLES_ID, QUADS, QUADS_ID, type WriteTransaction } from '../storage/fact-store.js';
 import { storesFacts } from '../storage/catalogue.js';
 import type { DataStore } from './data-store.js';
@@ -139,7 +140,14 @@ export async function importInto(
     const stated = sources.length > 1 || isIriList(source) ? forced : mediaType;
     const content = await sniffContent(opened.chunks);
     if ((stated ?? content.recognized) === DATALOG) {
-      const text = await readText(content.chunks, interrupter);
+      let text: string;
+      try {
+        text = await readText(content.chunks, interrupter);
+      } catch (e) {
+        if (!(e instanceof InvalidUtf8Error)) throw e;
+        report.error(e.description, e.line, e.column);
+        return;
+      }
       importDatalog(store, tx, text, { baseIRI, prefixes, deleting, defaultGraph }, report, apply, definedPrefixes);
       return;
     }
