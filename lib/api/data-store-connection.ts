@@ -23,7 +23,7 @@ import { factDomainMask } from '../server/store-state.js';
 import { type ImportOptions, type ImportSource, importInto, UPDATE_TYPES, type UpdateType } from '../server/import.js';
 import type { Server } from '../server/server.js';
 import { ConnectionBase } from './connection-base.js';
-import { specifiersOf, storeAccess } from '../server/fact-access.js';
+import { readableFacts, specifiersOf, storeAccess } from '../server/fact-access.js';
 import { type Catalogue, type FactAccess, storesFacts } from '../server/store-state.js';
 import { type ResourcePath, storeResources } from '../server/resource-specifiers.js';
 import { importAxioms } from '../server/axioms.js';
@@ -850,17 +850,16 @@ export class DataStoreConnection extends ConnectionBase {
         if (info && !storesFacts(info)) throw new BadRequestError(`tuple table '${info.name}' is built in: its facts are computed, not stored, and cannot be counted`);
         const ids = info ? [info.id] : [DEFAULT_TRIPLES_ID, QUADS_ID];
         const access = this.access(state.catalogue);
-        for (const id of ids) access?.checkRead(id);
-        const readable = access?.readableGraph;
+        const filters = ids.map((id) => readableFacts(access, id));
         let n = 0;
-        for (const id of ids) {
+        ids.forEach((id, i) => {
           const table = state.table(id);
           const view = state.view(id);
-          const hidden = id === QUADS_ID && readable ? (row: number): boolean => !readable(table.get(row, 3)) : undefined;
+          const readable = filters[i];
           table.forEachVisibleRow(view, mask, (row) => {
-            if (!hidden?.(row)) n++;
+            if (readable === undefined || readable((c) => table.get(row, c))) n++;
           });
-        }
+        });
         return n;
       }),
     );

@@ -79,6 +79,12 @@ export interface ProofOptions {
   readonly maxDistanceFromRoot?: number;
   /** At most this many rule instances per fact. */
   readonly maxRuleInstancesPerFact?: number;
+  /**
+   * Facts the reader may not see: a hidden root is explained as a fact that does not hold, and
+   * rule instances with a hidden body fact are left out (the fact's instances are then
+   * incomplete), so that no hidden fact is shown.
+   */
+  readonly hidden?: (fact: GroundFact) => boolean;
 }
 
 /** The key of a fact (table id and term ids). */
@@ -453,7 +459,8 @@ export class ProofSearch {
     const maxDistance = options.maxDistanceFromRoot ?? Infinity;
     const maxInstances = options.maxRuleInstancesPerFact ?? Infinity;
     const rootKey = this.remember(tableId, tuple);
-    const rootStatus = this.status(this.facts.get(rootKey)!);
+    const hidden = options.hidden;
+    const rootStatus = hidden?.(this.facts.get(rootKey)!) ? 0 : this.status(this.facts.get(rootKey)!);
     if (rootStatus === 0) {
       const root: ProofFact = {
         key: rootKey,
@@ -481,15 +488,24 @@ export class ProofSearch {
       let shortest: number | null = null;
       if (explain) {
         let wanted: RuleInstance[];
+        let best: RuleInstance | undefined;
         if (kind === 'shortest') {
-          const best = explicit ? undefined : this.best(key);
+          best = explicit ? undefined : this.best(key);
           wanted = best ? [best] : [];
         } else {
           // every instance, the shortest first (so that a per-fact limit keeps it); enumerated
           // first, so that the best is one of them
           const all = this.instances(key);
-          const best = explicit ? undefined : this.best(key);
+          best = explicit ? undefined : this.best(key);
           wanted = best ? [best, ...all.filter((r) => r !== best)] : all;
+        }
+        if (hidden !== undefined) {
+          const shown = wanted.filter((r) => !r.bodyFacts.some((b) => b !== null && hidden(this.facts.get(b)!)));
+          if (shown.length < wanted.length) {
+            instancesComplete = false;
+            if (best !== undefined && shown[0] !== best) best = undefined;
+            wanted = shown;
+          }
         }
         if (d >= maxDistance) {
           if (wanted.length > 0) instancesComplete = false;
@@ -497,7 +513,7 @@ export class ProofSearch {
           listed = wanted.length > maxInstances ? wanted.slice(0, maxInstances) : wanted;
           if (listed.length < wanted.length) instancesComplete = false;
         }
-        if (!explicit && listed.length > 0) shortest = 0;
+        if (!explicit && listed.length > 0 && best !== undefined) shortest = 0;
         if (!instancesComplete) complete = false;
         for (const instance of listed) {
           for (const b of instance.bodyFacts) {

@@ -17,8 +17,8 @@ import type { TermDictionary } from '../model/dictionary.js';
 import { AccessDeniedError, BadRequestError, ParsingError } from '../model/errors.js';
 import { keyToTerm, termToKey } from '../model/terms.js';
 import { BUILTIN_TABLE_TYPE, storesFacts, type StoredRule } from '../storage/catalogue.js';
-import type { FactAccess } from '../storage/fact-access.js';
-import { QUADS_ID, type StoreState } from '../storage/fact-store.js';
+import { type FactAccess, readableFacts } from '../storage/fact-access.js';
+import type { StoreState } from '../storage/fact-store.js';
 
 /** The media type of explanations in RDFox's JSON shape. */
 export const EXPLANATION_JSON = 'application/x.explanation+json';
@@ -272,25 +272,32 @@ export function explainFact(state: StoreState, dictionary: TermDictionary, text:
   const search = new ProofSearch(state, dictionary, programOf(state, dictionary));
   const proof = search.explain(info.id, ids, {
     kind: type,
+    ...(access ? { hidden: hiddenFacts(access) } : {}),
     ...(options.maxDistanceFromRoot !== undefined ? { maxDistanceFromRoot: options.maxDistanceFromRoot } : {}),
     ...(options.maxRuleInstancesPerFact !== undefined ? { maxRuleInstancesPerFact: options.maxRuleInstancesPerFact } : {}),
   });
-  if (access) checkAccess(proof, access);
   return new ExplanationWriter((id) => search.termKey(id), texts).explanation(proof, prefixRecord);
 }
 
-/** Throws AccessDeniedError when the role may not read some fact of the proof. */
-function checkAccess(proof: Proof, access: FactAccess): void {
-  const checked = new Set<number>();
-  for (const f of proof.facts) {
-    if (!checked.has(f.fact.tableId)) {
-      access.checkRead(f.fact.tableId);
-      checked.add(f.fact.tableId);
+/**
+ * The facts of a proof the role may not read (through the one filter of readable facts): those
+ * of a table it may not read, and those of a named graph it may not read.
+ */
+function hiddenFacts(access: FactAccess): (fact: GroundFact) => boolean {
+  const filters = new Map<number, ((get: (column: number) => number) => boolean) | 'all' | 'none'>();
+  return (fact) => {
+    let filter = filters.get(fact.tableId);
+    if (filter === undefined) {
+      try {
+        filter = readableFacts(access, fact.tableId) ?? 'all';
+      } catch (e) {
+        if (!(e instanceof AccessDeniedError)) throw e;
+        filter = 'none';
+      }
+      filters.set(fact.tableId, filter);
     }
-    if (f.fact.tableId === QUADS_ID && access.readableGraph && !access.readableGraph(f.fact.tuple[3]!)) {
-      throw new AccessDeniedError('the explanation involves facts of a named graph the role may not read');
-    }
-  }
+    return filter === 'none' || (filter !== 'all' && !filter((c) => fact.tuple[c]!));
+  };
 }
 
 /** Turns id-level proofs into typed explanations. */

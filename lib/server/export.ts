@@ -3,7 +3,7 @@
  * output as strings or as UTF-8 bytes.
  * @module
  */
-import type { FactAccess } from '../storage/fact-access.js';
+import { type FactAccess, readableFacts } from '../storage/fact-access.js';
 import type { Interrupter } from '../model/control.js';
 import { BadRequestError } from '../model/errors.js';
 import { canonicalMediaType, DATALOG, RDF_FORMATS, unsupportedMediaTypeMessage } from '../formats/media-types.js';
@@ -132,16 +132,16 @@ export async function exportFacts(
     [QUADS_ID, 4],
   ];
   let pending = 0;
-  for (const [id] of tables) access?.checkRead(id);
-  const readable = access?.readableGraph;
+  const filters = new Map(tables.map(([id]) => [id, readableFacts(access, id)]));
   if (counters) for (const [id] of tables) counters.total += state.view(id).limit;
   for (const [id, arity] of tables) {
     const table = state.table(id);
     const view = state.view(id);
     const scannedBefore = counters?.scanned ?? 0;
+    const readable = filters.get(id);
     for (let row = 0; row < view.limit; row++) {
       if (!table.visible(row, view) || (table.statusOf(row) & mask) === 0) continue;
-      if (arity === 4 && readable && !readable(table.get(row, 3))) continue;
+      if (readable !== undefined && !readable((c) => table.get(row, c))) continue;
       writer.statement(table.get(row, 0), table.get(row, 1), table.get(row, 2), arity === 4 ? table.get(row, 3) : -1);
       if (++pending >= 4096) {
         if (counters) {

@@ -24,6 +24,9 @@ interface StoreSpecifiers {
 
 const specifiers = new Map<string, StoreSpecifiers>();
 
+/** The one filter of readable facts (storage/fact-access.ts), for the api's counts. */
+export { readableFacts } from '../storage/fact-access.js';
+
 /** The specifiers of a store (parsed once per store name). */
 export function specifiersOf(ds: string): StoreSpecifiers {
   let found = specifiers.get(ds);
@@ -60,7 +63,9 @@ export function storeAccess(roles: RoleDatabase, role: string, ds: string, catal
   const graph = (id: number): ResourcePath => storeResources.namedGraph(ds, dictionary.keyOf(id));
   const writesAllGraphs = roles.allowsAll(role, allGraphs, 'write');
   let readableGraph: ((g: number) => boolean) | undefined;
+  let readableGraphName: ((key: string) => boolean) | undefined;
   if (!roles.allowsAll(role, allGraphs, 'read')) {
+    readableGraphName = (key) => roles.allows(role, storeResources.namedGraph(ds, key), 'read');
     const visible = new Map<number, boolean>();
     readableGraph = (g) => {
       let v = visible.get(g);
@@ -78,6 +83,7 @@ export function storeAccess(roles: RoleDatabase, role: string, ds: string, catal
       if (id === QUADS_ID && !writesAllGraphs) check(graph(tuple[3]!), 'write');
     },
     readableGraph,
+    readableGraphName,
     checkRules: () => check(storeResources.child(ds, 'rules'), 'write'),
   };
 }

@@ -15,6 +15,7 @@ import type { FactStore, StoreSavepoint, WriteTransaction } from '../storage/fac
 import { EXPLICIT } from '../storage/tuple-table.js';
 import { RuleCompilationError } from '../model/errors.js';
 import { parseDatalog } from '../formats/datalog-parser.js';
+import { checkRuleReads } from './rule-access.js';
 
 /** A savepoint of facts and pending reasoning work. */
 export interface ReasoningSavepoint {
@@ -81,7 +82,10 @@ export class StoreReasoner {
    * catalogue is left as it was.
    */
   addRules(tx: WriteTransaction, rules: readonly Rule[], domain: string): number {
-    if (domain === 'user') tx.access?.checkRules();
+    if (domain === 'user') {
+      tx.access?.checkRules();
+      checkRuleReads(rules, tx.access, tx.catalogue);
+    }
     if (this.options().equality !== 'off') {
       const bad = rules.find((r) => r.body.some((l) => l.kind === 'not' || l.kind === 'aggregate'));
       if (bad) {

@@ -28,7 +28,7 @@ import { QueryCompilationError } from '../model/errors.js';
 import { SKOLEM_TABLE, skolemLabel } from '../model/skolem.js';
 import { keyToTerm, RDF_NS, termText, termToKey } from '../model/terms.js';
 import { BUILTIN_TABLE_TYPE, DATA_SOURCE_TABLE_TYPE, mountedReaderOf, type TupleTableInfo } from '../storage/catalogue.js';
-import type { FactAccess } from '../storage/fact-access.js';
+import { type FactAccess, readableFacts } from '../storage/fact-access.js';
 import type { StoreState } from '../storage/fact-store.js';
 import { ANY } from '../storage/tuple-table.js';
 import type { QueryTerm, QueryTerms } from './query-terms.js';
@@ -233,14 +233,21 @@ export class TupleTableReader {
     });
   }
 
-  /** Calls `onRow` with each fact of an in-memory table matching `pattern` (ANY where unbound); true when it asked to stop. */
+  /**
+   * Calls `onRow` with each fact of an in-memory table matching `pattern` (ANY where unbound)
+   * that the role may read (a fact of `Quads` in a graph it may not read does not exist for
+   * it); true when it asked to stop.
+   */
   scan(info: TupleTableInfo, pattern: Int32Array, onRow: (get: (column: number) => number) => boolean): boolean {
     const table = this.state.table(info.id);
     const mask = this.mask;
+    const readable = readableFacts(this.access, info.id);
     let stopped = false;
     table.scan(pattern, this.state.view(info.id), (row) => {
       if ((table.statusOf(row) & mask) === 0) return true;
-      if (onRow((c) => table.get(row, c))) {
+      const get = (c: number): number => table.get(row, c);
+      if (readable !== undefined && !readable(get)) return true;
+      if (onRow(get)) {
         stopped = true;
         return false;
       }

@@ -92,7 +92,7 @@ const OPERATIONS: readonly Operation[] = [
     needs: [STORE_READ, [table('Quads'), 'write'], [`${S}|namedgraphs|${G}`, 'write']],
     run: onStore((ds) => ds.importData('ADD', `<http://example.com/n> <http://example.com/p> "1" ${G} .`, { mediaType: 'application/n-quads' })),
   },
-  { name: 'importData (rules)', needs: [STORE_READ, [`${S}|rules`, 'write']], run: onStore((ds) => ds.importData('ADD', '[?x, <http://example.com/q>, ?y] :- [?x, <http://example.com/r>, ?y] .', { mediaType: 'application/x.datalog' })) },
+  { name: 'importData (rules)', needs: [STORE_READ, [`${S}|rules`, 'write'], [table('DefaultTriples'), 'read']], run: onStore((ds) => ds.importData('ADD', '[?x, <http://example.com/q>, ?y] :- [?x, <http://example.com/r>, ?y] .', { mediaType: 'application/x.datalog' })) },
   { name: 'importData (DELETE)', needs: [STORE_READ, [table('DefaultTriples'), 'write']], run: onStore((ds) => ds.importData('DELETE', '<http://example.com/a> <http://example.com/p> <http://example.com/b> .')) },
   { name: 'evaluateUpdate', needs: [STORE_READ, [table('DefaultTriples'), 'write']], run: onStore((ds) => ds.evaluateUpdate('INSERT DATA { <http://example.com/u> <http://example.com/p> 2 }')) },
   {
@@ -193,6 +193,42 @@ describe('access control of the in-memory API (privilege matrix)', () => {
       expect(error).to.be.instanceOf(AccessDeniedError);
       expect(error.message).to.contain(`|namedgraphs|${H}`);
       expect(await state(store)).to.equal(before);
+    });
+
+    it('hides them from tuple table atoms over Quads, in queries and in the WHERE of updates', async () => {
+      const store = await prepare();
+      const admin = env.track(env.connection.newDataStoreConnection(store));
+      await admin.importData('ADD', `<http://example.com/x> <http://example.com/p> "secret" ${H} .`, { mediaType: 'application/n-quads' });
+      const ds = await reader(store, [[table('DefaultTriples'), 'write'], [table('Quads'), 'write'], [`${S}|namedgraphs|${G}`, 'write']]);
+      const answer = await ds.evaluateQuery('SELECT ?s ?o ?g WHERE { TT Quads { ?s ?p ?o ?g } }');
+      expect(answer.type === 'bindings' && answer.rows.map((r) => r[2]?.value)).to.deep.equal(['http://example.com/g']);
+      const bound = await ds.evaluateQuery(`ASK { TT Quads { ?s ?p ?o ${H} } }`);
+      expect(bound.type === 'boolean' && bound.value).to.equal(false);
+      await ds.evaluateUpdate(`INSERT { GRAPH ${G} { <http://example.com/copy> <http://example.com/p> ?o } } WHERE { TT Quads { ?s ?p ?o ?g } }`);
+      const all = await admin.exportDataToString('application/n-quads');
+      expect(all.match(/secret/g)).to.have.length(1);
+      expect(all).to.contain(`<http://example.com/copy> <http://example.com/p> <http://example.com/c> ${G}`);
+    });
+
+    it('refuses rules whose bodies read graphs the role may not read', async () => {
+      const store = await prepare();
+      const ds = await reader(store, [[`${S}|rules`, 'write'], [table('DefaultTriples'), 'write']]);
+      const before = await state(store);
+      const refused = [
+        `[?s, <http://example.com/leak>, ?o] :- [?s, ?p, ?o] ${H} .`,
+        '[?s, <http://example.com/leak>, ?o] :- [?s, ?p, ?o] ?g .',
+        `[?s, <http://example.com/leak>, ?o] :- [?s, <http://example.com/p>, ?o], NOT [?o, ?p2, ?x] ${H} .`,
+        `[?s, <http://example.com/leak>, ?n] :- AGGREGATE([?s, ?p, ?o] ${H} ON ?s BIND COUNT(?o) AS ?n) .`,
+        '[?s, <http://example.com/leak>, ?o] :- [?s, ?p, ?o] <http://example.com/not-yet> .',
+      ];
+      for (const rule of refused) {
+        const error = await rejectionOf(ds.importData('ADD', rule, { mediaType: 'application/x.datalog' }));
+        expect(error, rule).to.be.instanceOf(AccessDeniedError);
+      }
+      expect(await state(store)).to.equal(before);
+      await ds.importData('ADD', `[?s, <http://example.com/seen>, ?o] :- [?s, ?p, ?o] ${G} .`, { mediaType: 'application/x.datalog' });
+      const answer = await ds.evaluateQuery('SELECT ?o WHERE { ?s <http://example.com/seen> ?o }');
+      expect(answer.type === 'bindings' && answer.rows.map((r) => r[0]?.value)).to.deep.equal(['http://example.com/c']);
     });
 
     it('applies a revoked privilege to the next call of an open connection', async () => {

@@ -41,6 +41,29 @@ describe('DataStoreConnection.explain', () => {
     expect(e.root.ruleInstances[0]!.groundedRule).to.equal('[:a, :seen, :c] :g :- [:a, :anc, :c], [:a, :q, :c] :g .');
   });
 
+  it('never shows a fact of a graph the role may not read in the proof of a fact it may read', async () => {
+    const { name, ds: admin } = await store();
+    await admin.importData('ADD', '@prefix : <http://e/> .\n[?x, :vis, ?y] :- [?x, :q, ?y] :g .\n[?x, :vis, ?y] :- [?x, :p, ?y] .', { mediaType: 'application/x.datalog' });
+    const sc = env.connection;
+    await sc.createRole(`${name}-partial`, 'pw');
+    for (const r of ['', '|tupletables|DefaultTriples', '|tupletables|Quads']) sc.grantPrivileges(`${name}-partial`, `|datastores|${name}${r}`, 'read');
+    const partial = env.track(await ConnectionFactory.newServerConnection(env.url, `${name}-partial`, 'pw'));
+    const ds = env.track(partial.newDataStoreConnection(name));
+    // :a :vis :c holds only through the fact of :g; :a :vis :b through a readable fact
+    for (const type of ['shortest', 'to-explicit', 'exhaustive'] as const) {
+      const only = await ds.explain('[:a, :vis, :c]', { type });
+      expect(only.root.type, type).to.equal('derived');
+      expect(only.root.ruleInstances, type).to.deep.equal([]);
+      expect(only.root.ruleInstancesComplete, type).to.equal(false);
+      expect(JSON.stringify(explanationToJson(only)), type).not.to.contain(':g');
+      const shown = await ds.explain('[:a, :vis, :b]', { type });
+      expect(shown.root.ruleInstances.length, type).to.be.greaterThan(0);
+      expect(JSON.stringify(explanationToJson(shown)), type).not.to.contain(':g');
+    }
+    // the administrator sees the proof through :g
+    expect(JSON.stringify(explanationToJson(await admin.explain('[:a, :vis, :c]')))).to.contain(':g');
+  });
+
   it('the JSON value and the text rendering are exported with the media type', async () => {
     const { ds } = await store();
     const e = await ds.explain('[:a, :anc, :b]');
@@ -62,7 +85,14 @@ describe('DataStoreConnection.explain', () => {
     expect((await ds.explain('[:a, :anc, :c]')).root.type).to.equal('derived');
     await expectError(ds.explain('[:a, :seen, :c] :g'), AccessDeniedError);
     sc.grantPrivileges(`${name}-reader`, `|datastores|${name}|tupletables|Quads`, 'read');
-    await expectError(ds.explain('[:a, :seen, :c] :g'), AccessDeniedError);
+    // a fact of a graph the role may not read is explained exactly as one that does not hold
+    const hidden = explanationToJson(await ds.explain('[:a, :seen, :c] :g'));
+    const admin = env.track(sc.newDataStoreConnection(name));
+    await admin.importData('DELETE', '@prefix : <http://e/> .\n:g { :a :q :c }', { mediaType: 'application/trig' });
+    const absent = explanationToJson(await ds.explain('[:a, :seen, :c] :g'));
+    await admin.importData('ADD', '@prefix : <http://e/> .\n:g { :a :q :c }', { mediaType: 'application/trig' });
+    expect(hidden).to.deep.equal(absent);
+    expect((await ds.explain('[:a, :seen, :c] :g')).root.type).to.equal('false');
     sc.grantPrivileges(`${name}-reader`, `|datastores|${name}|namedgraphs|<http://e/g>`, 'read');
     expect((await ds.explain('[:a, :seen, :c] :g')).root.type).to.equal('derived');
     await sc.createRole(`${name}-nobody`, 'pw');

@@ -43,7 +43,7 @@ const OPERATIONS: readonly HttpOperation[] = [
     path: '/datastores/%s/content',
     body: '[?x, <http://example.com/q>, ?y] :- [?x, <http://example.com/p>, ?y] .',
     contentType: 'application/x.datalog',
-    needs: [[STORE, 'read'], [`${STORE}|rules`, 'write']],
+    needs: [[STORE, 'read'], [`${STORE}|rules`, 'write'], [`${STORE}|tupletables|DefaultTriples`, 'read']],
   },
   { method: 'GET', path: '/datastores/%s/sparql?query=SELECT%20*%20WHERE%20%7B%20%3Fs%20%3Fp%20%3Fo%20%7D', needs: [[STORE, 'read'], [`${STORE}|tupletables|DefaultTriples`, 'read']] },
   {
