@@ -47,6 +47,7 @@ import type {
 } from '../datalog/ast.js';
 import { RDF_NS, XSD } from '../model/terms.js';
 import { unknownPrefixMessage } from '../model/messages.js';
+import { DATALOG_STATEMENT_NOT_SHOWN, UNKNOWN_PREFIX_NOT_SHOWN } from './hidden-content.js';
 import { PN_CHARS, PN_CHARS_BASE, PN_CHARS_OR_DOT, PN_CHARS_U, VARNAME } from './turtle-lexical.js';
 
 /** A syntax error found by {@link parseDatalog}. */
@@ -68,6 +69,12 @@ export interface DatalogParseOptions {
    * document's declarations override them.
    */
   readonly prefixes?: ReadonlyMap<string, string>;
+  /**
+   * Whether error messages may quote the text (default true): false for text the caller did not
+   * give itself (fetched by IRI), whose errors then say what was expected and what kind of token
+   * was found, or only that the statement is not valid, but never quote it.
+   */
+  readonly showContent?: boolean;
 }
 
 /** The result of {@link parseDatalog}: everything that parsed, and the errors. */
@@ -454,11 +461,47 @@ function resolveIri(iri: string, base: string | undefined): string {
 
 /** A syntax error in the statement being parsed (caught at statement level). */
 class StatementError extends Error {
+  /**
+   * @param offset where the error is in the text.
+   * @param contentFree true when the message quotes none of the text (it may then be shown
+   *   for text that is not; see {@link DatalogParseOptions.showContent}).
+   */
   constructor(
     readonly offset: number,
     message: string,
+    readonly contentFree = false,
   ) {
     super(message);
+  }
+}
+
+/** What kind of token a message names when the text is not shown. */
+function kindOf(token: Token): string {
+  switch (token.kind) {
+    case 'eof':
+      return 'end of input';
+    case 'error':
+      return 'text that is not Datalog syntax';
+    case 'var':
+      return 'a variable';
+    case 'iri':
+      return 'an IRI';
+    case 'pname':
+      return 'a prefixed name';
+    case 'bnode':
+      return 'a blank node';
+    case 'string':
+      return 'a string';
+    case 'langtag':
+      return 'a language tag or directive';
+    case 'integer':
+    case 'decimal':
+    case 'double':
+      return 'a number';
+    case 'name':
+      return 'a name';
+    case 'punct':
+      return 'punctuation';
   }
 }
 
@@ -534,12 +577,15 @@ class DatalogParser {
   readonly rules: Rule[] = [];
   readonly facts: TupleAtom[] = [];
   readonly errors: DatalogParseError[] = [];
+  /** Whether messages may quote the text (see {@link DatalogParseOptions.showContent}). */
+  private readonly showContent: boolean;
 
   constructor(
     private readonly text: string,
     options: DatalogParseOptions,
   ) {
     this.base = options.baseIRI;
+    this.showContent = options.showContent !== false;
     for (const [name, iri] of options.prefixes ?? []) {
       this.prefixes.set(name.endsWith(':') ? name.slice(0, -1) : name, iri);
     }
@@ -561,7 +607,7 @@ class DatalogParser {
         this.statement();
       } catch (e) {
         if (!(e instanceof StatementError)) throw e;
-        this.errors.push({ ...this.position(e.offset), message: e.message });
+        this.errors.push({ ...this.position(e.offset), message: this.showContent || e.contentFree ? e.message : DATALOG_STATEMENT_NOT_SHOWN });
         this.recover(start);
       }
     }
@@ -600,9 +646,15 @@ class DatalogParser {
     return t.kind === 'name' && t.value.toUpperCase() === keyword;
   }
 
+  /** A token for a message: itself, or only its kind when the text is not shown. */
+  private describe(token: Token): string {
+    return this.showContent ? describe(token) : kindOf(token);
+  }
+
+  /** Fails at `token`, which is not the `expected` (a text of the parser's own, or built with {@link describe}). */
   private fail(token: Token, expected: string): never {
-    if (token.kind === 'error') throw new StatementError(token.start, token.value);
-    throw new StatementError(token.start, `expected ${expected}, found ${describe(token)}`);
+    if (token.kind === 'error') throw new StatementError(token.start, this.showContent ? token.value : `expected ${expected}, found ${kindOf(token)}`, true);
+    throw new StatementError(token.start, `expected ${expected}, found ${this.describe(token)}`, true);
   }
 
   private expectPunct(symbol: string, expected = `'${symbol}'`): Token {
@@ -680,7 +732,7 @@ class DatalogParser {
     }
     this.next();
     const iri = this.peek();
-    if (iri.kind !== 'iri') this.fail(iri, `an IRI in angle brackets after '${name.prefix}:'`);
+    if (iri.kind !== 'iri') this.fail(iri, `an IRI in angle brackets after ${this.showContent ? `'${name.prefix}:'` : 'the prefix name'}`);
     this.next();
     const value = this.resolve(iri);
     this.prefixes.set(name.prefix, value);
@@ -765,7 +817,7 @@ class DatalogParser {
       const iri = this.iri(first);
       this.next();
       const predicate: DatalogTerm = { kind: 'const', term: DataFactory.namedNode(iri) };
-      this.expectPunct('[', `'[' after ${describe(first)}`);
+      this.expectPunct('[', `'[' after ${this.describe(first)}`);
       const s = this.term('a term');
       if (this.isPunct(',')) {
         this.next();
@@ -779,7 +831,7 @@ class DatalogParser {
     if (first.kind === 'name' || first.kind === 'string') {
       if (first.kind === 'name' && KEYWORDS.has(first.value.toUpperCase())) this.fail(first, expected);
       this.next();
-      this.expectPunct('(', `'(' after the tuple table name ${describe(first)}`);
+      this.expectPunct('(', `'(' after the tuple table name${this.showContent ? ` ${describe(first)}` : ''}`);
       const args = [this.term('a term')];
       while (this.isPunct(',')) {
         this.next();
@@ -789,7 +841,7 @@ class DatalogParser {
       return { kind: 'atom', table: first.value, args, position };
     }
     if (first.kind === 'punct' && first.value === '<') {
-      throw new StatementError(first.start, 'invalid IRI (IRIs are written <…> without spaces, quotes or braces)');
+      throw new StatementError(first.start, 'invalid IRI (IRIs are written <…> without spaces, quotes or braces)', true);
     }
     this.fail(first, expected);
   }
@@ -824,7 +876,7 @@ class DatalogParser {
   /** The IRI of an `iri` token, resolved against the base IRI. */
   private resolve(token: Token): string {
     if (this.base === undefined && !ABSOLUTE_IRI_RE.test(token.value)) {
-      throw new StatementError(token.start, `relative IRI <${token.value}> cannot be resolved: there is no base IRI`);
+      throw new StatementError(token.start, `relative IRI${this.showContent ? ` <${token.value}>` : ''} cannot be resolved: there is no base IRI`, true);
     }
     return resolveIri(token.value, this.base);
   }
@@ -833,7 +885,7 @@ class DatalogParser {
   private iri(token: Token): string {
     if (token.kind === 'iri') return this.resolve(token);
     const namespace = this.prefixes.get(token.prefix);
-    if (namespace === undefined) throw new StatementError(token.start, unknownPrefixMessage(token.prefix));
+    if (namespace === undefined) throw new StatementError(token.start, this.showContent ? unknownPrefixMessage(token.prefix) : UNKNOWN_PREFIX_NOT_SHOWN, true);
     return namespace + token.value;
   }
 
@@ -873,7 +925,7 @@ class DatalogParser {
         break;
       case 'punct':
         if (t.value === '<') {
-          throw new StatementError(t.start, 'invalid IRI (IRIs are written <…> without spaces, quotes or braces)');
+          throw new StatementError(t.start, 'invalid IRI (IRIs are written <…> without spaces, quotes or braces)', true);
         }
         break;
       default:

@@ -47,6 +47,12 @@ export interface NTriplesParserOptions {
    * `true`: N-Quads (the graph term is optional and is an IRI or a blank node).
    */
   quads: boolean;
+  /**
+   * Whether error messages may quote the input (default true): false for content the caller
+   * did not give itself (fetched by IRI), whose errors then name the rule broken and the
+   * position only.
+   */
+  showContent?: boolean;
 }
 
 // ---------------------------------------------------------------------------
@@ -275,6 +281,8 @@ export class NTriplesParser {
   private readonly sink: NTriplesSink;
   private readonly quads: boolean;
   private readonly formatName: string;
+  /** Whether messages may quote the input (see {@link NTriplesParserOptions.showContent}). */
+  private readonly showContent: boolean;
 
   /** Bytes of the incomplete last line of the previous chunk(s). */
   private carry: Uint8Array = new Uint8Array(4096);
@@ -326,6 +334,7 @@ export class NTriplesParser {
     this.sink = sink;
     this.quads = options.quads;
     this.formatName = options.quads ? 'N-Quads' : 'N-Triples';
+    this.showContent = options.showContent !== false;
   }
 
   /** Number of statements passed to {@link NTriplesSink.statement} so far. */
@@ -517,7 +526,7 @@ export class NTriplesParser {
     } else if (c === AT) {
       p = this.report(buf, p, `directives ('@prefix', '@base') are not allowed in ${this.formatName}`);
     } else {
-      p = this.report(buf, p, `expected subject (IRI or blank node), found ${describeAt(buf, p)}`);
+      p = this.report(buf, p, `expected subject (IRI or blank node), found ${this.found(buf, p)}`);
     }
     if (p < 0) return NTriplesParser.toEol(buf, this.errPos);
     this.sStart = this.tStart;
@@ -534,7 +543,7 @@ export class NTriplesParser {
     } else if (c === QUOTE) {
       p = this.report(buf, p, 'a literal is not allowed as predicate');
     } else {
-      p = this.report(buf, p, `expected predicate (IRI), found ${describeAt(buf, p)}`);
+      p = this.report(buf, p, `expected predicate (IRI), found ${this.found(buf, p)}`);
     }
     if (p < 0) return NTriplesParser.toEol(buf, this.errPos);
     this.pStart = this.tStart;
@@ -553,7 +562,7 @@ export class NTriplesParser {
     } else if (c === APOS) {
       p = this.report(buf, p, `single-quoted strings are not allowed in ${this.formatName}`);
     } else {
-      p = this.report(buf, p, `expected object (IRI, blank node or literal), found ${describeAt(buf, p)}`);
+      p = this.report(buf, p, `expected object (IRI, blank node or literal), found ${this.found(buf, p)}`);
     }
     if (p < 0) return NTriplesParser.toEol(buf, this.errPos);
     this.oStart = this.tStart;
@@ -580,9 +589,9 @@ export class NTriplesParser {
         c = buf[p]!;
         if (c !== DOT) {
           if (c === LT || c === UNDERSCORE || c === QUOTE) {
-            this.report(buf, p, `too many terms: expected '.' after the graph label, found ${describeAt(buf, p)}`);
+            this.report(buf, p, `too many terms: expected '.' after the graph label, found ${this.found(buf, p)}`);
           } else {
-            this.report(buf, p, `expected '.' at end of statement, found ${describeAt(buf, p)}`);
+            this.report(buf, p, `expected '.' at end of statement, found ${this.found(buf, p)}`);
           }
           return NTriplesParser.toEol(buf, this.errPos);
         }
@@ -596,7 +605,7 @@ export class NTriplesParser {
         );
         return NTriplesParser.toEol(buf, this.errPos);
       } else {
-        this.report(buf, p, `expected '.' at end of statement, found ${describeAt(buf, p)}`);
+        this.report(buf, p, `expected '.' at end of statement, found ${this.found(buf, p)}`);
         return NTriplesParser.toEol(buf, this.errPos);
       }
     }
@@ -608,7 +617,7 @@ export class NTriplesParser {
         p = this.skipComment(buf, p);
         if (p < 0) return NTriplesParser.toEol(buf, this.errPos);
       } else {
-        this.report(buf, p, `expected end of line after '.', found ${describeAt(buf, p)}`);
+        this.report(buf, p, `expected end of line after '.', found ${this.found(buf, p)}`);
         return NTriplesParser.toEol(buf, this.errPos);
       }
     }
@@ -655,16 +664,16 @@ export class NTriplesParser {
       if (cls === 3) {
         const e = buf[p + 1]!;
         if (e === 0x75 /* u */) {
-          if (hexValue(buf, p + 2, 4) < 0) return this.report(buf, p, `invalid escape sequence '${this.escText(buf, p, 6)}' in IRI`);
+          if (hexValue(buf, p + 2, 4) < 0) return this.report(buf, p, `invalid escape sequence${this.escape(buf, p, 6)} in IRI`);
           p += 6;
         } else if (e === 0x55 /* U */) {
-          if (hexValue(buf, p + 2, 8) < 0) return this.report(buf, p, `invalid escape sequence '${this.escText(buf, p, 10)}' in IRI`);
+          if (hexValue(buf, p + 2, 8) < 0) return this.report(buf, p, `invalid escape sequence${this.escape(buf, p, 10)} in IRI`);
           p += 10;
         } else {
           return this.report(
             buf,
             p,
-            `invalid escape sequence '${this.escText(buf, p, 2)}' in IRI (only \\uXXXX and \\UXXXXXXXX are allowed)`,
+            `invalid escape sequence${this.escape(buf, p, 2)} in IRI (only \\uXXXX and \\UXXXXXXXX are allowed)`,
           );
         }
         esc = true;
@@ -675,7 +684,7 @@ export class NTriplesParser {
       } else if (cls === 5) {
         return this.report(buf, p, "unterminated IRI (missing '>')");
       } else {
-        return this.report(buf, p, `invalid character ${describeAt(buf, p)} in IRI`);
+        return this.report(buf, p, `invalid character${this.quoted(buf, p)} in IRI`);
       }
     }
     this.iriEsc = esc;
@@ -683,6 +692,24 @@ export class NTriplesParser {
   }
 
   /** Text of an escape sequence at `p` for messages (at most `max` bytes, stops at the line end). */
+  /** What a message says was found at `p`: the character, or only its kind when the input is not shown. */
+  private found(buf: Uint8Array, p: number): string {
+    if (this.showContent) return describeAt(buf, p);
+    const c = buf[p]!;
+    if (c === LF || c === CR) return 'end of line';
+    return c >= 0x80 && utf8Length(buf, p) === 0 ? 'invalid UTF-8' : 'a character that is not allowed there';
+  }
+
+  /** The character at `p` for a message, after a space, or nothing when the input is not shown. */
+  private quoted(buf: Uint8Array, p: number): string {
+    return this.showContent ? ` ${describeAt(buf, p)}` : '';
+  }
+
+  /** The escape at `p` for a message, quoted after a space, or nothing when the input is not shown. */
+  private escape(buf: Uint8Array, p: number, max: number): string {
+    return this.showContent ? ` '${this.escText(buf, p, max)}'` : '';
+  }
+
   private escText(buf: Uint8Array, p: number, max: number): string {
     let e = p + 1;
     const limit = p + max;
@@ -716,22 +743,22 @@ export class NTriplesParser {
       if (buf[p + 1] === 0x75) {
         cp = hexValue(buf, p + 2, 4);
         if (cp >= 0xd800 && cp <= 0xdfff) {
-          this.report(buf, p, `escape '${this.escText(buf, p, 6)}' denotes a surrogate code point`);
+          this.report(buf, p, `escape${this.escape(buf, p, 6)} denotes a surrogate code point`);
           return false;
         }
         if (!isIriCodePoint(cp)) {
-          this.report(buf, p, `escape '${this.escText(buf, p, 6)}' denotes a character that is not allowed in an IRI`);
+          this.report(buf, p, `escape${this.escape(buf, p, 6)} denotes a character that is not allowed in an IRI`);
           return false;
         }
         p += 6;
       } else {
         cp = hexValue(buf, p + 2, 8);
         if ((cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff) {
-          this.report(buf, p, `escape '${this.escText(buf, p, 10)}' does not denote a valid code point`);
+          this.report(buf, p, `escape${this.escape(buf, p, 10)} does not denote a valid code point`);
           return false;
         }
         if (!isIriCodePoint(cp)) {
-          this.report(buf, p, `escape '${this.escText(buf, p, 10)}' denotes a character that is not allowed in an IRI`);
+          this.report(buf, p, `escape${this.escape(buf, p, 10)} denotes a character that is not allowed in an IRI`);
           return false;
         }
         p += 10;
@@ -744,8 +771,8 @@ export class NTriplesParser {
 
   /** Reports a relative IRI whose content is `bytes[start, end)`; returns -1. */
   private relativeIri(buf: Uint8Array, pos: number, bytes: Uint8Array, start: number, end: number): number {
-    const text = utf8Decoder.decode(bytes.subarray(start, end));
-    return this.report(buf, pos, `relative IRI '${text}' is not allowed in ${this.formatName}`);
+    const text = this.showContent ? ` '${utf8Decoder.decode(bytes.subarray(start, end))}'` : '';
+    return this.report(buf, pos, `relative IRI${text} is not allowed in ${this.formatName}`);
   }
 
   /** Parses an IRI term at `p0` ('<'); sets the term result. Returns the position after '>' or -1. */
@@ -784,14 +811,14 @@ export class NTriplesParser {
       const n = utf8Length(buf, p);
       if (n === 0) return this.report(buf, p, 'invalid UTF-8 byte sequence in blank node label');
       if (!isPnCharsBase(decodedCodePoint)) {
-        return this.report(buf, p, `invalid first character ${describeAt(buf, p)} in blank node label`);
+        return this.report(buf, p, `invalid first character${this.quoted(buf, p)} in blank node label`);
       }
       p += n;
     } else {
       return this.report(
         buf,
         p,
-        `invalid blank node label: expected a letter, digit or '_' after '_:', found ${describeAt(buf, p)}`,
+        `invalid blank node label: expected a letter, digit or '_' after '_:', found ${this.found(buf, p)}`,
       );
     }
     for (;;) {
@@ -802,7 +829,7 @@ export class NTriplesParser {
         const n = utf8Length(buf, p);
         if (n === 0) return this.report(buf, p, 'invalid UTF-8 byte sequence in blank node label');
         if (!isPnChars(decodedCodePoint)) {
-          return this.report(buf, p, `invalid character ${describeAt(buf, p)} in blank node label`);
+          return this.report(buf, p, `invalid character${this.quoted(buf, p)} in blank node label`);
         }
         p += n;
       } else {
@@ -869,7 +896,7 @@ export class NTriplesParser {
       const len = e === 0x75 ? 4 : 8;
       const cp = hexValue(buf, p + 2, len);
       if ((cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff) {
-        this.report(buf, p, `escape '${this.escText(buf, p, len + 2)}' does not denote a valid code point`);
+        this.report(buf, p, `escape${this.escape(buf, p, len + 2)} does not denote a valid code point`);
         return false;
       }
       o = writeUtf8(out, o, cp);
@@ -917,15 +944,15 @@ export class NTriplesParser {
         ) {
           p += 2;
         } else if (e === 0x75) {
-          if (hexValue(buf, p + 2, 4) < 0) return this.report(buf, p, `invalid escape sequence '${this.escText(buf, p, 6)}'`);
+          if (hexValue(buf, p + 2, 4) < 0) return this.report(buf, p, `invalid escape sequence${this.escape(buf, p, 6)}`);
           p += 6;
         } else if (e === 0x55) {
-          if (hexValue(buf, p + 2, 8) < 0) return this.report(buf, p, `invalid escape sequence '${this.escText(buf, p, 10)}'`);
+          if (hexValue(buf, p + 2, 8) < 0) return this.report(buf, p, `invalid escape sequence${this.escape(buf, p, 10)}`);
           p += 10;
         } else if (e === LF || e === CR) {
           return this.report(buf, p, "unterminated string literal (missing closing '\"')");
         } else {
-          return this.report(buf, p, `invalid escape sequence '${this.escText(buf, p, 2)}'`);
+          return this.report(buf, p, `invalid escape sequence${this.escape(buf, p, 2)}`);
         }
         esc = true;
       } else if (cls === 3) {
@@ -947,7 +974,7 @@ export class NTriplesParser {
       let upper = false;
       let l = buf[r]!;
       if (!((l >= 0x61 && l <= 0x7a) || (l >= 0x41 && l <= 0x5a))) {
-        return this.report(buf, r, `invalid language tag: expected a letter after '@', found ${describeAt(buf, r)}`);
+        return this.report(buf, r, `invalid language tag: expected a letter after '@', found ${this.found(buf, r)}`);
       }
       for (;;) {
         l = buf[r]!;
@@ -972,7 +999,7 @@ export class NTriplesParser {
           return this.report(
             buf,
             r,
-            `invalid language tag: expected a letter or digit after '-', found ${describeAt(buf, r)}`,
+            `invalid language tag: expected a letter or digit after '-', found ${this.found(buf, r)}`,
           );
         }
       }
@@ -1005,7 +1032,7 @@ export class NTriplesParser {
       if (buf[q + 1] !== CARET) return this.report(buf, q + 1, "expected '^^' before the datatype IRI");
       const d0 = NTriplesParser.skipWs(buf, q + 2);
       if (buf[d0] !== LT) {
-        return this.report(buf, d0, `expected datatype IRI after '^^', found ${describeAt(buf, d0)}`);
+        return this.report(buf, d0, `expected datatype IRI after '^^', found ${this.found(buf, d0)}`);
       }
       const dEnd = this.scanIri(buf, d0);
       if (dEnd < 0) return -1;

@@ -18,6 +18,7 @@ import { DATALOG, N_QUADS, N_TRIPLES, TRIG, TURTLE, recognizeMediaType, unsuppor
 import { unknownPrefixMessage } from '../model/messages.js';
 import type { ImportReport } from './notifications.js';
 import { NTriplesParser } from './ntriples-parser.js';
+import { N3_MESSAGES_NOT_SHOWN, NOT_SHOWN_NOTE } from './hidden-content.js';
 import { InvalidUtf8Error, Utf8Validator } from './utf8-validation.js';
 
 /** Where parsed statements go. */
@@ -59,6 +60,12 @@ export interface ParseOptions {
    * something besides the content, such as a file extension, says it is N-Triples or N-Quads.
    */
   readonly fallBackToTurtle?: boolean;
+  /**
+   * Whether error rows may quote the content (default true). False for content the caller did
+   * not give itself (read by IRI): its errors then name the rule broken and the position, but
+   * hold none of its text, and its prefix rows are reported only when it has no error.
+   */
+  readonly showContent?: boolean;
 }
 
 /** The result of {@link parseRdf}: the format read and the prefixes in force at the end. */
@@ -128,7 +135,7 @@ export async function parseRdf(
   const errorsBefore = report.errors;
   let outcome: ParseOutcome;
   if (mediaType === N_TRIPLES || mediaType === N_QUADS) {
-    outcome = await parseLines(rest, mediaType, dictionary, sink, report, options.interrupter);
+    outcome = await parseLines(rest, mediaType, dictionary, sink, report, options.interrupter, options.showContent !== false);
   } else if (mediaType === TURTLE || mediaType === TRIG) {
     outcome = await parseTurtle(rest, mediaType, dictionary, sink, report, options);
   } else {
@@ -211,6 +218,7 @@ async function parseLines(
   sink: StatementSink,
   report: ImportReport,
   interrupter: Interrupter,
+  showContent: boolean,
 ): Promise<ParseOutcome> {
   const parser = new NTriplesParser(
     {
@@ -218,7 +226,7 @@ async function parseLines(
       statement: (s, p, o, g) => sink.statement(s, p, o, g),
       error: (line, column, message) => report.error(message, line, column),
     },
-    { quads: mediaType === N_QUADS },
+    { quads: mediaType === N_QUADS, showContent },
   );
   const SLICE = 1 << 16;
   for await (const input of chunks) {
@@ -279,6 +287,8 @@ async function parseTurtle(
   const parser = new Parser({ format: mediaType === TRIG ? 'application/trig' : 'text/turtle', baseIRI: options.baseIRI, blankNodePrefix: '_:', factory });
   const defined = new Map<string, string>();
   let seenPrefixes = 0;
+  const showContent = options.showContent !== false;
+  const errorsBefore = report.errors;
   const decoder = new StringDecoder('utf8');
   const validator = new Utf8Validator();
   const interrupter = options.interrupter;
@@ -319,7 +329,7 @@ async function parseTurtle(
           let column: number | undefined;
           if (ctx?.token?.start !== undefined) column = ctx.token.start + 1;
           else if (ctx?.previousToken?.end !== undefined && ctx.previousToken.line === ctx.line) column = ctx.previousToken.end + 1;
-          report.error(turtleErrorMessage(error.message), line, column);
+          report.error(turtleErrorMessage(error.message, showContent), line, column);
           input.destroy();
           resolve();
           return;
@@ -345,16 +355,30 @@ async function parseTurtle(
         if (++seenPrefixes <= preambleCount) return;
         const name = `${prefix}:`;
         defined.set(name, iri.value);
-        report.prefix(name, iri.value);
+        if (showContent) report.prefix(name, iri.value);
       },
     } as unknown as Parameters<Parser['parse']>[1]);
   });
+  // the prefixes of content that is not shown are part of what it holds: reported only when it imports
+  if (!showContent && report.errors === errorsBefore) for (const [name, iri] of defined) report.prefix(name, iri);
   return { mediaType, definedPrefixes: defined };
 }
 
-/** The message of an error of n3's parser, without its line (the row has it), in quadlog's wording where quadlog has one. */
-function turtleErrorMessage(message: string): string {
+/**
+ * The message of an error of n3's parser, without its line (the row has it), in quadlog's
+ * wording where quadlog has one. When the content is not shown, what n3 quotes of it is left
+ * out: n3 quotes the input only in double quotes (`Unexpected "…"`, `Undefined prefix "…"`),
+ * and a message holding no double quote is a fixed text or names a token type
+ * (`Unexpected literal`, `Expected entity but got .`).
+ */
+function turtleErrorMessage(message: string, showContent: boolean): string {
   const text = message.replace(/ on line \d+\.$/, '');
+  if (!showContent) {
+    const quote = text.indexOf('"');
+    if (quote < 0) return text;
+    const before = text.slice(0, quote).trim();
+    return N3_MESSAGES_NOT_SHOWN[before] ?? `${before.replace(/:$/, '')} (the text is not shown: ${NOT_SHOWN_NOTE})`;
+  }
   const undefinedPrefix = /^Undefined prefix "([^"]*)"$/.exec(text);
   if (undefinedPrefix) return unknownPrefixMessage(undefinedPrefix[1]!);
   return text;

@@ -15,6 +15,7 @@ import type { ImportReport } from '../formats/notifications.js';
 import { ABSENT_TERM, parseRdf, readText, sniffContent, type TermIds } from '../formats/rdf-parse.js';
 import { parseDatalog } from '../formats/datalog-parser.js';
 import { InvalidUtf8Error } from '../formats/utf8-validation.js';
+import { RULE_NOT_SHOWN, TUPLE_TABLE_NOT_SHOWN } from '../formats/hidden-content.js';
 import { DEFAULT_TRIPLES, DEFAULT_TRIPLES_ID, QUADS, QUADS_ID, type WriteTransaction } from '../storage/fact-store.js';
 import { storesFacts } from '../storage/catalogue.js';
 import type { DataStore } from './data-store.js';
@@ -133,6 +134,8 @@ export async function importInto(
   const prefixes = new Map(tx.catalogue.prefixes);
   const baseIRI = options.baseIRI ?? tx.catalogue.baseIRI;
   const definedPrefixes = new Map<string, string>();
+  // what is read by IRI is not the caller's own text: its errors quote none of it (see showContent)
+  const showContent = toOpen === undefined || !isIriList(toOpen);
   const importOne = async (opened: OpenedSource): Promise<void> => {
     // what the origin says (HTTP Content-Type, file extension): forced on the items of lists
     const declared = (opened.declaredType !== undefined ? canonicalMediaType(opened.declaredType) : undefined) ?? mediaTypeOfFileName(opened.name);
@@ -148,7 +151,7 @@ export async function importInto(
         report.error(e.description, e.line, e.column);
         return;
       }
-      importDatalog(store, tx, text, { baseIRI, prefixes, deleting, defaultGraph }, report, apply, definedPrefixes);
+      importDatalog(store, tx, text, { baseIRI, prefixes, deleting, defaultGraph, showContent }, report, apply, definedPrefixes);
       return;
     }
     const outcome = await parseRdf(content, ids, sink, report, {
@@ -159,6 +162,7 @@ export async function importInto(
       interrupter,
       // content only guessed to be N-Triples/N-Quads may be Turtle/TriG, unless its origin says otherwise
       fallBackToTurtle: stated === undefined && (declared === undefined || declared === TURTLE || declared === TRIG),
+      showContent,
     });
     for (const [name, iri] of outcome.definedPrefixes) definedPrefixes.set(name, iri);
   };
@@ -247,23 +251,29 @@ function positioned(message: string): { message: string; line?: number; column?:
   return m ? { line: Number(m[1]), column: Number(m[2]), message: m[3]! } : { message };
 }
 
-/** Imports Datalog text: facts like any other facts, rules into (or out of) the user domain. */
+/**
+ * Imports Datalog text: facts like any other facts, rules into (or out of) the user domain.
+ * With `showContent` false (text read by IRI), no error row quotes the text (a tuple table's
+ * name, a rule), and prefix rows are reported only when the text has no error.
+ */
 function importDatalog(
   store: DataStore,
   tx: WriteTransaction,
   text: string,
-  options: { baseIRI: string; prefixes: ReadonlyMap<string, string>; deleting: boolean; defaultGraph: number },
+  options: { baseIRI: string; prefixes: ReadonlyMap<string, string>; deleting: boolean; defaultGraph: number; showContent: boolean },
   report: ImportReport,
   apply: (tableId: number, tuple: Uint32Array) => void,
   definedPrefixes: Map<string, string>,
 ): void {
-  const { document, errors } = parseDatalog(text, { baseIRI: options.baseIRI, prefixes: options.prefixes });
+  const { document, errors } = parseDatalog(text, { baseIRI: options.baseIRI, prefixes: options.prefixes, showContent: options.showContent });
   for (const e of errors) report.error(e.message, e.line, e.column);
   for (const [name, iri] of document.prefixes) {
-    report.prefix(name, iri);
+    if (options.showContent) report.prefix(name, iri);
     definedPrefixes.set(name, iri);
   }
   if (errors.length > 0) return;
+  const errorsBefore = report.errors;
+  const named = (table: string): string => (options.showContent ? `tuple table '${table}'` : TUPLE_TABLE_NOT_SHOWN);
   const dictionary = store.facts.dictionary;
   for (const fact of document.facts) {
     let table = fact.table;
@@ -275,15 +285,15 @@ function importDatalog(
     const info = tx.catalogue.tupleTables.get(table);
     const at = fact.position;
     if (!info) {
-      report.error(`tuple table '${table}' does not exist`, at.line, at.column);
+      report.error(`${named(table)} does not exist`, at.line, at.column);
       continue;
     }
     if (!storesFacts(info)) {
-      report.error(`tuple table '${table}' is built in: its facts are computed by the store and cannot be ${options.deleting ? 'deleted' : 'imported'}`, at.line, at.column);
+      report.error(`${named(table)} is built in: its facts are computed by the store and cannot be ${options.deleting ? 'deleted' : 'imported'}`, at.line, at.column);
       continue;
     }
     if (args.length < info.minArity || args.length > info.maxArity) {
-      report.error(`tuple table '${table}' takes ${info.maxArity} arguments, not ${args.length}`, at.line, at.column);
+      report.error(`${named(table)} takes ${info.maxArity} arguments, not ${args.length}`, at.line, at.column);
       continue;
     }
     const tuple = new Uint32Array(args.length);
@@ -298,13 +308,15 @@ function importDatalog(
     }
     apply(info.id, tuple);
   }
-  if (document.rules.length === 0) return;
-  report.processedRules += document.rules.length;
-  try {
-    report.changedRules += options.deleting ? store.reasoner.removeRules(tx, document.rules) : store.reasoner.addRules(tx, document.rules, 'user');
-  } catch (e) {
-    if (!(e instanceof RuleCompilationError)) throw e;
-    const p = positioned(e.message);
-    report.error(p.message, p.line, p.column);
+  if (document.rules.length > 0) {
+    report.processedRules += document.rules.length;
+    try {
+      report.changedRules += options.deleting ? store.reasoner.removeRules(tx, document.rules) : store.reasoner.addRules(tx, document.rules, 'user');
+    } catch (e) {
+      if (!(e instanceof RuleCompilationError)) throw e;
+      const p = positioned(e.message);
+      report.error(options.showContent ? p.message : RULE_NOT_SHOWN, p.line, p.column);
+    }
   }
+  if (!options.showContent && report.errors === errorsBefore) for (const [name, iri] of document.prefixes) report.prefix(name, iri);
 }
