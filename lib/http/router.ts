@@ -1,8 +1,13 @@
 /**
  * The path map of the management interface and the request pipeline: routing (404 for an
  * unknown path, 405 with `Allow` for a method the path lacks), the request ID (variant B),
- * parameters from the query string and form bodies, authentication, the named connection,
- * request registration, and the mapping of errors to responses.
+ * parameters from the query string, authentication, then parameters from a form body and the
+ * connection it names, request registration, and the mapping of errors to responses.
+ *
+ * No body is read before the request is authenticated (see `auth.ts` for a connection named
+ * only in a form body); an error answered while the body is still arriving is sent at once and
+ * the rest of the body dropped (`unread-body.ts`). Parameters must be UTF-8 once
+ * percent-decoded (`form-parameters.ts`).
  *
  * Paths of variant B only (`/requests…`, `/datastores/<ds>/commitprocedure`) are unknown
  * (404) in variant A.
