@@ -149,6 +149,8 @@ const ECHAR: Readonly<Record<string, string>> = {
   '\\': '\\',
 };
 const MULTI_CHAR_PUNCT = [':-', '^^', '&&', '||', '!=', '>=', '<='];
+/** The binary operators of expressions, each a level of the parsed tree when chained. */
+const CHAIN_OPERATORS: ReadonlySet<string> = new Set(['+', '-', '*', '/', '&&', '||', '=', '!=', '<', '>', '<=', '>=']);
 
 function isDigit(c: string | undefined): boolean {
   return c !== undefined && c >= '0' && c <= '9';
@@ -1184,14 +1186,31 @@ class DatalogParser {
     return { expression, text };
   }
 
-  /** Refuses an expression (tokens `[from, to)`) whose parentheses nest deeper than the limit. */
+  /**
+   * Refuses an expression (tokens `[from, to)`) whose parentheses nest deeper than the limit,
+   * or with more than twice the limit of binary operators between one pair of parentheses (a
+   * chain `1 + 1 + …` nests one level per operator once parsed; refused here before the
+   * parser spends seconds on 50,000 of them).
+   */
   private checkNesting(from: number, to: number, context: string): void {
-    let depth = 0;
+    const refuse = (t: Token): never => {
+      throw new StatementError(t.start, `invalid expression in ${context}: ${nestingMessage('the expression')}`);
+    };
+    const operators = [0];
     for (let k = from; k < to; k++) {
       const t = this.tokens[k]!;
-      if (t.kind !== 'punct') continue;
-      if (t.value === '(' && ++depth > MAX_NESTING_DEPTH) throw new StatementError(t.start, `invalid expression in ${context}: ${nestingMessage('the expression')}`);
-      if (t.value === ')') depth--;
+      if (t.kind !== 'punct') {
+        // `1+1` is lexed as 1 and +1: a signed number after a term is an operator and a number
+        const signed = (t.kind === 'integer' || t.kind === 'decimal' || t.kind === 'double') && (t.value[0] === '+' || t.value[0] === '-');
+        const previous = this.tokens[k - 1];
+        if (signed && k > from && previous !== undefined && previous.kind !== 'punct' && ++operators[operators.length - 1]! > 2 * MAX_NESTING_DEPTH) refuse(t);
+        continue;
+      }
+      if (t.value === '(') {
+        if (operators.push(0) > MAX_NESTING_DEPTH + 1) refuse(t);
+      } else if (t.value === ')') {
+        if (operators.length > 1) operators.pop();
+      } else if (CHAIN_OPERATORS.has(t.value) && ++operators[operators.length - 1]! > 2 * MAX_NESTING_DEPTH) refuse(t);
     }
   }
 

@@ -14,6 +14,7 @@ import type { Interrupter } from '../model/control.js';
 import type { Snapshot } from '../storage/fact-store.js';
 import { equalityRules, type ReasoningSavepoint, ruleKey, StoreReasoner } from './reasoning.js';
 import { executeUpdate, parseUpdate, type UpdateDataset } from '../sparql/update.js';
+import { parseUpdateOffThread } from '../sparql/parse-off-thread.js';
 import type { EvaluationLimits } from '../sparql/query-budget.js';
 import { ImportReport } from '../formats/notifications.js';
 import { importInto } from './import.js';
@@ -223,7 +224,9 @@ export class DataStore {
    * read policy allows.
    */
   async runUpdate(tx: WriteTransaction, update: string, baseIRI: string, interrupter: Interrupter, dataset?: UpdateDataset, limits?: EvaluationLimits): Promise<void> {
-    const op = parseUpdate(update, tx.catalogue.prefixes, baseIRI, dataset);
+    // a long text is parsed on the parsing thread; the time limit covers parsing too
+    const deadline = limits?.timeLimitMs !== undefined ? performance.now() + limits.timeLimitMs : Infinity;
+    const op = await parseUpdateOffThread(update, tx.catalogue.prefixes, baseIRI, dataset, { interrupter, deadline });
     await executeUpdate(
       op,
       {

@@ -323,7 +323,7 @@ export function bgpPlan(
  * that calls `pause` every 256 steps, so that no pattern's scan, however deep, holds the event
  * loop. Emits the same solutions in the same order as {@link BgpPlan.step}.
  */
-export async function runBgpIteratively(plan: BgpPlan, matcher: NonNullable<QuadSource['matcher']>, emit: Emit, pause: () => Promise<void>): Promise<boolean> {
+export async function runBgpIteratively(plan: BgpPlan, matcher: NonNullable<QuadSource['matcher']>, emit: Emit, pause: () => Promise<void>, due: () => boolean = () => false): Promise<boolean> {
   if (plan.size === 0) return plan.step(0);
   const found = new Int32Array(4);
   let hit!: boolean;
@@ -356,10 +356,13 @@ export async function runBgpIteratively(plan: BgpPlan, matcher: NonNullable<Quad
   scans[0] = open(0);
   let k = 0;
   let rows = 0;
+  // rows of the last pattern per step; once a step outlasts the time slice (each solution costs
+  // much downstream: a join with a large VALUES, say), one row per step, so that pauses come in time
+  let lastBatch = LAST_SCAN_BATCH;
   for (;;) {
     const scan = scans[k];
     hit = false;
-    const done = scan === undefined || scan(k === last ? LAST_SCAN_BATCH : 1);
+    const done = scan === undefined || scan(k === last ? lastBatch : 1);
     if (stopped) return true;
     if (hit) {
       plan.unbindAt(k);
@@ -370,5 +373,9 @@ export async function runBgpIteratively(plan: BgpPlan, matcher: NonNullable<Quad
       k--;
     }
     if ((++rows & 255) === 0) await pause();
+    else if (due()) {
+      lastBatch = 1;
+      await pause();
+    }
   }
 }

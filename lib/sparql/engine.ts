@@ -40,7 +40,7 @@ import { bgpPlan, describeJoinOrder, type PatternRef, type PatternRefs, type Pla
 import { BlankNodeScopes } from './blank-node-scope.js';
 import { compileCondition, compileOverSolutions, type ExpressionHost } from './expression-glue.js';
 import { graph, NamedGraphs } from './graph-patterns.js';
-import { existsFilter, join, leftJoin, minus, values } from './joins.js';
+import { existsFilter, join, leftJoin, minus, values, valuesAsync } from './joins.js';
 import { memoized, pureVariables } from './memo.js';
 import { emitCountStar, group, orderBy } from './ordering.js';
 import { PathPatterns } from './path-patterns.js';
@@ -235,6 +235,8 @@ export class Engine implements ExpressionHost {
       case Algebra.types.UNION:
         for (const child of op.input) if (await this.evaluateAsync(child, seed, active, emit)) return true;
         return false;
+      case Algebra.types.VALUES:
+        return valuesAsync(this, op, seed, emit, () => this.pauseBetweenBatches(), () => this.interrupter.due());
       case Algebra.types.GRAPH:
         if (op.name.termType === 'Variable' && seed[this.slot(op.name.value)]! === -1 && op.input.type === Algebra.types.BGP && op.input.patterns.length > 0) {
           return this.bgpAsync(op.input.patterns, seed, DEFAULT_GRAPH, emit, this.slot(op.name.value));
@@ -495,7 +497,7 @@ export class Engine implements ExpressionHost {
     if (!plan) return false;
     const matcher = this.source.matcher?.bind(this.source);
     if (!matcher) return plan.step(0);
-    return runBgpIteratively(plan, matcher, emit, () => this.pauseBetweenBatches());
+    return runBgpIteratively(plan, matcher, emit, () => this.pauseBetweenBatches(), () => this.interrupter.due());
   }
 
   /** Between batches: backpressure, then a yield when the time slice is used up (or an interrupt). */

@@ -15,7 +15,7 @@ import type { StoreState } from '../storage/fact-store.js';
 import { factDomainMask } from '../storage/tuple-table.js';
 import { StoreQuadSource, type DatasetGraphs } from './dataset.js';
 import { Engine } from './engine.js';
-import { compileQuery, parseQuery, toAlgebra } from './parse.js';
+import { compileQueryOffThread } from './parse-off-thread.js';
 import { applyLimits, HOLDERS, tripleBytes } from './query-budget.js';
 import { DEFAULT_GRAPH, UNBOUND } from './quad-source.js';
 import { QueryTerms, type QueryTerm } from './query-terms.js';
@@ -39,7 +39,10 @@ export async function runQuery(
 ): Promise<void> {
   const baseIRI = options.baseIRI ?? state.catalogue.baseIRI;
   const prefixes = state.catalogue.prefixes;
-  const compiled = compileQuery(text, prefixes, baseIRI);
+  // the time limit covers parsing (a long text is parsed on the parsing thread)
+  const started = performance.now();
+  const deadline = options.timeLimitMs !== undefined ? started + options.timeLimitMs : Infinity;
+  const compiled = await compileQueryOffThread(text, prefixes, baseIRI, { interrupter, deadline });
   const parsed = compiled.parsed;
   let algebra = compiled.algebra;
   const terms = new QueryTerms(dictionary);
@@ -64,7 +67,7 @@ export async function runQuery(
   engine.plan = plan;
   engine.pause = pause;
   engine.agent = options.agent;
-  applyLimits(engine, options);
+  applyLimits(engine, options, started);
   engine.collectVariables(algebra);
   // LIMIT 0 leaves no Slice in the algebra (sparqlalgebrajs treats 0 as absent)
   const limitZero = 'limit' in parsed && parsed.limit === 0;
@@ -107,7 +110,8 @@ export async function runQuery(
  */
 export async function explainQuery(state: StoreState, dictionary: TermDictionary, text: string, options: EvaluationOptions, interrupter: Interrupter): Promise<string> {
   const baseIRI = options.baseIRI ?? state.catalogue.baseIRI;
-  const algebra = toAlgebra(parseQuery(text, state.catalogue.prefixes, baseIRI), baseIRI, state.catalogue.prefixes, false);
+  const deadline = options.timeLimitMs !== undefined ? performance.now() + options.timeLimitMs : Infinity;
+  const { algebra } = await compileQueryOffThread(text, state.catalogue.prefixes, baseIRI, { interrupter, deadline });
   const plan: string[] = [];
   let answers = 0;
   const start = performance.now();

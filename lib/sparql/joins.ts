@@ -143,7 +143,28 @@ export function minus(engine: Engine, op: Algebra.Minus, active: number, emit: E
 
 /** VALUES: each binding row merged with `seed`. */
 export function values(engine: Engine, op: Algebra.Values, seed: Int32Array, emit: Emit): boolean {
-  for (const binding of op.bindings) {
+  for (const binding of op.bindings) if (valuesRow(engine, op, binding, seed, emit)) return true;
+  return false;
+}
+
+/**
+ * VALUES driving an evaluation: the rows in turn, with a pause (a yield when the time slice is
+ * used up, the time limit and interrupts checked) whenever the slice is used up, so that a long
+ * VALUES block lets the event loop in.
+ */
+export async function valuesAsync(engine: Engine, op: Algebra.Values, seed: Int32Array, emit: Emit, pause: () => Promise<void>, due: () => boolean): Promise<boolean> {
+  const bindings = op.bindings;
+  for (let i = 0; i < bindings.length; i++) {
+    if (valuesRow(engine, op, bindings[i]!, seed, emit)) return true;
+    if (due()) await pause();
+  }
+  return false;
+}
+
+/** One VALUES row merged with `seed` and emitted (unless it contradicts the seed); true when `emit` asked to stop. */
+function valuesRow(engine: Engine, op: Algebra.Values, binding: Algebra.Values['bindings'][number], seed: Int32Array, emit: Emit): boolean {
+  engine.tick();
+  {
     const out = seed.slice();
     let ok = true;
     for (const v of op.variables) {
@@ -154,9 +175,8 @@ export function values(engine: Engine, op: Algebra.Values, seed: Int32Array, emi
       if (out[s]! === -1) out[s] = id;
       else if (out[s] !== id) ok = false;
     }
-    if (ok && emit(out)) return true;
+    return ok && emit(out) === true;
   }
-  return false;
 }
 
 /**

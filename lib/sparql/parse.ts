@@ -43,7 +43,10 @@ export function parseQuery(text: string, prefixes: ReadonlyMap<string, string>, 
 
 /** A parsed query and its algebra. */
 export interface CompiledQuery {
-  /** The sparqljs syntax tree. */
+  /**
+   * The sparqljs syntax tree; of a text parsed on the parsing thread (parse-off-thread.ts),
+   * only its `type`, `queryType`, `base` and `limit`.
+   */
   readonly parsed: SparqlQuery;
   /** Its algebra. */
   readonly algebra: Algebra.Operation;
@@ -53,18 +56,32 @@ export interface CompiledQuery {
 const compiledQueries = new WeakMap<object, Map<string, CompiledQuery>>();
 const COMPILED_QUERIES_KEPT = 256;
 
-/** Parses and translates a query, reusing the result for the same text, prefixes and base. */
-export function compileQuery(text: string, prefixes: ReadonlyMap<string, string>, baseIRI: string): CompiledQuery {
+/** The cache of one prefix set, by base IRI and text. */
+function compiledOf(prefixes: ReadonlyMap<string, string>): Map<string, CompiledQuery> {
   let byText = compiledQueries.get(prefixes);
   if (!byText) compiledQueries.set(prefixes, (byText = new Map<string, CompiledQuery>()));
-  const key = `${baseIRI}\u0000${text}`;
-  let entry = byText.get(key);
-  if (!entry) {
-    const parsed = parseQuery(text, prefixes, baseIRI);
-    entry = { parsed, algebra: toAlgebra(parsed, baseIRI, prefixes, false) };
-    if (byText.size >= COMPILED_QUERIES_KEPT) byText.delete(byText.keys().next().value!);
-    byText.set(key, entry);
-  }
+  return byText;
+}
+
+/** Keeps a compiled query for later calls with the same text, prefixes and base (also one compiled elsewhere, on the parsing thread). */
+export function rememberCompiledQuery(text: string, prefixes: ReadonlyMap<string, string>, baseIRI: string, entry: CompiledQuery): void {
+  const byText = compiledOf(prefixes);
+  if (byText.size >= COMPILED_QUERIES_KEPT) byText.delete(byText.keys().next().value!);
+  byText.set(`${baseIRI}\u0000${text}`, entry);
+}
+
+/** The compiled query kept for this text, prefixes and base, if any. */
+export function cachedCompiledQuery(text: string, prefixes: ReadonlyMap<string, string>, baseIRI: string): CompiledQuery | undefined {
+  return compiledOf(prefixes).get(`${baseIRI}\u0000${text}`);
+}
+
+/** Parses and translates a query, reusing the result for the same text, prefixes and base. */
+export function compileQuery(text: string, prefixes: ReadonlyMap<string, string>, baseIRI: string): CompiledQuery {
+  const cached = cachedCompiledQuery(text, prefixes, baseIRI);
+  if (cached) return cached;
+  const parsed = parseQuery(text, prefixes, baseIRI);
+  const entry = { parsed, algebra: toAlgebra(parsed, baseIRI, prefixes, false) };
+  rememberCompiledQuery(text, prefixes, baseIRI, entry);
   return entry;
 }
 
