@@ -73,6 +73,17 @@ function errorsOf(text: string, options: DatalogParseOptions = { baseIRI: 'http:
 }
 
 describe('parseDatalog', () => {
+  it('refuses an expression with more than 1,000 chained operators at one level before parsing it, at the operator', () => {
+    const head = '[?x, <http://e/q>, ?z] :- [?x, <http://e/p>, ?y], BIND(';
+    const terms = Array.from({ length: 50000 }, () => '1');
+    const result = parseDatalog(`${head}${terms.join('+')} AS ?z) .`);
+    // the 1,001st '+' (signed numbers after a term count as operators too)
+    expect(result.errors.map((e) => [e.line, e.column])).to.deep.equal([[1, head.length + 2 * 1001]]);
+    expect(result.errors[0]!.message).to.contain('nests more than 500 levels deep');
+    const chained = parseDatalog(`${head}?y * 2 - 1 + ${Array.from({ length: 400 }, () => '1').join(' - ')} AS ?z) .`);
+    expect(chained.errors).to.deep.equal([]);
+  });
+
   describe('atoms', () => {
     it('parses default graph triple, property and class atoms into DefaultTriples', () => {
       const rule = oneRule('[?x, :p, ?y], :q[?x, ?y], :C[?x] :- [?x, :r, ?y] .');
