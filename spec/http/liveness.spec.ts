@@ -111,4 +111,11 @@ describe('HTTP: no request freezes the server', function () {
       }
     });
   }
+
+  it('answers a catastrophic regular expression at once (a linear-time engine)', async () => {
+    const [path, init] = sparql(store, `SELECT * WHERE { BIND("${'a'.repeat(5000)}!" AS ?o) FILTER(REGEX(?o, "^(a+)+$")) }`);
+    const res = await env.fetch(path, init);
+    expect(res.status, await res.clone().text()).to.equal(200);
+    expect((await res.text()).trim()).to.equal('o');
+  });
 });
