@@ -239,7 +239,11 @@ export class DataStore {
         load: async (iri, graph) => {
           const report = new ImportReport();
           await importInto(this, tx, 'ADD', { iris: [iri] }, { defaultGraph: graph }, report, interrupter);
-          if (report.errors > 0) throw new ParsingError(`LOAD <${iri}> failed: ${report.notifications.find((r) => r.type === 'error')?.description ?? 'errors in the content'}`);
+          if (report.errors > 0) {
+            const first = report.notifications.find((r) => r.type === 'error');
+            const at = first?.line !== undefined ? `line ${first.line}${first.column !== undefined ? `, column ${first.column}` : ''}: ` : '';
+            throw new ParsingError(`LOAD <${iri}> failed: ${at}${first?.description ?? 'errors in the content'}`);
+          }
         },
       },
       baseIRI,
