@@ -219,6 +219,7 @@ export class Engine implements ExpressionHost {
     const u = this.singleInputOperator(op, seed, active, emit);
     if (u) {
       const stopped = await this.evaluateAsync(u.input, u.seed, active, u.emit);
+      if (u.finishAsync) return u.finishAsync(stopped, () => this.pauseBetweenBatches(), () => this.interrupter.due());
       return u.finish ? u.finish(stopped) : stopped;
     }
     switch (op.type) {

@@ -70,7 +70,53 @@ export function orderBy(engine: Engine, op: Algebra.OrderBy, seed: Int32Array, a
       for (const r of rows) if (emit(r.s)) return true;
       return false;
     },
+    finishAsync: async (_stopped, pause, due) => {
+      held?.release();
+      const sorted = await sortInSlices(rows, compare, pause, due);
+      for (let i = 0; i < sorted.length; i++) {
+        if (emit(sorted[i]!.s)) return true;
+        if ((i & 255) === 0 && due()) await pause();
+      }
+      return false;
+    },
   };
+}
+
+/** Rows sorted at once in a run of {@link sortInSlices}. */
+const SORT_RUN = 2048;
+
+/**
+ * A stable sort that lets the event loop in: runs of {@link SORT_RUN} rows sorted one at a
+ * time, then merged pairwise, with a pause whenever the time slice is used up. The order is that
+ * of `rows.sort(compare)`.
+ */
+export async function sortInSlices<T>(rows: T[], compare: (a: T, b: T) => number, pause: () => Promise<void>, due: () => boolean): Promise<T[]> {
+  if (rows.length <= SORT_RUN) return rows.sort(compare);
+  for (let start = 0; start < rows.length; start += SORT_RUN) {
+    const run = rows.slice(start, start + SORT_RUN).sort(compare);
+    for (let i = 0; i < run.length; i++) rows[start + i] = run[i]!;
+    if (due()) await pause();
+  }
+  let from = rows;
+  let to: T[] = new Array<T>(rows.length);
+  for (let width = SORT_RUN; width < rows.length; width *= 2) {
+    for (let left = 0; left < rows.length; left += 2 * width) {
+      const mid = Math.min(left + width, rows.length);
+      const end = Math.min(left + 2 * width, rows.length);
+      let i = left;
+      let j = mid;
+      let k = left;
+      // on equal keys the left run first: the merge is stable
+      while (i < mid && j < end) {
+        to[k++] = compare(from[j]!, from[i]!) < 0 ? from[j++]! : from[i++]!;
+        if ((k & 4095) === 0 && due()) await pause();
+      }
+      while (i < mid) to[k++] = from[i++]!;
+      while (j < end) to[k++] = from[j++]!;
+    }
+    [from, to] = [to, from];
+  }
+  return from;
 }
 
 /** ORDER BY under a LIMIT holds at least this many rows before it cuts them back. */

@@ -23,6 +23,12 @@ export interface SingleInputOperator {
   readonly emit: Emit;
   /** Called once the input is exhausted (ORDER BY and GROUP BY emit then). */
   readonly finish?: (stopped: boolean) => boolean;
+  /**
+   * The same, for an evaluation that may let the event loop in: `pause` (a yield when the time
+   * slice is used up; the time limit and interrupts checked) whenever `due` says so. Used
+   * instead of `finish` where given.
+   */
+  readonly finishAsync?: (stopped: boolean, pause: () => Promise<void>, due: () => boolean) => Promise<boolean>;
 }
 
 /** The merge of two compatible solutions, or undefined. */
