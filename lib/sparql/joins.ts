@@ -164,19 +164,17 @@ export async function valuesAsync(engine: Engine, op: Algebra.Values, seed: Int3
 /** One VALUES row merged with `seed` and emitted (unless it contradicts the seed); true when `emit` asked to stop. */
 function valuesRow(engine: Engine, op: Algebra.Values, binding: Algebra.Values['bindings'][number], seed: Int32Array, emit: Emit): boolean {
   engine.tick();
-  {
-    const out = seed.slice();
-    let ok = true;
-    for (const v of op.variables) {
-      const t = binding[`?${v.value}`] ?? (binding as Record<string, RDF.Term | undefined>)[v.value];
-      if (!t) continue;
-      const id = engine.terms.idOf(t as QueryTerm);
-      const s = engine.slot(v.value);
-      if (out[s]! === -1) out[s] = id;
-      else if (out[s] !== id) ok = false;
-    }
-    return ok && emit(out) === true;
+  const out = seed.slice();
+  let ok = true;
+  for (const v of op.variables) {
+    const t = binding[`?${v.value}`] ?? (binding as Record<string, RDF.Term | undefined>)[v.value];
+    if (!t) continue;
+    const id = engine.terms.idOf(t as QueryTerm);
+    const s = engine.slot(v.value);
+    if (out[s]! === -1) out[s] = id;
+    else if (out[s] !== id) ok = false;
   }
+  return ok && emit(out) === true;
 }
 
 /**
