@@ -359,6 +359,7 @@ export async function runBgpIteratively(plan: BgpPlan, matcher: NonNullable<Quad
   // rows of the last pattern per step; once a step outlasts the time slice (each solution costs
   // much downstream: a join with a large VALUES, say), one row per step, so that pauses come in time
   let lastBatch = LAST_SCAN_BATCH;
+  let sincePause = 0;
   for (;;) {
     const scan = scans[k];
     hit = false;
@@ -372,10 +373,16 @@ export async function runBgpIteratively(plan: BgpPlan, matcher: NonNullable<Quad
       if (k === 0) return false;
       k--;
     }
-    if ((++rows & 255) === 0) await pause();
-    else if (due()) {
-      lastBatch = 1;
+    ++sincePause;
+    if ((++rows & 255) === 0) {
       await pause();
+      sincePause = 0;
+    } else if ((lastBatch === 1 || (rows & 15) === 0) && due()) {
+      // (the clock is read every 16 steps, and every step once steps are slow: it costs as much
+      // as a step.) A slice used up within 16 steps means slow steps: one row per step from now
+      if (sincePause <= 16) lastBatch = 1;
+      await pause();
+      sincePause = 0;
     }
   }
 }
