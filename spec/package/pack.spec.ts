@@ -23,7 +23,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 
 /** Top-level entries of the working tree that a clean clone would not have (or a pack would not need). */
-const NOT_COPIED = new Set(['node_modules', '.git', 'dist', 'coverage', '.scratch', 'tmp-scratch']);
+const NOT_COPIED = new Set(['node_modules', '.git', 'dist', 'coverage', '.scratch', 'tmp-scratch', 'test-data']);
 
 /**
  * The environment of child npm and node processes: ours without npm's script variables (so
