@@ -203,9 +203,10 @@ async function reviveTree<T>(tree: unknown, due: () => boolean): Promise<T> {
  * @throws QueryCompilationError for a syntax error; InterruptedError when `stop` says so first.
  */
 export async function compileQueryOffThread(text: string, prefixes: ReadonlyMap<string, string>, baseIRI: string, stop: ParseStop): Promise<CompiledQuery> {
-  if (!parsedOffThread(text)) return compileQuery(text, prefixes, baseIRI);
+  // a text seen before is neither scanned nor parsed again
   const cached = cachedCompiledQuery(text, prefixes, baseIRI);
   if (cached) return cached;
+  if (!parsedOffThread(text)) return compileQuery(text, prefixes, baseIRI);
   const reply = await runOnWorker({ kind: 'query', text, prefixes: [...prefixes], baseIRI }, stop);
   if (!reply.ok) throw replyError(reply);
   const due = (): boolean => stop.interrupter.due();
