@@ -83,3 +83,4 @@ export {
   BadRequestError,
   InvalidConnectionError,
 } from './model/errors.js';
+export { firstInvalidUtf8 } from './model/utf8.js';

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { firstInvalidUtf8, InvalidUtf8Error, Utf8Validator } from '../../lib/formats/utf8-validation.js';
+import { InvalidUtf8Error, Utf8Validator } from '../../lib/formats/utf8-validation.js';
+import { firstInvalidUtf8 } from '../../lib/model/utf8.js';
 
 const strict = new TextDecoder('utf-8', { fatal: true });
 
