@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { ConnectionFactory, type DataStoreConnection, QuadlogError, Server, type ServerConnection } from '../../lib/index.js';
-import { W3C_ROOT } from '../helpers/w3c-sparql.js';
+import { W3C_DIR } from '../helpers/test-data.js';
 
 /**
  * Runs per property: `QUADLOG_FUZZ_RUNS` when set (a long search), else `ciRuns` (sized so
@@ -56,7 +56,7 @@ function collect(dir: string, extensions: readonly string[], limit: number, out:
 const corpusCache = new Map<string, CorpusFile[]>();
 
 /**
- * The files of a W3C suite directory (relative to {@link W3C_ROOT}) with the given extensions,
+ * The files of a W3C suite directory (relative to {@link W3C_DIR}) with the given extensions,
  * up to 8 kB each (mutations of large files find nothing small files do not, and cost more).
  * Empty when the suites are not installed; callers skip then.
  */
@@ -64,8 +64,8 @@ export function corpus(subdirectory: string, extensions: readonly string[]): Cor
   const key = `${subdirectory}|${extensions.join(',')}`;
   let files = corpusCache.get(key);
   if (!files) {
-    const root = join(W3C_ROOT, subdirectory);
-    files = collect(root, extensions, 8192, []).map((path) => ({ name: path.slice(W3C_ROOT.length + 1), text: readFileSync(path, 'utf8') }));
+    const root = join(W3C_DIR, subdirectory);
+    files = collect(root, extensions, 8192, []).map((path) => ({ name: path.slice(W3C_DIR.length + 1), text: readFileSync(path, 'utf8') }));
     corpusCache.set(key, files);
   }
   return files;

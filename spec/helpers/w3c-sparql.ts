@@ -32,12 +32,7 @@ export const SD = 'http://www.w3.org/ns/sparql-service-description#';
 const RDF_NS = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
 const RDFS_NS = 'http://www.w3.org/2000/01/rdf-schema#';
 
-/**
- * The local copy of the W3C test repository (github.com/w3c/rdf-tests): `test-data/w3c` of this
- * repository, or the directory named by the environment variable QUADLOG_W3C_DIR.
- */
-export const W3C_ROOT = W3C_DIR;
-/** Where the W3C test repository is published; a file's IRI is this plus its path below {@link W3C_ROOT}. */
+/** Where the W3C test repository is published; a file's IRI is this plus its path below {@link W3C_DIR}. */
 export const PUBLISHED_ROOT = 'https://w3c.github.io/rdf-tests/';
 
 /**
@@ -49,14 +44,14 @@ export const PUBLISHED_ROOT = 'https://w3c.github.io/rdf-tests/';
  * this one is used for all of them.
  */
 export function publishedIri(path: string): string {
-  const rel = relative(W3C_ROOT, path);
-  if (rel.startsWith('..')) throw new Error(`${path} is not below ${W3C_ROOT}`);
+  const rel = relative(W3C_DIR, path);
+  if (rel.startsWith('..')) throw new Error(`${path} is not below ${W3C_DIR}`);
   return PUBLISHED_ROOT + rel.split(sep).join('/');
 }
 
 /** The local path of a published IRI (inverse of {@link publishedIri}), or undefined when it names no file there. */
 export function publishedPath(iri: string): string | undefined {
-  return iri.startsWith(PUBLISHED_ROOT) ? `${W3C_ROOT}/${iri.slice(PUBLISHED_ROOT.length)}` : undefined;
+  return iri.startsWith(PUBLISHED_ROOT) ? `${W3C_DIR}/${iri.slice(PUBLISHED_ROOT.length)}` : undefined;
 }
 
 /** A file loaded into a named graph. */

@@ -26,9 +26,9 @@ import { ConnectionFactory, Server, N_QUADS, N_TRIPLES, TRIG, TURTLE, type Serve
 import { importFailure } from '../helpers/imports.js';
 import { isomorphic } from '../helpers/isomorphism.js';
 import { readManifest, type ManifestEntry } from '../helpers/w3c-manifest.js';
-import { W3C_ROOT } from '../helpers/w3c-sparql.js';
+import { W3C_DIR } from '../helpers/test-data.js';
 
-const W3C_RDF11 = join(W3C_ROOT, 'rdf/rdf11');
+const W3C_RDF11 = join(W3C_DIR, 'rdf/rdf11');
 const SERVER_URL = 'w3c-rdf11';
 /** Where the suites are published; the base of the manifests that declare none. */
 const PUBLISHED_BASE = 'https://w3c.github.io/rdf-tests/rdf/rdf11/';

@@ -41,6 +41,7 @@ import { ConnectionFactory, N_QUADS, N_TRIPLES, QueryCompilationError, QuadlogEr
 import { DataStoreConnection } from '../../lib/api/data-store-connection.js';
 import { SPARQL_RESULTS_CSV, writeAnswers } from '../../lib/formats/answers/index.js';
 import { isomorphic } from '../helpers/isomorphism.js';
+import { W3C_DIR } from '../helpers/test-data.js';
 import {
   compareSolutions,
   csvSolutionTable,
@@ -65,10 +66,9 @@ import {
   type SparqlManifest,
   type SparqlTestEntry,
   type TestDataset,
-  W3C_ROOT,
 } from '../helpers/w3c-sparql.js';
 
-const W3C_SPARQL = join(W3C_ROOT, 'sparql');
+const W3C_SPARQL = join(W3C_DIR, 'sparql');
 const SERVER_URL = 'w3c-sparql';
 
 /** The suites: root folder and the manifest that includes all the others. */
