@@ -22,6 +22,13 @@ import { ANY, NAME_CHAR, NAME_START, SPACE, codePoint, emitNegative, emitPositiv
 import { GENERAL_CATEGORIES } from './unicode-categories.js';
 import { unicodeBlock } from './unicode-blocks.js';
 
+/** The class escapes that stand for ranges (lower case; upper case is the complement). */
+const RANGE_ESCAPES: ReadonlyMap<string, readonly Range[]> = new Map([
+  ['s', SPACE],
+  ['i', NAME_START],
+  ['c', NAME_CHAR],
+]);
+
 /** An XPath pattern in RE2 syntax. */
 export interface TranslatedRegex {
   /** The RE2 pattern. */
@@ -269,25 +276,13 @@ class Translator {
   private classEscape(): CharSet {
     const c = String.fromCodePoint(this.next());
     const set = emptySet();
+    // \s, \i, \c and their complements \S, \I, \C: ranges of their own
+    const ranges = RANGE_ESCAPES.get(c.toLowerCase());
+    if (ranges !== undefined) {
+      set.ranges.push(...(c === c.toLowerCase() ? ranges : complement(ranges)));
+      return set;
+    }
     switch (c) {
-      case 's':
-        set.ranges.push(...SPACE);
-        break;
-      case 'S':
-        set.ranges.push(...complement(SPACE));
-        break;
-      case 'i':
-        set.ranges.push(...NAME_START);
-        break;
-      case 'I':
-        set.ranges.push(...complement(NAME_START));
-        break;
-      case 'c':
-        set.ranges.push(...NAME_CHAR);
-        break;
-      case 'C':
-        set.ranges.push(...complement(NAME_CHAR));
-        break;
       case 'd':
         set.properties.push({ name: 'Nd', negated: false });
         break;
