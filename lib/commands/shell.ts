@@ -63,7 +63,10 @@ export interface ShellFileWriter {
  * `set output`. Imports never use it: they read through the server, under its read policy.
  */
 export interface ShellFiles {
-  /** Reads a text file (a script). */
+  /**
+   * Reads a text file (a script) as UTF-8. A file holding a malformed byte sequence is an error
+   * (whose message says where) rather than text with U+FFFD in place of the bytes.
+   */
   readText(path: string): Promise<string>;
   /** Creates (or truncates) a file for writing. */
   createWriter(path: string): Promise<ShellFileWriter>;

@@ -5,11 +5,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { access, readFile } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { ConnectionFactory, Server } from '../index.js';
 import { type CommandText, complete, type ShellFiles, type ShellIO, Shell, SHELL_VARIABLES } from '../commands/index.js';
+import { readScriptFile } from './script-text.js';
 
 /** How a run of commands ended. */
 export type SessionStatus = 'completed' | 'quit' | 'aborted' | 'interrupted';
@@ -30,9 +31,9 @@ export interface ShellSession {
   close(): Promise<void>;
 }
 
-/** The files of this machine, for exec, export and output files. */
+/** The files of this machine, for exec (scripts must be UTF-8), export and output files. */
 export const LOCAL_FILES: ShellFiles = {
-  readText: (path) => readFile(path, 'utf8'),
+  readText: readScriptFile,
   async createWriter(path) {
     const stream = createWriteStream(path);
     await new Promise<void>((resolve, reject) => {

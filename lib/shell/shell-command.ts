@@ -7,11 +7,11 @@
  */
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { LineAssembler, type CommandText, type ShellIO, splitScript } from '../commands/index.js';
 import { TerminalProgress } from './progress-bar.js';
 import { LocalSession, RemoteSession, type SessionStatus, type ShellSession } from './session.js';
+import { readScriptFile, scriptText } from './script-text.js';
 import { interactive } from './terminal.js';
 
 /** Usage text of `quadlog shell`. */
@@ -100,6 +100,14 @@ function processIO(): ShellIO {
 export async function runShell(options: ShellCommandOptions): Promise<number> {
   const io = processIO();
   const terminal = options.script === undefined && process.stdin.isTTY;
+  // a script read whole is read before the session starts: a malformed one runs nothing
+  let script: Script | undefined;
+  try {
+    script = await readWholeScript(options, terminal);
+  } catch (e) {
+    process.stderr.write(`quadlog shell: ${(e as Error).message}\n`);
+    return 1;
+  }
   let session: ShellSession;
   if (options.endpoint !== undefined) {
     const remote = new RemoteSession({ endpoint: options.endpoint, role: options.role, password: options.password ?? '', write: (text) => io.write(text) });
@@ -114,15 +122,44 @@ export async function runShell(options: ShellCommandOptions): Promise<number> {
       await interactive(session, io);
       return 0;
     }
-    return exitCode(await runScript(session, options));
+    return exitCode(await runScript(session, options, script));
   } finally {
     await session.close();
   }
 }
 
+/** A script read whole: its text and its name in messages. */
+interface Script {
+  readonly text: string;
+  readonly source: string;
+}
 
-/** Runs a script file, or standard input command by command; Ctrl-C interrupts (twice: exits). */
-async function runScript(session: ShellSession, options: ShellCommandOptions): Promise<SessionStatus> {
+/**
+ * The script `quadlog shell` runs whole: the file of `-f`, or standard input for a remote
+ * endpoint (sent in one request); undefined when commands come from a terminal or run from
+ * standard input as they arrive.
+ * @throws Error naming the script when it cannot be read or is not UTF-8.
+ */
+async function readWholeScript(options: ShellCommandOptions, terminal: boolean): Promise<Script | undefined> {
+  if (options.script !== undefined) {
+    try {
+      return { text: await readScriptFile(resolve(options.script)), source: options.script };
+    } catch (e) {
+      throw new Error(`cannot read the script '${options.script}': ${(e as Error).message}`, { cause: e });
+    }
+  }
+  if (options.endpoint === undefined || terminal) return undefined;
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  try {
+    return { text: scriptText(Buffer.concat(chunks)), source: 'stdin' };
+  } catch (e) {
+    throw new Error(`cannot read standard input: ${(e as Error).message}`, { cause: e });
+  }
+}
+
+/** Runs a script read whole, or standard input command by command; Ctrl-C interrupts (twice: exits). */
+async function runScript(session: ShellSession, options: ShellCommandOptions, script: Script | undefined): Promise<SessionStatus> {
   let interrupts = 0;
   const onSigint = (): void => {
     if (++interrupts > 1) process.exit(130);
@@ -130,16 +167,12 @@ async function runScript(session: ShellSession, options: ShellCommandOptions): P
   };
   process.on('SIGINT', onSigint);
   try {
-    if (options.script !== undefined) {
-      const path = resolve(options.script);
-      const text = await readFile(path, 'utf8');
-      if (session instanceof LocalSession) return (await session.shell.run(text, { source: options.script, args: options.args, directory: dirname(path) })).status;
-      return session.run(splitScript(text), { interactive: false, source: options.script });
-    }
-    if (session instanceof RemoteSession) {
-      let text = '';
-      for await (const chunk of process.stdin) text += String(chunk);
-      return session.run(splitScript(text), { interactive: false, source: 'stdin' });
+    if (script !== undefined) {
+      if (session instanceof LocalSession && options.script !== undefined) {
+        const path = resolve(options.script);
+        return (await session.shell.run(script.text, { source: script.source, args: options.args, directory: dirname(path) })).status;
+      }
+      return session.run(splitScript(script.text), { interactive: false, source: script.source });
     }
     // standard input, a command at a time as it arrives
     const lines = createInterface({ input: process.stdin, terminal: false, crlfDelay: Infinity });
