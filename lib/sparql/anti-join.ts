@@ -63,6 +63,35 @@ function slotsOf(mask: number, candidates: readonly number[]): number[] {
 /** At most this many variables in the inner pattern (their bound subsets are masks of an int). */
 const MAX_SHARED = 30;
 
+/** The solutions of a pattern P that an index is built on: evaluated once on first need, or given. */
+abstract class PatternSolutions {
+  private rows: Int32Array[] | undefined;
+
+  /**
+   * @param variables - the slots of P's variables
+   * @param solve - evaluates P with no bindings and returns all its solutions
+   */
+  constructor(
+    protected readonly variables: readonly number[],
+    private readonly solve: () => Int32Array[],
+  ) {}
+
+  /** Whether P's solutions are known (given, or evaluated on first need). */
+  get solved(): boolean {
+    return this.rows !== undefined;
+  }
+
+  /** Gives P's solutions, evaluated elsewhere (without holding the event loop). */
+  provide(rows: Int32Array[]): void {
+    this.rows = rows;
+  }
+
+  /** P's solutions (evaluated now when not known yet). */
+  protected solutions(): Int32Array[] {
+    return (this.rows ??= this.solve());
+  }
+}
+
 /**
  * The test of `EXISTS { P }` for outer solutions, when substituting an outer solution's
  * bindings into P equals joining with P's solutions (P made of patterns, paths, VALUES, joins
@@ -71,18 +100,9 @@ const MAX_SHARED = 30;
  * solution the index cannot decide (a solution of P leaves one of the shared variables
  * unbound); the caller then evaluates P for that solution.
  */
-export class ExistsIndex {
-  private rows: Int32Array[] | undefined;
+export class ExistsIndex extends PatternSolutions {
   private readonly byMask = new Map<number, ProjectionIndex | null>();
 
-  /**
-   * @param variables - the slots of P's variables
-   * @param solve - evaluates P with no bindings and returns all its solutions
-   */
-  constructor(
-    private readonly variables: readonly number[],
-    private readonly solve: () => Int32Array[],
-  ) {}
 
   /** Whether the index can be used for P's variables (not too many). */
   static usable(variables: readonly number[]): boolean {
@@ -91,7 +111,7 @@ export class ExistsIndex {
 
   /** Whether P has a solution compatible with `row`; undefined when the index cannot tell. */
   test(row: Int32Array): boolean | undefined {
-    const rows = (this.rows ??= this.solve());
+    const rows = this.solutions();
     const mask = boundMask(row, this.variables);
     if (mask === 0) return rows.length > 0;
     let index = this.byMask.get(mask);
@@ -168,27 +188,18 @@ function removesOne(left: Int32Array, right: Int32Array): boolean {
  * like {@link ExistsIndex}, on the subset of P's variables an outer solution binds, each key
  * holding the solutions of P that have it.
  */
-export class JoinIndex {
-  private rows: Int32Array[] | undefined;
+export class JoinIndex extends PatternSolutions {
   private readonly byMask = new Map<number, { readonly slots: readonly number[]; readonly groups: Map<number | string, Int32Array[]> } | null>();
 
-  /**
-   * @param variables - the slots of P's variables
-   * @param solve - evaluates P with no bindings and returns all its solutions
-   */
-  constructor(
-    private readonly variables: readonly number[],
-    private readonly solve: () => Int32Array[],
-  ) {}
 
   /** All the solutions of P. */
   all(): readonly Int32Array[] {
-    return (this.rows ??= this.solve());
+    return this.solutions();
   }
 
   /** The solutions of P that agree with `row` on the variables both bind; undefined when the index cannot tell. */
   matches(row: Int32Array): readonly Int32Array[] | undefined {
-    const rows = (this.rows ??= this.solve());
+    const rows = this.solutions();
     const mask = boundMask(row, this.variables);
     if (mask === 0) return rows;
     let index = this.byMask.get(mask);

@@ -13,7 +13,7 @@ import type * as RDF from '@rdfjs/types/data-model.js';
 import type { Algebra } from '../expressions/sparql-libraries.js';
 import { JoinOrders, NONE, type PlanAtom, type TableStatistics } from '../planner/join-order.js';
 import { ANY_NAMED_GRAPH, DEFAULT_GRAPH, type MatchCallback, type QuadSource, UNBOUND } from './quad-source.js';
-import type { Emit } from './solutions.js';
+import type { AsyncEmit, Emit } from './solutions.js';
 
 /** A position of a pattern: a variable's slot or a constant's id. */
 export type PatternRef = { readonly slot: number } | { readonly id: number };
@@ -239,6 +239,8 @@ export function bgpPlan(
     const s2 = slotAt[base + 2]!;
     const s3 = slotAt[base + 3]!;
     return (s, p, o, g) => {
+      // every stored row visited counts, kept or not: a scan whose rows all fail a condition still stops
+      tick();
       let mask = 0;
       let ok = true;
       if (s0 >= 0) {
@@ -325,6 +327,20 @@ export function bgpPlan(
  */
 export async function runBgpIteratively(plan: BgpPlan, matcher: NonNullable<QuadSource['matcher']>, emit: Emit, pause: () => Promise<void>, due: () => boolean = () => false): Promise<boolean> {
   if (plan.size === 0) return plan.step(0);
+  return iterate(plan, matcher, emit, pause, due, false);
+}
+
+/**
+ * The same join for a receiver that may answer with a promise ({@link AsyncEmit}): each
+ * solution of the last pattern is emitted between steps and its answer awaited, so that what
+ * the receiver evaluates for it lets the event loop in too.
+ */
+export async function runBgpStepwise(plan: BgpPlan, matcher: NonNullable<QuadSource['matcher']>, emit: AsyncEmit, pause: () => Promise<void>, due: () => boolean): Promise<boolean> {
+  if (plan.size === 0) return (await emit(plan.solution.slice())) === true;
+  return iterate(plan, matcher, emit, pause, due, true);
+}
+
+async function iterate(plan: BgpPlan, matcher: NonNullable<QuadSource['matcher']>, emit: AsyncEmit, pause: () => Promise<void>, due: () => boolean, stepwise: boolean): Promise<boolean> {
   const found = new Int32Array(4);
   let hit!: boolean;
   let stopped = false;
@@ -351,7 +367,7 @@ export async function runBgpIteratively(plan: BgpPlan, matcher: NonNullable<Quad
   };
   const args = plan.args;
   const open = (k: number): ((budget: number) => boolean) | undefined =>
-    plan.argsOf(k) ? matcher(args[0]!, args[1]!, args[2]!, args[3]!, k === last ? emitLast : record) : undefined;
+    plan.argsOf(k) ? matcher(args[0]!, args[1]!, args[2]!, args[3]!, k === last && !stepwise ? emitLast : record) : undefined;
   const scans: Array<((budget: number) => boolean) | undefined> = new Array<undefined>(plan.size);
   scans[0] = open(0);
   let k = 0;
@@ -363,11 +379,17 @@ export async function runBgpIteratively(plan: BgpPlan, matcher: NonNullable<Quad
   for (;;) {
     const scan = scans[k];
     hit = false;
-    const done = scan === undefined || scan(k === last ? lastBatch : 1);
+    const done = scan === undefined || scan(k === last && !stepwise ? lastBatch : 1);
     if (stopped) return true;
     if (hit) {
       plan.unbindAt(k);
-      if (plan.bindAt(k, found)) scans[++k] = open(k);
+      if (!plan.bindAt(k, found)) {
+        // a conflict or a failed condition: the next row
+      } else if (k < last) scans[++k] = open(k);
+      else {
+        const answer = emit(plan.solution.slice());
+        if ((answer instanceof Promise ? await answer : answer) === true) return true;
+      }
     } else if (done) {
       plan.unbindAt(k);
       if (k === 0) return false;

@@ -21,7 +21,10 @@
  * start node at a time, so that the evaluation can stop for backpressure, yield to the event
  * loop and be interrupted at any depth. Operators over one input (filters, projections,
  * slices, optionals, MINUS, ordering, grouping) are shared by both ways of running
- * ({@link SingleInputOperator}); what runs inside a join for each binding stays synchronous.
+ * ({@link SingleInputOperator}). The other side of a join, an OPTIONAL or an EXISTS that is
+ * evaluated with each solution's bindings runs the same way when those solutions come from a
+ * basic graph pattern or VALUES, and sides evaluated on their own are collected so first; every
+ * stored row a scan visits counts towards the time limit.
  *
  * This module holds the engine's state and the dispatch of the algebra; its parts live in
  * modules of their own: basic graph patterns and their join plans (`bgp.ts`, planned by
@@ -36,11 +39,11 @@ import { Algebra } from '../expressions/sparql-libraries.js';
 import { InterruptedError, QueryCompilationError } from '../model/errors.js';
 import { forEachVariable, type Value } from '../expressions/index.js';
 import type { Interrupter } from '../model/control.js';
-import { bgpPlan, describeJoinOrder, type PatternRef, type PatternRefs, type PlanCondition, prepareBgp, type PreparedBgp, runBgpIteratively } from './bgp.js';
+import { bgpPlan, describeJoinOrder, type PatternRef, type PatternRefs, type PlanCondition, prepareBgp, type PreparedBgp, runBgpIteratively, runBgpStepwise } from './bgp.js';
 import { BlankNodeScopes } from './blank-node-scope.js';
 import { compileCondition, compileOverSolutions, type ExpressionHost } from './expression-glue.js';
 import { graph, NamedGraphs } from './graph-patterns.js';
-import { existsFilter, join, leftJoin, minus, values, valuesAsync } from './joins.js';
+import { existsFilter, join, joinAsync, leftJoin, minus, values, valuesAsync } from './joins.js';
 import { memoized, pureVariables } from './memo.js';
 import { emitCountStar, group, orderBy } from './ordering.js';
 import { PathPatterns } from './path-patterns.js';
@@ -48,7 +51,7 @@ import { distinctSolutionBytes, HOLDERS, type QueryBudget, solutionBytes, timeWa
 import { SolutionSet } from './solution-set.js';
 import { DEFAULT_GRAPH, type QuadSource, UNBOUND } from './quad-source.js';
 import type { QueryTerm, QueryTerms } from './query-terms.js';
-import type { Emit, SingleInputOperator } from './solutions.js';
+import type { AsyncEmit, Emit, SingleInputOperator } from './solutions.js';
 import { describeTupleAtom, type TupleAtomPlan, type TupleAtomSplit, tupleAtomsOf, type TupleTableReader } from './tuple-table-access.js';
 
 export type { Emit } from './solutions.js';
@@ -148,6 +151,17 @@ export class Engine implements ExpressionHost {
     return out;
   }
 
+  /** The same, evaluated without holding the event loop ({@link Engine.evaluateAsync}). */
+  async collectInAsync(op: Op, seed: Int32Array, active: number): Promise<Int32Array[]> {
+    const out: Int32Array[] = [];
+    const held = this.budget?.account(HOLDERS.held);
+    await this.evaluateAsync(op, seed, active, (s) => {
+      held?.add(solutionBytes(s.length));
+      out.push(s);
+    });
+    return out;
+  }
+
   /** The named graphs of the dataset. */
   graphs(): number[] {
     return this.namedGraphs.all();
@@ -201,7 +215,10 @@ export class Engine implements ExpressionHost {
    * projections, slices, joins, optionals, unions, ordering and grouping) advance one stored
    * row per step, and closures with both ends free one start node at a time; in between the
    * engine waits for {@link Engine.pause} and yields when its time slice is used up, stopping
-   * there when interrupted. What runs for each binding inside a join stays synchronous.
+   * there when interrupted. The other side of a join, an OPTIONAL or an EXISTS evaluated with
+   * each solution's bindings is evaluated the same way when the solutions come from a basic
+   * graph pattern or VALUES ({@link Engine.evaluateStepwise}); sides evaluated on their own are
+   * collected the same way first.
    */
   runAsync(op: Op, seed: Int32Array, emit: Emit): Promise<boolean> {
     return this.evaluateAsync(op, seed, DEFAULT_GRAPH, emit);
@@ -213,12 +230,15 @@ export class Engine implements ExpressionHost {
   /** Called between batches of the driving scan; a promise it returns is awaited (backpressure). */
   pause: (() => Promise<void> | undefined) | undefined;
 
-  private async evaluateAsync(op: Op, seed: Int32Array, active: number, emit: Emit): Promise<boolean> {
+  /** {@link Engine.runAsync} with `active` as the active graph. */
+  async evaluateAsync(op: Op, seed: Int32Array, active: number, emit: Emit): Promise<boolean> {
     const pushed = this.pushableFilter(op, active);
     if (pushed) return this.bgpAsync(pushed.patterns, seed, active, emit, undefined, [pushed.condition]);
     const u = this.singleInputOperator(op, seed, active, emit);
     if (u) {
-      const stopped = await this.evaluateAsync(u.input, u.seed, active, u.emit);
+      if (u.prepareAsync) await u.prepareAsync();
+      const stepwise = u.emitAsync ? this.evaluateStepwise(u.input, u.seed, active, u.emitAsync) : undefined;
+      const stopped = await (stepwise ?? this.evaluateAsync(u.input, u.seed, active, u.emit));
       if (u.finishAsync) return u.finishAsync(stopped, () => this.pauseBetweenBatches(), () => this.interrupter.due());
       return u.finish ? u.finish(stopped) : stopped;
     }
@@ -229,10 +249,8 @@ export class Engine implements ExpressionHost {
         return this.bgpAsync([op], seed, active, emit);
       case Algebra.types.PATH:
         return this.paths.evaluateAsync(op, seed, active, emit);
-      case Algebra.types.JOIN: {
-        const held = new Map<number, Int32Array[]>();
-        return this.evaluateAsync(op.input[0]!, seed, active, (s) => join(this, op.input, 1, s, active, emit, held));
-      }
+      case Algebra.types.JOIN:
+        return joinAsync(this, op.input, seed, active, emit);
       case Algebra.types.UNION:
         for (const child of op.input) if (await this.evaluateAsync(child, seed, active, emit)) return true;
         return false;
@@ -246,6 +264,22 @@ export class Engine implements ExpressionHost {
       default:
         return this.evaluate(op, seed, active, emit);
     }
+  }
+
+  /**
+   * `op` evaluated as a driver that waits for each answer of `emit` that is a promise: a basic
+   * graph pattern of triple patterns (under a FILTER that can be tested in its plan) or VALUES.
+   * Undefined for any other operation.
+   */
+  evaluateStepwise(op: Op, seed: Int32Array, active: number, emit: AsyncEmit): Promise<boolean> | undefined {
+    if (op.type === Algebra.types.VALUES) return valuesAsync(this, op, seed, emit, () => this.pauseBetweenBatches(), () => this.interrupter.due());
+    const pushed = this.pushableFilter(op, active);
+    const patterns = pushed ? pushed.patterns : op.type === Algebra.types.BGP ? op.patterns : op.type === Algebra.types.PATTERN ? [op] : undefined;
+    const matcher = this.source.matcher?.bind(this.source);
+    if (!patterns || !matcher || tupleAtomsOf(patterns)) return undefined;
+    const plan = this.bgpPlan(patterns, seed, active, () => false, undefined, pushed ? [pushed.condition] : undefined);
+    if (!plan) return Promise.resolve(false);
+    return runBgpStepwise(plan, matcher, emit, () => this.pauseBetweenBatches(), () => this.interrupter.due());
   }
 
   /**
@@ -273,8 +307,10 @@ export class Engine implements ExpressionHost {
   private singleInputOperator(op: Op, seed: Int32Array, active: number, emit: Emit): SingleInputOperator | undefined {
     switch (op.type) {
       case Algebra.types.FILTER: {
-        const test = existsFilter(this, op.expression, active) ?? memoized(op.expression, (name) => this.slot(name), this.condition(op.expression, active));
-        return { input: op.input, seed, emit: (s) => (test(s) ? emit(s) : false) };
+        const exists = existsFilter(this, op.expression, active);
+        const test = exists?.test ?? memoized(op.expression, (name) => this.slot(name), this.condition(op.expression, active));
+        const testAsync = exists?.testAsync;
+        return { input: op.input, seed, emit: (s) => (test(s) ? emit(s) : false), emitAsync: testAsync && (async (s) => ((await testAsync(s)) ? emit(s) === true : false)) };
       }
       case Algebra.types.EXTEND:
         return this.extend(op, seed, active, emit);
@@ -499,6 +535,11 @@ export class Engine implements ExpressionHost {
     const matcher = this.source.matcher?.bind(this.source);
     if (!matcher) return plan.step(0);
     return runBgpIteratively(plan, matcher, emit, () => this.pauseBetweenBatches(), () => this.interrupter.due());
+  }
+
+  /** A yield when the time slice is used up (the time limit and interrupts checked then). */
+  async pauseIfDue(): Promise<void> {
+    if (this.interrupter.due()) await this.pauseBetweenBatches();
   }
 
   /** Between batches: backpressure, then a yield when the time slice is used up (or an interrupt). */

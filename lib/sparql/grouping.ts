@@ -443,15 +443,34 @@ export class Grouping {
 
   /** Emits one solution per group (one for no solutions and no GROUP BY variables); true when `emit` stopped. */
   emitAll(emit: Emit): boolean {
-    if (this.keys.length === 0 && this.keySlots.length === 0) this.keys.push(this.seed.slice());
-    for (let g = 0; g < this.keys.length; g++) {
-      const out = this.keys[g]!.slice();
-      for (let i = 0; i < this.columns.length; i++) {
-        const r = this.columns[i]!.result(g);
-        if (r !== undefined) out[this.aggregates[i]!.slot] = r;
-      }
-      if (emit(out) === true) return true;
+    const n = this.groupCount();
+    for (let g = 0; g < n; g++) if (emit(this.solutionOf(g)) === true) return true;
+    return false;
+  }
+
+  /** The same, with a pause (a yield, the time limit checked) whenever `due` says the time slice is used up. */
+  async emitAllAsync(emit: Emit, pause: () => Promise<void>, due: () => boolean): Promise<boolean> {
+    const n = this.groupCount();
+    for (let g = 0; g < n; g++) {
+      if (emit(this.solutionOf(g)) === true) return true;
+      if ((g & 255) === 255 && due()) await pause();
     }
     return false;
+  }
+
+  /** The number of groups (a grouping without keys has its one group even when empty). */
+  private groupCount(): number {
+    if (this.keys.length === 0 && this.keySlots.length === 0) this.keys.push(this.seed.slice());
+    return this.keys.length;
+  }
+
+  /** The g-th group's solution: its keys and its aggregates' values. */
+  private solutionOf(g: number): Int32Array {
+    const out = this.keys[g]!.slice();
+    for (let i = 0; i < this.columns.length; i++) {
+      const r = this.columns[i]!.result(g);
+      if (r !== undefined) out[this.aggregates[i]!.slot] = r;
+    }
+    return out;
   }
 }

@@ -204,5 +204,9 @@ export function group(engine: Engine, op: Algebra.Group, seed: Int32Array, activ
       held?.release();
       return grouping.emitAll(emit);
     },
+    finishAsync: (_stopped, pause, due) => {
+      held?.release();
+      return grouping.emitAllAsync(emit, pause, due);
+    },
   };
 }

@@ -10,6 +10,13 @@ import type { Algebra } from '../expressions/sparql-libraries.js';
 export type Emit = (solution: Int32Array) => boolean | void;
 
 /**
+ * Receives solutions from a driver that waits for what it returns before the next one (a basic
+ * graph pattern's iterative join, a VALUES block): an answer that is a promise lets the
+ * receiver evaluate something for the solution while the event loop goes on.
+ */
+export type AsyncEmit = (solution: Int32Array) => boolean | void | Promise<boolean>;
+
+/**
  * An operator over the solutions of one input: the input (evaluated under `seed`), the
  * callback its solutions go to, and what to do once it is exhausted (`stopped`: whether the
  * callback asked to stop); the result says whether the caller must stop.
@@ -29,6 +36,17 @@ export interface SingleInputOperator {
    * instead of `finish` where given.
    */
   readonly finishAsync?: (stopped: boolean, pause: () => Promise<void>, due: () => boolean) => Promise<boolean>;
+  /**
+   * For an evaluation that may let the event loop in, what to evaluate once before the input
+   * (the solutions of a side evaluated on its own, collected without holding the event loop).
+   */
+  readonly prepareAsync?: () => Promise<void>;
+  /**
+   * For an evaluation that may let the event loop in and an input whose driver waits
+   * ({@link AsyncEmit}): receives the input's solutions instead of `emit`, doing the work of
+   * each (the other side of an OPTIONAL evaluated with its bindings) without holding the loop.
+   */
+  readonly emitAsync?: AsyncEmit;
 }
 
 /** The merge of two compatible solutions, or undefined. */
