@@ -5,13 +5,21 @@
  * stand for those characters), `header` (default `false`) and `quote` (default `"`). It has
  * one table, `records`, whose columns are named by the header row, or `1`, `2`, … without
  * one; every value is a string.
+ *
+ * The file must be UTF-8: its bytes are checked as they are read, before csv-parse decodes
+ * them, and a malformed byte sequence fails the read (registering the source too, when it lies
+ * in what registering reads) with a {@link ParsingError} naming the source, the file and the
+ * byte offset and line of the sequence, instead of becoming U+FFFD. No record from the chunk
+ * that holds it, or after it, is read.
  * @module
  */
+import { isUtf8 } from 'node:buffer';
 import { closeSync, readSync } from 'node:fs';
 import { DataFactory } from 'n3';
 import { CsvError, parse, type Parser } from 'csv-parse';
 import { AccessDeniedError, BadRequestError, ParsingError, UnknownResourceError } from '../model/errors.js';
 import { XSD_STRING } from '../model/terms.js';
+import { firstInvalidUtf8, sequenceLength } from '../model/utf8.js';
 import {
   type DataSource,
   type DataSourceColumnRow,
@@ -151,6 +159,79 @@ function parserOf(settings: Settings): Parser {
   return parse({ delimiter: settings.delimiter, quote: settings.quote, relax_column_count: true, skip_empty_lines: true, bom: true });
 }
 
+/** A malformed UTF-8 byte sequence in a delimited file. */
+class InvalidUtf8InFile extends ParsingError {
+  constructor(source: string, file: string, offset: number, line: number) {
+    super(`data source '${source}': file '${file}' is not UTF-8: invalid UTF-8 byte sequence at byte offset ${offset} (line ${line})`);
+    this.name = 'ParsingError';
+  }
+}
+
+const LF = 0x0a;
+
+/** The line feeds in `bytes[0, end)`. */
+function lineFeeds(bytes: Buffer, end: number): number {
+  let n = 0;
+  for (let i = bytes.indexOf(LF); i >= 0 && i < end; i = bytes.indexOf(LF, i + 1)) n++;
+  return n;
+}
+
+/**
+ * Checks a file's bytes as UTF-8 as they are read, chunk by chunk (a sequence may be split
+ * between chunks), and hands on only the bytes checked: those of a sequence cut off at the end
+ * of a chunk wait for the next one. Node's `isUtf8` checks each chunk; only a chunk that fails
+ * is scanned byte by byte, to say where.
+ */
+class Utf8Check {
+  /** Bytes of the file checked so far. */
+  private checked = 0;
+  /** The line of the first byte not checked, from 1. */
+  private line = 1;
+  /** The start of a sequence cut off at the end of the previous chunk. */
+  private pending: Buffer = Buffer.alloc(0);
+
+  constructor(
+    private readonly source: string,
+    private readonly file: string,
+  ) {}
+
+  /**
+   * Checks the next chunk; returns the bytes to parse (the chunk, without a sequence cut off
+   * at its end, after the bytes that waited).
+   * @throws InvalidUtf8InFile at a malformed sequence.
+   */
+  write(chunk: Uint8Array): Buffer {
+    const view = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const bytes = this.pending.length === 0 ? view : Buffer.concat([this.pending, view]);
+    let cut = bytes.length;
+    for (let i = bytes.length - 1; i >= 0 && i >= bytes.length - 3; i--) {
+      const b = bytes[i]!;
+      if (b < 0x80) break;
+      if (b >= 0xc0) {
+        if (bytes.length - i < sequenceLength(b)) cut = i;
+        break;
+      }
+    }
+    const whole = bytes.subarray(0, cut);
+    if (!isUtf8(whole)) {
+      const at = firstInvalidUtf8(whole);
+      throw new InvalidUtf8InFile(this.source, this.file, this.checked + at, this.line + lineFeeds(whole, at));
+    }
+    this.checked += cut;
+    this.line += lineFeeds(whole, cut);
+    this.pending = Buffer.from(bytes.subarray(cut));
+    return whole;
+  }
+
+  /**
+   * Ends the file.
+   * @throws InvalidUtf8InFile when it ends inside a sequence.
+   */
+  end(): void {
+    if (this.pending.length > 0) throw new InvalidUtf8InFile(this.source, this.file, this.checked, this.line);
+  }
+}
+
 /** Bytes read from the file at a time. */
 const CHUNK_BYTES = 1 << 16;
 
@@ -166,6 +247,7 @@ function* readRecordsSync(source: string, settings: Settings, context: SourceCon
     throw unreadable(source, settings.file, e);
   }
   const parser = parserOf(settings);
+  const check = new Utf8Check(source, settings.file);
   // errors surface through `errored`; the listener keeps the event from being unhandled
   parser.on('error', () => undefined);
   const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
@@ -177,8 +259,14 @@ function* readRecordsSync(source: string, settings: Settings, context: SourceCon
       } catch (e) {
         throw unreadable(source, settings.file, e);
       }
-      if (n === 0) parser.end();
-      else parser.write(Buffer.from(buffer.subarray(0, n)));
+      if (n === 0) {
+        check.end();
+        parser.end();
+      } else {
+        const bytes = check.write(buffer.subarray(0, n));
+        // the parser may keep what it is given: a copy, as the buffer is read into again
+        if (bytes.length > 0) parser.write(Buffer.from(bytes));
+      }
       for (let r = parser.read() as string[] | null; r !== null; r = parser.read() as string[] | null) yield r;
       if (parser.errored) throw unreadable(source, settings.file, parser.errored);
       if (n === 0) break;
@@ -191,6 +279,7 @@ function* readRecordsSync(source: string, settings: Settings, context: SourceCon
 
 /** Why a file could not be read, for a message that names the source (never the file's content). */
 function unreadable(source: string, file: string, e: unknown): Error {
+  if (e instanceof InvalidUtf8InFile) return e;
   if (e instanceof CsvError) {
     const line = typeof e.lines === 'number' ? ` at line ${e.lines}` : '';
     return new ParsingError(`data source '${source}': file '${file}' is not a valid delimited file${line} (${e.code})`);
@@ -210,13 +299,18 @@ async function* readRecords(source: string, settings: Settings, context: SourceC
     throw unreadable(source, settings.file, e);
   }
   const parser = parserOf(settings);
+  const check = new Utf8Check(source, settings.file);
   const feeding = (async () => {
     try {
       for await (const chunk of opened.chunks) {
         if (parser.destroyed) break;
-        if (!parser.write(chunk)) await new Promise<void>((resolve) => parser.once('drain', resolve).once('close', resolve));
+        const bytes = check.write(chunk);
+        if (bytes.length > 0 && !parser.write(bytes)) await new Promise<void>((resolve) => parser.once('drain', resolve).once('close', resolve));
       }
-      if (!parser.destroyed) parser.end();
+      if (!parser.destroyed) {
+        check.end();
+        parser.end();
+      }
     } catch (e) {
       parser.destroy(e instanceof Error ? e : new Error(String(e)));
     }
