@@ -42,7 +42,7 @@ import type { Interrupter } from '../model/control.js';
 import { bgpPlan, describeJoinOrder, type PatternRef, type PatternRefs, type PlanCondition, prepareBgp, type PreparedBgp, runBgpIteratively, runBgpStepwise } from './bgp.js';
 import { BlankNodeScopes } from './blank-node-scope.js';
 import { compileCondition, compileOverSolutions, type ExpressionHost } from './expression-glue.js';
-import { graph, NamedGraphs } from './graph-patterns.js';
+import { graph, graphAsync, NamedGraphs } from './graph-patterns.js';
 import { existsFilter, join, joinAsync, leftJoin, minus, values, valuesAsync } from './joins.js';
 import { memoized, pureVariables } from './memo.js';
 import { emitCountStar, group, orderBy } from './ordering.js';
@@ -260,7 +260,7 @@ export class Engine implements ExpressionHost {
         if (op.name.termType === 'Variable' && seed[this.slot(op.name.value)]! === -1 && op.input.type === Algebra.types.BGP && op.input.patterns.length > 0) {
           return this.bgpAsync(op.input.patterns, seed, DEFAULT_GRAPH, emit, this.slot(op.name.value));
         }
-        return this.evaluate(op, seed, active, emit);
+        return graphAsync(this, op, seed, emit);
       default:
         return this.evaluate(op, seed, active, emit);
     }

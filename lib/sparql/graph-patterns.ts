@@ -38,33 +38,47 @@ export class NamedGraphs {
  */
 export function graph(engine: Engine, op: Algebra.Graph, seed: Int32Array, emit: Emit): boolean {
   const name = op.name;
+  const input = op.input;
+  if (name.termType === 'Variable' && seed[engine.slot(name.value)]! === -1 && input.type === Algebra.types.BGP && input.patterns.length > 0) {
+    return engine.bgp(input.patterns, seed, DEFAULT_GRAPH, emit, engine.slot(name.value));
+  }
+  for (const run of graphRuns(engine, op, seed, emit)) if (engine.evaluate(input, run.seed, run.active, run.emit)) return true;
+  return false;
+}
+
+/** The same for an evaluation that lets the event loop in ({@link Engine.evaluateAsync}). */
+export async function graphAsync(engine: Engine, op: Algebra.Graph, seed: Int32Array, emit: Emit): Promise<boolean> {
+  for (const run of graphRuns(engine, op, seed, emit)) if (await engine.evaluateAsync(op.input, run.seed, run.active, run.emit)) return true;
+  return false;
+}
+
+/** The evaluations of P that `GRAPH name { P }` stands for: under which bindings, with which graph active, emitting where. */
+function graphRuns(engine: Engine, op: Algebra.Graph, seed: Int32Array, emit: Emit): Array<{ seed: Int32Array; active: number; emit: Emit }> {
+  const name = op.name;
   const graphs = engine.namedGraphs;
   if (name.termType !== 'Variable') {
     const id = engine.terms.idOf(name);
-    return graphs.has(id) ? engine.evaluate(op.input, seed, id, emit) : false;
+    return graphs.has(id) ? [{ seed, active: id, emit }] : [];
   }
   const slot = engine.slot(name.value);
   const bound = seed[slot]!;
-  const input = op.input;
-  if (bound === -1 && input.type === Algebra.types.BGP && input.patterns.length > 0) return engine.bgp(input.patterns, seed, DEFAULT_GRAPH, emit, slot);
   const each = bound === -1 ? graphs.all() : graphs.has(bound) ? [bound] : [];
-  const seeded = seedable(input);
-  for (const g of each) {
-    let stop: boolean;
-    if (seeded) {
+  if (seedable(op.input)) {
+    return each.map((g) => {
       const s = seed.slice();
       s[slot] = g;
-      stop = engine.evaluate(input, s, g, emit);
-    } else {
-      stop = engine.evaluate(input, seed, g, (r) => {
-        if (r[slot]! === g) return emit(r) === true;
-        if (r[slot]! !== -1) return false;
-        const out = r.slice();
-        out[slot] = g;
-        return emit(out) === true;
-      });
-    }
-    if (stop) return true;
+      return { seed: s, active: g, emit };
+    });
   }
-  return false;
+  return each.map((g) => ({
+    seed,
+    active: g,
+    emit: (r: Int32Array) => {
+      if (r[slot]! === g) return emit(r) === true;
+      if (r[slot]! !== -1) return false;
+      const out = r.slice();
+      out[slot] = g;
+      return emit(out) === true;
+    },
+  }));
 }
