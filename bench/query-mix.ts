@@ -114,6 +114,26 @@ export const MIX: readonly MixQuery[] = [
       'WHERE { ?x ub:name ?n ; ub:emailAddress ?e FILTER(REGEX(?n, "^Undergraduate.*1$")) }',
   },
   {
+    name: 'regex-i',
+    description: 'REGEX with flag i (no fixed substring) over every name',
+    text: 'SELECT ?x ?n WHERE { ?x ub:name ?n FILTER(REGEX(?n, "student1[0-9]*5$", "i")) }',
+  },
+  {
+    name: 'regex-anchored',
+    description: 'REGEX anchored at both ends, with an alternation, over every e-mail address',
+    text: 'SELECT ?x ?e WHERE { ?x ub:emailAddress ?e FILTER(REGEX(?e, "^(Full|Associate|Assistant)Professor[0-9]+@Department[0-9]\\\\.University0\\\\.edu$")) }',
+  },
+  {
+    name: 'regex-replace',
+    description: 'REPLACE with three groups on every e-mail address',
+    text: 'SELECT ?x ?r WHERE { ?x ub:emailAddress ?e BIND(REPLACE(?e, "^([A-Za-z]+)([0-9]+)@Department([0-9]+).*$", "$3/$2/$1") AS ?r) }',
+  },
+  {
+    name: 'regex-letters',
+    description: 'REGEX with the categories \\p{Lu}, \\p{Ll} and \\p{L} over every name, counted',
+    text: 'SELECT (COUNT(*) AS ?n) WHERE { ?x ub:name ?n FILTER(REGEX(?n, "^\\\\p{Lu}\\\\p{Ll}+\\\\p{Lu}\\\\p{L}*[0-9]{2}$")) }',
+  },
+  {
     name: 'dates',
     description: 'xsd:date and xsd:dateTime casts, YEAR/MONTH/DAY/HOURS, grouped',
     text:
