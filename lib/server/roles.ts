@@ -115,6 +115,8 @@ export class RoleDatabase {
   /** A hash checked against when the role is unknown or has no password. */
   private dummy: Promise<PasswordHash> | undefined;
   private hashes = 0;
+  /** Whether requests without credentials are refused even while the guest role exists. */
+  private guestRefused = false;
 
   /** Creates an empty role database whose new password hashes cost `hashing`. */
   constructor(private readonly hashing: ScryptCost = DEFAULT_SCRYPT_COST) {}
@@ -230,9 +232,27 @@ export class RoleDatabase {
    * @throws AuthenticationError when the server has no guest role.
    */
   guest(): number {
+    if (this.guestRefused) throw new AuthenticationError('authentication required: this server refuses requests without credentials');
     const record = this.roles.get(GUEST_ROLE);
     if (!record) throw new AuthenticationError(`authentication required: this server has no '${GUEST_ROLE}' role, so requests without credentials are refused`);
     return record.incarnation;
+  }
+
+  /**
+   * @internal Refuses requests without credentials from now on, even while the role `guest`
+   * exists: {@link RoleDatabase.guest} fails as on a server without it (connections opened as
+   * `guest` before stay open). The role and its privileges are kept, saved and managed as
+   * before; the refusal is not saved with them and lasts as long as this database. For a run
+   * that must answer no anonymous request on roles loaded from a server directory (`quadlog
+   * serve --no-guest`).
+   */
+  refuseGuest(): void {
+    this.guestRefused = true;
+  }
+
+  /** @internal Whether {@link RoleDatabase.refuseGuest} was called. */
+  get refusesGuest(): boolean {
+    return this.guestRefused;
   }
 
   /** Whether the role `name` is still the role a connection opened as `incarnation`. */

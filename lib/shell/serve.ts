@@ -33,8 +33,10 @@ export interface ServeOptions {
   /** Whether to create the demo store. */
   readonly demo: boolean;
   /**
-   * Who may act without credentials: nobody (`none`), the role `guest` reading the demo store
-   * only (`demo`, the default with the demo), or `guest` reading every store (`all`, `--guest`).
+   * Who may act without credentials: nobody (`none`: `--no-guest`, and the default without
+   * the demo; even when the roles of a server directory include `guest`, which is kept but not
+   * acted as in this run), the role `guest` reading the demo store only (`demo`, the default
+   * with the demo), or `guest` reading every store (`all`, `--guest`).
    */
   readonly guest: GuestAccess;
   /** Connection idle lifetime in milliseconds. */
@@ -98,11 +100,14 @@ on the same directory loads them. The roles then come from DIR: no role is creat
 password generated or printed. --role/--password (or QUADLOG_ROLE/QUADLOG_PASSWORD), when
 given, are checked against DIR's roles (a wrong password or unknown role stops the command)
 and are the role that creates a missing demo store and runs --import; without them the demo
-store is not re-created and --import is refused. Each commit is flushed to the disk before it
-is acknowledged; --persistence-durability relaxed only hands it to the operating system
-(faster; survives a crash of quadlog, not of the machine). A log whose last record was torn
-(a crash mid-write) is cut back to its last whole record at start-up, and standard error
-says so: "quadlog serve: data store 'NAME': cut ... from FILE; N whole records kept".
+store is not re-created and --import is refused. When DIR's roles include 'guest', --no-guest
+(or --no-demo without --guest) still refuses requests without credentials (401) for the whole
+run; the role is not deleted: it stays in DIR with its privileges, for a later run without the
+flag. Each commit is flushed to the disk before it is acknowledged; --persistence-durability
+relaxed only hands it to the operating system (faster; survives a crash of quadlog, not of
+the machine). A log whose last record was torn (a crash mid-write) is cut back to its last
+whole record at start-up, and standard error says so:
+"quadlog serve: data store 'NAME': cut ... from FILE; N whole records kept".
 
 --query-time-limit stops a query (or an update's WHERE clauses) after MS milliseconds (default
 none); --query-memory-limit stops a query that holds more than BYTES (estimated: sorts, groups,
@@ -277,7 +282,10 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       }
     }
     // the server's own set-up, as creating the guest role is: needs no role
-    if (options.guest !== 'none' && server.roles.has(GUEST_ROLE)) {
+    if (options.guest === 'none') {
+      // a guest role loaded from the server directory is kept, but no request acts as it
+      server.roles.refuseGuest();
+    } else if (server.roles.has(GUEST_ROLE)) {
       server.roles.grantUnchecked(GUEST_ROLE, '|datastores', ['read']);
       server.roles.grantUnchecked(GUEST_ROLE, options.guest === 'all' ? '>datastores|*' : `>datastores|${DEMO_STORE}`, ['read']);
     }
@@ -297,7 +305,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   return {
     server,
     endpoint,
-    banner: banner(endpoint.url, options, { rolesFrom: directory, demo: server.dataStoreNames().includes(DEMO_STORE) }),
+    banner: banner(endpoint.url, options, { rolesFrom: directory, demo: server.dataStoreNames().includes(DEMO_STORE), guestKept: options.guest === 'none' && server.roles.has(GUEST_ROLE) }),
     async stop(): Promise<void> {
       await endpoint.close();
       await server.shutdown();
@@ -357,6 +365,8 @@ interface BannerFacts {
   readonly rolesFrom: string | undefined;
   /** Whether the demo store is served. */
   readonly demo: boolean;
+  /** Whether the roles include `guest` while requests without credentials are refused. */
+  readonly guestKept: boolean;
 }
 
 function banner(url: string, options: ServeOptions, facts: BannerFacts): string {
@@ -367,6 +377,7 @@ function banner(url: string, options: ServeOptions, facts: BannerFacts): string 
   if (options.console !== false) lines.push(`web console: ${url}/console/ (sign in with the role and its password)`);
   if (options.guest === 'all') lines.push(`requests without credentials act as the role '${GUEST_ROLE}', which may read every store (--guest)`);
   if (options.guest === 'demo') lines.push(`requests without credentials act as the role '${GUEST_ROLE}', which may read the demo store only (--no-guest turns this off)`);
+  if (facts.guestKept) lines.push(`requests without credentials are refused: the role '${GUEST_ROLE}' is kept, but no request acts as it in this run`);
   lines.push('', 'try:', `  curl ${user} ${url}/datastores`);
   if (options.demo && facts.demo) {
     const store = `${url}/datastores/${DEMO_STORE}`;
