@@ -10,9 +10,9 @@
  * use and runs `parse.ts` itself (the TypeScript source under tsx, the compiled module in the
  * package). The caller's interrupter and deadline are watched while the worker runs: an
  * interrupt or a time limit ends the worker at once (the next request starts a fresh one) and
- * the call fails with InterruptedError. The algebra comes back as JSON (with what evaluation
- * reads of the syntax tree), its RDF terms rebuilt as n3 terms a slice at a time; errors come
- * back as the same error classes.
+ * the call fails with InterruptedError. The algebra comes back as JSON in slices
+ * (`json-slices.ts`; with what evaluation reads of the syntax tree), parsed and its RDF terms
+ * rebuilt as n3 terms a slice at a time; errors come back as the same error classes.
  * @module
  */
 import { Worker } from 'node:worker_threads';
@@ -23,6 +23,7 @@ import type { Algebra } from '../expressions/sparql-libraries.js';
 import type { Interrupter } from '../model/control.js';
 import { BadRequestError, InterruptedError, QueryCompilationError } from '../model/errors.js';
 import { cachedCompiledQuery, type CompiledQuery, compileQuery, parseUpdate, rememberCompiledQuery } from './parse.js';
+import { type JsonSlices, slicesOf } from './json-slices.js';
 import { tooDeepBracket } from './nesting.js';
 import type { UpdateDataset } from './types.js';
 
@@ -52,12 +53,13 @@ type ParseRequest =
   | { readonly kind: 'query'; readonly text: string; readonly prefixes: ReadonlyArray<[string, string]>; readonly baseIRI: string }
   | { readonly kind: 'update'; readonly text: string; readonly prefixes: ReadonlyArray<[string, string]>; readonly baseIRI: string; readonly dataset: UpdateDataset | undefined };
 
-/** What the worker answers: the algebra as JSON (cheaper to receive than a structured clone of its objects). */
-type ParseReply = { readonly ok: true; readonly parsed?: unknown; readonly algebra: string } | { readonly ok: false; readonly name: string; readonly message: string };
+/** What the worker answers: the algebra as JSON in slices (cheaper to receive than a structured clone of its objects, and parsed a slice at a time). */
+type ParseReply = { readonly ok: true; readonly parsed?: unknown; readonly algebra: JsonSlices } | { readonly ok: false; readonly name: string; readonly message: string };
 
-/** The worker's program: parse.ts's functions on each message. */
-function workerCode(moduleUrl: string, typescript: boolean): string {
-  const load = typescript ? `import('tsx/esm/api').then((t) => { t.register(); return import(${JSON.stringify(moduleUrl)}); })` : `import(${JSON.stringify(moduleUrl)})`;
+/** The worker's program: parse.ts's functions on each message, their algebra sent as JSON in slices. */
+function workerCode(moduleUrl: string, slicesUrl: string, typescript: boolean): string {
+  const both = `Promise.all([import(${JSON.stringify(moduleUrl)}), import(${JSON.stringify(slicesUrl)})]).then(([parse, slices]) => ({ ...parse, ...slices }))`;
+  const load = typescript ? `import('tsx/esm/api').then((t) => { t.register(); return ${both}; })` : both;
   return `
 const { parentPort } = require('node:worker_threads');
 const ready = ${load};
@@ -70,9 +72,9 @@ parentPort.on('message', async (request) => {
       const compiled = parse.compileQuery(request.text, prefixes, request.baseIRI);
       const p = compiled.parsed;
       // of the syntax tree, only what evaluation reads besides the algebra (the rest can be large)
-      parentPort.postMessage({ ok: true, parsed: { type: p.type, queryType: p.queryType, base: p.base, limit: p.limit }, algebra: JSON.stringify(compiled.algebra) });
+      parentPort.postMessage({ ok: true, parsed: { type: p.type, queryType: p.queryType, base: p.base, limit: p.limit }, algebra: parse.toJsonSlices(compiled.algebra) });
     } else {
-      parentPort.postMessage({ ok: true, algebra: JSON.stringify(parse.parseUpdate(request.text, prefixes, request.baseIRI, request.dataset)) });
+      parentPort.postMessage({ ok: true, algebra: parse.toJsonSlices(parse.parseUpdate(request.text, prefixes, request.baseIRI, request.dataset)) });
     }
   } catch (e) {
     parentPort.postMessage({ ok: false, name: e && e.name || 'Error', message: e && e.message || String(e) });
@@ -86,8 +88,8 @@ let queue: Promise<unknown> = Promise.resolve();
 
 function startWorker(): Worker {
   const typescript = import.meta.url.endsWith('.ts');
-  const moduleUrl = new URL(typescript ? './parse.ts' : './parse.js', import.meta.url).href;
-  const started = new Worker(workerCode(moduleUrl, typescript), { eval: true });
+  const moduleUrl = (name: string): string => new URL(typescript ? `./${name}.ts` : `./${name}.js`, import.meta.url).href;
+  const started = new Worker(workerCode(moduleUrl('parse'), moduleUrl('json-slices'), typescript), { eval: true });
   started.unref();
   started.on('error', () => {
     if (worker === started) worker = undefined;
@@ -165,16 +167,33 @@ function reviveTerm(value: Record<string, unknown>, revive: (v: unknown) => unkn
   }
 }
 
+/** A cut array to be read from its slices into `into`. */
+class SlicedArray {
+  constructor(
+    readonly indexes: readonly number[],
+    readonly into: unknown[],
+  ) {}
+}
+
 /**
- * Rebuilds the RDF terms of a cloned tree (keeping objects shared as they were), yielding to
- * the event loop whenever `due` says the time slice is used up (a tree may hold 100,000 nodes).
+ * Rebuilds the RDF terms of a tree that came as JSON in slices (or cloned, without slices),
+ * keeping objects shared as they were, parsing the slices of its cut arrays one at a time, and
+ * yielding to the event loop whenever `due` says the time slice is used up (a tree may hold
+ * 100,000 nodes).
  */
-async function reviveTree<T>(tree: unknown, due: () => boolean): Promise<T> {
+async function reviveTree<T>(tree: unknown, slices: readonly string[], due: () => boolean): Promise<T> {
   const done = new Map<object, unknown>();
   const revive = (v: unknown): unknown => {
     if (v === null || typeof v !== 'object') return v;
     const seen = done.get(v);
     if (seen !== undefined) return seen;
+    const indexes = slices.length > 0 ? slicesOf(v) : undefined;
+    if (indexes) {
+      const into: unknown[] = [];
+      done.set(v, into);
+      pending.push(new SlicedArray(indexes, into));
+      return into;
+    }
     const record = v as Record<string, unknown>;
     if (typeof record.termType === 'string' && TERM_TYPES.has(record.termType)) {
       const term = reviveTerm(record, revive);
@@ -190,7 +209,12 @@ async function reviveTree<T>(tree: unknown, due: () => boolean): Promise<T> {
   const root = revive(tree);
   for (let i = 0; i < pending.length; i++) {
     const v = pending[i]!;
-    if (Array.isArray(v)) for (let k = 0; k < v.length; k++) v[k] = revive(v[k]);
+    if (v instanceof SlicedArray) {
+      for (const at of v.indexes) {
+        for (const element of JSON.parse(slices[at]!) as unknown[]) v.into.push(revive(element));
+        if (due()) await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    } else if (Array.isArray(v)) for (let k = 0; k < v.length; k++) v[k] = revive(v[k]);
     else for (const key of Object.keys(v)) (v as Record<string, unknown>)[key] = revive((v as Record<string, unknown>)[key]);
     if ((i & 1023) === 0 && due()) await new Promise<void>((resolve) => setImmediate(resolve));
   }
@@ -210,7 +234,8 @@ export async function compileQueryOffThread(text: string, prefixes: ReadonlyMap<
   const reply = await runOnWorker({ kind: 'query', text, prefixes: [...prefixes], baseIRI }, stop);
   if (!reply.ok) throw replyError(reply);
   const due = (): boolean => stop.interrupter.due();
-  const compiled: CompiledQuery = { parsed: await reviveTree<SparqlQuery>(reply.parsed, due), algebra: await reviveTree<Algebra.Operation>(JSON.parse(reply.algebra), due) };
+  const algebra = reply.algebra;
+  const compiled: CompiledQuery = { parsed: await reviveTree<SparqlQuery>(reply.parsed, [], due), algebra: await reviveTree<Algebra.Operation>(JSON.parse(algebra.skeleton), algebra.slices, due) };
   rememberCompiledQuery(text, prefixes, baseIRI, compiled);
   return compiled;
 }
@@ -223,5 +248,5 @@ export async function parseUpdateOffThread(text: string, prefixes: ReadonlyMap<s
   if (!parsedOffThread(text)) return parseUpdate(text, prefixes, baseIRI, dataset);
   const reply = await runOnWorker({ kind: 'update', text, prefixes: [...prefixes], baseIRI, dataset }, stop);
   if (!reply.ok) throw replyError(reply);
-  return reviveTree<Algebra.Operation>(JSON.parse(reply.algebra), () => stop.interrupter.due());
+  return reviveTree<Algebra.Operation>(JSON.parse(reply.algebra.skeleton), reply.algebra.slices, () => stop.interrupter.due());
 }
