@@ -16,9 +16,14 @@ export function forEachVariable(tree: unknown, visit: (name: string) => void): v
       for (const item of x) walk(item);
       return;
     }
-    const o = x as { termType?: unknown; value?: unknown };
+    const o = x as { termType?: unknown; value?: unknown; type?: unknown; variables?: unknown };
     if (o.termType === 'Variable' && typeof o.value === 'string') {
       visit(o.value);
+      return;
+    }
+    // a VALUES block's variables are listed once: its rows (thousands, perhaps) hold only terms
+    if (o.type === 'values' && Array.isArray(o.variables)) {
+      walk(o.variables);
       return;
     }
     for (const v of Object.values(o)) walk(v);
