@@ -305,7 +305,7 @@ async function* readRecords(source: string, settings: Settings, context: SourceC
       for await (const chunk of opened.chunks) {
         if (parser.destroyed) break;
         const bytes = check.write(chunk);
-        if (bytes.length > 0 && !parser.write(bytes)) await new Promise<void>((resolve) => parser.once('drain', resolve).once('close', resolve));
+        if (bytes.length > 0 && !parser.write(bytes)) await drainedOrClosed(parser);
       }
       if (!parser.destroyed) {
         check.end();
@@ -345,3 +345,15 @@ export const delimitedFileKind: DataSourceKind = {
     return new DelimitedFileSource(name, settings, context, columns);
   },
 };
+
+/** Resolves once the parser takes writes again or is closed; the listener that did not fire is removed (one pair per wait would pile up on a long file). */
+function drainedOrClosed(parser: NodeJS.EventEmitter): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = (): void => {
+      parser.off('drain', done);
+      parser.off('close', done);
+      resolve();
+    };
+    parser.once('drain', done).once('close', done);
+  });
+}
