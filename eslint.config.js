@@ -74,8 +74,35 @@ function restrictedPatterns(folder, depth, extra = []) {
 
 /** The `no-restricted-imports` setting of modules of a folder at a depth. */
 const restriction = (/** @type {string} */ folder, /** @type {number} */ depth, /** @type {readonly string[]} */ extra = []) => ({
-  'no-restricted-imports': /** @type {const} */ (['error', { patterns: restrictedPatterns(folder, depth, extra) }]),
+  'no-restricted-imports': /** @type {const} */ (['error', { patterns: [...restrictedPatterns(folder, depth, extra), ...(depth > 0 ? seamPatterns(folder, depth) : [])] }]),
 });
+
+/**
+ * The seams of a transaction (docs/architecture.md, "A session"): names that a folder may not
+ * import from a module it may otherwise import, as `no-restricted-imports` patterns of that
+ * folder's modules at a depth. The api forwards to a session (`server/session.ts`): it holds no
+ * data store, reasoner or write transaction of its own.
+ * @type {Readonly<Record<string, ReadonlyArray<{ module: string, names: readonly string[], why: string }>>>}
+ */
+export const seams = {
+  api: [
+    { module: 'server/data-store', names: ['DataStore'], why: 'the api reaches a store only through its session (server/session.ts)' },
+    { module: 'server/reasoning', names: ['StoreReasoner', 'ruleKey'], why: 'when to reason is decided by the session (server/session.ts)' },
+  ],
+};
+
+/** The `no-restricted-imports` patterns of the seams of a folder's modules at a depth. */
+function seamPatterns(/** @type {string} */ folder, /** @type {number} */ depth) {
+  const up = '\\.\\./'.repeat(depth);
+  return (seams[folder] ?? []).map(({ module, names, why }) => ({
+    regex: `^${up}${escape(module)}\\.js$`,
+    importNames: [...names],
+    message: `Seams (docs/architecture.md): lib/${folder}/ may not import ${names.join(', ')} from lib/${module}.ts: ${why}.`,
+  }));
+}
+
+/** Who may open a write transaction: the session, and the data store for its non-transactional catalogue changes. */
+const WRITERS = ['lib/server/session.ts', 'lib/server/data-store.ts', 'lib/storage/**'];
 
 /** One config block per folder of `lib/` and depth (and the package entry), then one per pending exception. */
 const layerRules = [
@@ -103,4 +130,18 @@ export default defineConfig(
   { languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } } },
   { files: ['**/*.js'], extends: [tseslint.configs.disableTypeChecked] },
   ...layerRules,
+  {
+    name: 'quadlog/seams/writers',
+    files: ['lib/**/*.ts'],
+    ignores: WRITERS,
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='beginWrite']",
+          message: 'Seams (docs/architecture.md): only the session (lib/server/session.ts) opens write transactions; go through StoreSession.write.',
+        },
+      ],
+    },
+  },
 );

@@ -7,7 +7,7 @@
 import '../model/disposable.js';
 import type * as RDF from '@rdfjs/types/data-model.js';
 import { BadRequestError, TransactionError } from '../model/errors.js';
-import type { AnswerSink, QueryTerm } from '../server/queries.js';
+import type { AnswerSink, QueryTerm } from '../server/session.js';
 import type { AnswerChannel } from './answer-channel.js';
 
 /** One page of a cursor. */

@@ -9,40 +9,27 @@
  * for its facts. Named graphs the role may not read are invisible to its queries and exports.
  * @module
  */
-import { AccessDeniedError, ImportError, InvalidConnectionError, TransactionError, BadRequestError, DuplicateResourceError, UnknownResourceError } from '../model/errors.js';
+import { AccessDeniedError, ImportError, InvalidConnectionError, BadRequestError } from '../model/errors.js';
 import type { ImportResult, NotificationRow } from '../model/import-result.js';
-import { canonicalMediaType, DATALOG, ImportReport } from '../server/import-formats.js';
-import type { Snapshot, StoreState, WriteTransaction } from '../server/store-state.js';
-import { DEFAULT_TRIPLES, DEFAULT_TRIPLES_ID, QUADS, QUADS_ID } from '../server/store-state.js';
 import { iriKey } from '../model/terms.js';
-import type { DataStore, PropertyRow, TupleTableRow } from '../server/data-store.js';
+import type { PropertyRow, TupleTableRow } from '../server/data-store.js';
 import type { ComponentInfoRow } from '../server/component-info.js';
 import type { DataSourceColumnRow, DataSourceRow, DataSourceSample, DataSourceTableRow } from '../server/data-sources.js';
-import { type ByteExportOutput, type ChunkWritable, emitChunk, type ExportDestination, type ExportOutput, type ExportParameters, exportFacts } from '../server/export.js';
-import { factDomainMask } from '../server/store-state.js';
-import { type ImportOptions, type ImportSource, importInto, UPDATE_TYPES, type UpdateType } from '../server/import.js';
+import { type ByteExportOutput, type ChunkWritable, emitChunk, type ExportCounters, type ExportDestination, type ExportOutput, type ExportParameters, exportsRules } from '../server/export.js';
+import { type ImportOptions, type ImportSource, UPDATE_TYPES, type UpdateType } from '../server/import.js';
 import type { Server } from '../server/server.js';
 import { ConnectionBase } from './connection-base.js';
-import { readableFacts, specifiersOf, storeAccess } from '../server/fact-access.js';
-import { type Catalogue, type FactAccess, storesFacts } from '../server/store-state.js';
+import { specifiersOf } from '../server/fact-access.js';
 import { type ResourcePath, storeResources } from '../server/resource-specifiers.js';
-import { importAxioms } from '../server/axioms.js';
 import { AnswerBindings, type AnswerRow, Cursor, rowsInto } from './cursor.js';
-import { type AnswerSink, type EvaluationOptions, evaluateQuery as evaluateSparql, explainQuery as explainSparql, type QueryAnswer, type QueryOptions, type QueryTerm, runQuery } from '../server/queries.js';
+import { type AnswerSink, type ByteCounter, IMPLICIT_LOCK_TIMEOUT_MS, type QueryAnswer, type QueryOptions, type QueryTerm, StoreSession, type TransactionType } from '../server/session.js';
 import { answerByteSink, answerWriterSink } from '../server/answer-output.js';
-import { parseUpdate } from '../server/updates.js';
-import { type Explanation, explainFact, type ExplanationOptions } from '../server/explanation.js';
+import { type Explanation, type ExplanationOptions } from '../server/explanation.js';
 import { AnswerChannel } from './answer-channel.js';
 import { Interrupter } from '../model/control.js';
-import type { ByteCounter } from '../server/import-formats.js';
-import type { ExportCounters } from '../server/export.js';
 import { monitored, ProgressMonitor, type ProgressOptions, type ProgressSample } from './progress.js';
 
-/** The kinds of transaction. */
-export type TransactionType = 'read-only' | 'read-write';
-
-/** The lock timeout of implicit transactions, in milliseconds. */
-export const IMPLICIT_LOCK_TIMEOUT_MS = 2000;
+export { IMPLICIT_LOCK_TIMEOUT_MS, type TransactionType } from '../server/session.js';
 
 export type { ImportResult } from '../model/import-result.js';
 
@@ -119,32 +106,8 @@ export interface FactCountOptions {
   readonly tupleTable?: string;
 }
 
-type TransactionState = { readonly type: 'read-only'; readonly snapshot: Snapshot } | { readonly type: 'read-write'; readonly tx: WriteTransaction };
-
-/** The result of an import from its report (a failed import changed nothing: no counter says otherwise). */
-function resultOf(report: ImportReport, prefixes: ReadonlyMap<string, string>): ImportResult {
-  if (report.errors > 0) {
-    report.changedFacts = 0;
-    report.changedRules = 0;
-    report.changedAxioms = 0;
-  }
-  return {
-    rows: report.rows(),
-    errors: report.errors,
-    warnings: report.warnings,
-    processedFacts: report.processedFacts,
-    changedFacts: report.changedFacts,
-    processedRules: report.processedRules,
-    changedRules: report.changedRules,
-    processedAxioms: report.processedAxioms,
-    changedAxioms: report.changedAxioms,
-    prefixes,
-    text: report.toText(),
-  };
-}
-
 /** What an import has read so far, for progress reports. */
-function importSample(counters: readonly ByteCounter[], report: ImportReport): ProgressSample {
+function importSample(counters: readonly ByteCounter[], facts: number): ProgressSample {
   let bytes = 0;
   let total: number | undefined = 0;
   for (const c of counters) {
@@ -152,14 +115,23 @@ function importSample(counters: readonly ByteCounter[], report: ImportReport): P
     total = total === undefined || c.size === undefined ? undefined : total + c.size;
   }
   if (counters.length === 0) total = undefined;
-  return { operation: 'import', bytes, totalBytes: total, facts: report.processedFacts, fraction: total ? Math.min(1, bytes / total) : undefined };
+  return { operation: 'import', bytes, totalBytes: total, facts, fraction: total ? Math.min(1, bytes / total) : undefined };
 }
 
-/** A sampler of the reasoning in a write transaction: the rows added to the fact tables since it started. */
-function reasoningSampler(state: StoreState): () => ProgressSample {
-  const rows = (): number => state.table(DEFAULT_TRIPLES_ID).rowCount + state.table(QUADS_ID).rowCount;
-  const start = rows();
-  return () => ({ operation: 'reasoning', bytes: 0, totalBytes: undefined, facts: Math.max(0, rows() - start), fraction: undefined });
+/** What reasoning has derived so far, for progress reports. */
+function reasoningSample(derived: number): ProgressSample {
+  return { operation: 'reasoning', bytes: 0, totalBytes: undefined, facts: derived, fraction: undefined };
+}
+
+/** A progress monitor of reasoning, started when the session says reasoning begins. */
+function reasoningProgress(options: ProgressOptions): { readonly start: (derived: () => number) => void; finish(): void } {
+  let monitor: ProgressMonitor | undefined;
+  return {
+    start: (derived) => {
+      monitor = ProgressMonitor.start(options, () => reasoningSample(derived()));
+    },
+    finish: () => monitor?.finish(),
+  };
 }
 
 /** An export destination that counts the bytes written through it (the UTF-8 length of text). */
@@ -198,51 +170,45 @@ function settle(result: ImportResult, rejectOnError: boolean | undefined, operat
  * ```
  */
 export class DataStoreConnection extends ConnectionBase {
-  private transaction: TransactionState | undefined;
+  /** The session that carries out this connection's calls (its transaction, access and reasoning). */
+  private readonly session: StoreSession;
   /** The channels of cursors whose queries may still be running (stopped when the connection closes). */
   private readonly cursorRuns = new Set<AnswerChannel<AnswerRow>>();
   /** The role database's generation when read access to the store was last confirmed. */
   private readCheckedAt = -1;
-  /** The generation when the role was last seen to hold every privilege in the store. */
-  private unrestrictedAt = -1;
 
-  /** @internal */
-  constructor(
-    server: Server,
-    /** @internal */
-    private readonly store: DataStore,
-    roleName: string,
-    incarnation: number,
-  ) {
+  /** @internal `openSession` opens the connection's session, whose calls the connection's interrupter stops. */
+  constructor(server: Server, openSession: (interrupter: Interrupter) => StoreSession, roleName: string, incarnation: number) {
     super(server, roleName, incarnation);
+    this.session = openSession(this.interrupter);
   }
 
   /** The name of the data store. */
   get dataStoreName(): string {
-    return this.store.name;
+    return this.session.storeName;
   }
 
   /** The store's unique id. */
   get uniqueId(): string {
     this.checkUsable();
-    return this.store.uniqueId;
+    return this.session.uniqueId;
   }
 
   /** The store's type. */
   get type(): string {
     this.checkUsable();
-    return this.store.type;
+    return this.session.storeType;
   }
 
   /** The open transaction's type, or undefined. */
   get transactionType(): TransactionType | undefined {
-    return this.transaction?.type;
+    return this.session.transactionType;
   }
 
   /** A second connection to the same store with the same role. */
   duplicate(): DataStoreConnection {
     this.checkUsable();
-    return new DataStoreConnection(this.server, this.store, this.roleName, this.incarnation);
+    return new DataStoreConnection(this.server, (interrupter) => this.session.duplicate(interrupter), this.roleName, this.incarnation);
   }
 
   /**
@@ -256,7 +222,7 @@ export class DataStoreConnection extends ConnectionBase {
 
   /** Closes the connection, rolling back its open transaction. */
   override close(): void {
-    if (this.transaction) this.endTransaction();
+    this.session.close();
     for (const channel of this.cursorRuns) channel.cancel();
     this.cursorRuns.clear();
     super.close();
@@ -266,12 +232,7 @@ export class DataStoreConnection extends ConnectionBase {
 
   /** Starts an explicit transaction; every later call runs inside it until commit or rollback. */
   async beginTransaction(type: TransactionType = 'read-write', options: BeginTransactionOptions = {}): Promise<void> {
-    await this.guard('beginTransaction', async () => {
-      if (this.transaction) throw new TransactionError(`a ${this.transaction.type} transaction is already open on this connection`);
-      if (type === 'read-only') this.transaction = { type, snapshot: this.store.facts.read() };
-      else if (type === 'read-write') this.transaction = { type, tx: await this.store.facts.beginWrite(options.lockTimeoutMs ?? IMPLICIT_LOCK_TIMEOUT_MS) };
-      else throw new BadRequestError(`unknown transaction type '${String(type)}' (expected read-only or read-write)`);
-    });
+    await this.guard('beginTransaction', () => this.session.begin(type, options.lockTimeoutMs ?? IMPLICIT_LOCK_TIMEOUT_MS));
   }
 
   /**
@@ -280,58 +241,29 @@ export class DataStoreConnection extends ConnectionBase {
    * rolled back. `options.onProgress` reports the reasoning's progress.
    */
   async commitTransaction(options: MaterializationOptions = {}): Promise<void> {
-    await this.guard('commitTransaction', async () => {
-      const t = this.transaction;
-      if (!t) throw new TransactionError('no transaction is open on this connection');
-      this.transaction = undefined;
-      if (t.type === 'read-only') this.store.facts.release(t.snapshot);
-      else {
-        // the commit procedure and reasoning act for the store, not for the role
-        t.tx.access = undefined;
-        const monitor = ProgressMonitor.start(options, reasoningSampler(t.tx));
-        await monitored(monitor, () => this.store.commit(t.tx, this.interrupter));
-      }
-    });
+    const progress = reasoningProgress(options);
+    await monitored(progress, () => this.guard('commitTransaction', () => this.session.commit(progress.start)));
   }
 
   /** Rolls back the open transaction: none of its changes remain. */
   async rollbackTransaction(): Promise<void> {
-    await this.guard('rollbackTransaction', () => {
-      if (!this.transaction) throw new TransactionError('no transaction is open on this connection');
-      this.endTransaction();
-    });
-  }
-
-  private endTransaction(): void {
-    const t = this.transaction!;
-    this.transaction = undefined;
-    if (t.type === 'read-only') this.store.facts.release(t.snapshot);
-    else this.store.rollback(t.tx);
+    await this.guard('rollbackTransaction', () => this.session.rollback());
   }
 
   /** @internal Also checks that the store exists and that the role may read it. */
   protected override checkUsable(): void {
     super.checkUsable();
-    if (this.store.isDeleted) throw new InvalidConnectionError(`data store '${this.store.name}' was deleted: this connection can no longer be used (close it)`);
+    if (this.session.storeDeleted) throw new InvalidConnectionError(`data store '${this.session.storeName}' was deleted: this connection can no longer be used (close it)`);
     const generation = this.server.roles.generation;
     if (this.readCheckedAt !== generation) {
-      this.require(storeResources.store(this.store.name), 'read');
+      this.require(storeResources.store(this.session.storeName), 'read');
       this.readCheckedAt = generation;
     }
   }
 
-  /** The role's access to the store's facts for this call (undefined: unrestricted). */
-  private access(catalogue: Catalogue): FactAccess | undefined {
-    const generation = this.server.roles.generation;
-    if (this.unrestrictedAt === generation) return undefined;
-    const access = storeAccess(this.server.roles, this.roleName, this.store.name, catalogue, this.store.facts.dictionary);
-    if (access === undefined) this.unrestrictedAt = generation;
-    return access;
-  }
-
   /** Checks a privilege on the store itself (`[]`) or one of its children (`['rules']`, `['tupletables', t]`). */
   private requireOn(child: readonly string[], access: 'read' | 'write'): void {
-    this.require([...storeResources.store(this.store.name), ...child] as ResourcePath, access);
+    this.require([...storeResources.store(this.session.storeName), ...child] as ResourcePath, access);
   }
 
   /** Runs `fn` once the role holds a privilege on the store or one of its children. */
@@ -340,94 +272,15 @@ export class DataStoreConnection extends ConnectionBase {
     return fn();
   }
 
-  /** Checks write access to the store (`[]`) or one of its children, then runs `fn` as {@link DataStoreConnection.write} does. */
-  private writeTo<T>(child: readonly string[], fn: (tx: WriteTransaction) => Promise<T> | T): Promise<T> {
-    this.requireOn(child, 'write');
-    return this.write(fn);
-  }
-
   /** Checks write access to everything `clear` may change: facts of every table and graph, rules, and (optionally) axioms. */
   private requireWriteAll(axioms: boolean): void {
-    const catalogue = this.transaction?.type === 'read-write' ? this.transaction.tx.catalogue : this.store.facts.committed.catalogue;
     this.requireOn([], 'write');
     this.requireOn(['rules'], 'write');
     if (axioms) this.requireOn(['axioms'], 'write');
     // built-in tables (SKOLEM) hold no facts to clear
-    for (const info of catalogue.tupleTables.values()) if (storesFacts(info)) this.requireOn(['tupletables', info.name], 'write');
-    const graphs = specifiersOf(this.store.name).allGraphs;
+    for (const table of this.session.factTables()) this.requireOn(['tupletables', table], 'write');
+    const graphs = specifiersOf(this.session.storeName).allGraphs;
     if (!this.server.roles.allowsAll(this.roleName, graphs, 'write')) throw new AccessDeniedError(`role '${this.roleName}' has no write access to every named graph ('${graphs.text}')`);
-  }
-
-  /** Runs `fn` on the state of the open transaction, or of an implicit read-only one. */
-  private async read<T>(fn: (state: StoreState) => Promise<T> | T): Promise<T> {
-    if (this.transaction?.type === 'read-only') return fn(this.transaction.snapshot);
-    if (this.transaction) {
-      // reads inside a read/write transaction see the materialisation of its changes
-      const tx = this.transaction.tx;
-      await this.reasonInTransaction(tx);
-      return fn(tx);
-    }
-    const snapshot = this.store.facts.read();
-    try {
-      return await fn(snapshot);
-    } finally {
-      this.store.facts.release(snapshot);
-    }
-  }
-
-  /**
-   * Runs `fn` in the open read/write transaction (undoing just its changes when it fails or
-   * when `failed` says so), or in an implicit one that is committed on success and rolled
-   * back otherwise.
-   */
-  private async write<T>(fn: (tx: WriteTransaction) => Promise<T> | T, failed: (result: T) => boolean = () => false): Promise<T> {
-    const store = this.store;
-    if (this.transaction) {
-      if (this.transaction.type !== 'read-write') throw new TransactionError('the open transaction is read-only: this operation needs a read-write transaction');
-      const tx = this.transaction.tx;
-      tx.access = this.access(tx.catalogue);
-      const sp = store.savepoint(tx);
-      try {
-        const result = await fn(tx);
-        if (failed(result)) store.rollbackTo(tx, sp);
-        return result;
-      } catch (e) {
-        store.rollbackTo(tx, sp);
-        throw e;
-      }
-    }
-    const tx = await store.beginWrite(IMPLICIT_LOCK_TIMEOUT_MS);
-    tx.access = this.access(tx.catalogue);
-    let result: T;
-    try {
-      result = await fn(tx);
-    } catch (e) {
-      store.rollback(tx);
-      throw e;
-    }
-    if (failed(result)) store.rollback(tx);
-    else {
-      tx.access = undefined;
-      await store.commit(tx, this.interrupter);
-    }
-    return result;
-  }
-
-  /** Runs pending reasoning inside the explicit transaction; on failure only that work is undone. */
-  private async reasonInTransaction(tx: WriteTransaction): Promise<void> {
-    if (!this.store.reasoner.requiresReasoning) return;
-    const sp = this.store.savepoint(tx);
-    try {
-      await this.store.reasoner.reason(tx, this.interrupter);
-    } catch (e) {
-      this.store.rollbackTo(tx, sp);
-      throw e;
-    }
-  }
-
-  /** Fails when a transaction is open (for the non-transactional operations). */
-  private noTransaction(what: string): void {
-    if (this.transaction) throw new TransactionError(`${what} is not transactional and cannot run while the connection has an open transaction`);
   }
 
   // ---- import and export ----
@@ -445,25 +298,15 @@ export class DataStoreConnection extends ConnectionBase {
   async importData(updateType: UpdateType, source: ImportSource, options: ImportDataOptions = {}): Promise<ImportResult> {
     return this.guard('importData', async () => {
       if (!UPDATE_TYPES.includes(updateType)) throw new BadRequestError(`unknown update type '${String(updateType)}' (expected ${UPDATE_TYPES.join(', ')})`);
-      const report = new ImportReport();
-      const prefixes = new Map<string, string>();
-      report.onRow = (row) => {
-        if (row.type === 'prefix') prefixes.set(row.description, row.value);
-        options.onNotification?.(row);
-      };
-      const counters: ByteCounter[] | undefined = options.onProgress ? [] : undefined;
-      const monitor = ProgressMonitor.start(options, () => importSample(counters ?? [], report));
-      await monitored(monitor, () =>
-        this.write(
-          async (tx) => {
-            await importInto(this.store, tx, updateType, source, options, report, this.interrupter, counters);
-            // what follows in an implicit transaction is the reasoning of its commit
-            monitor?.phase(reasoningSampler(tx));
-          },
-          () => report.errors > 0,
-        ),
+      let monitor: ProgressMonitor | undefined;
+      const result = await monitored({ finish: () => monitor?.finish() }, () =>
+        this.session.importData(updateType, source, options, {
+          onNotification: options.onNotification,
+          onStart: options.onProgress ? (counters, facts) => (monitor = ProgressMonitor.start(options, () => importSample(counters, facts()))) : undefined,
+          onReasoning: (derived) => monitor?.phase(() => reasoningSample(derived())),
+        }),
       );
-      return settle(resultOf(report, prefixes), options.rejectOnError, 'import');
+      return settle(result, options.rejectOnError, 'import');
     });
   }
 
@@ -502,12 +345,10 @@ export class DataStoreConnection extends ConnectionBase {
     }));
     const out = monitor ? countingDestination(destination, (n) => (bytes += n)) : destination;
     await monitored(monitor, () =>
-      this.guard(operation, () =>
-        this.read((state) => {
-          if (canonicalMediaType(mediaType) === DATALOG) this.requireOn(['rules'], 'read');
-          return exportFacts(state, this.store.facts.dictionary, out, mediaType, parameters, this.interrupter, this.access(state.catalogue), counters);
-        }),
-      ),
+      this.guard(operation, () => {
+        if (exportsRules(mediaType)) this.requireOn(['rules'], 'read');
+        return this.session.exportTo(out, mediaType, parameters, counters);
+      }),
     );
   }
 
@@ -524,7 +365,7 @@ export class DataStoreConnection extends ConnectionBase {
    * defaults. Syntax errors fail with QueryCompilationError.
    */
   async evaluateQuery(query: string, options: QueryOptions = {}): Promise<QueryAnswer> {
-    return this.guard('evaluateQuery', () => this.read((state) => evaluateSparql(state, this.store.facts.dictionary, query, this.withAccess(state, options), this.interrupter)));
+    return this.guard('evaluateQuery', () => this.session.evaluateQuery(query, options));
   }
 
   /**
@@ -536,8 +377,7 @@ export class DataStoreConnection extends ConnectionBase {
    * batch until it settles. Returns the number of answers.
    */
   async evaluateQueryTo(query: string, mediaType: string, write: (chunk: string) => void | boolean | Promise<void>, options: QueryOptions = {}): Promise<number> {
-    return this.queryTo('evaluateQueryTo', query, options, (state, pass: (chunk: string) => void) =>
-      answerWriterSink(mediaType, pass, { prefixes: state.catalogue.prefixes, baseIRI: state.catalogue.baseIRI }), write);
+    return this.queryTo('evaluateQueryTo', query, options, (catalogue, pass: (chunk: string) => void) => answerWriterSink(mediaType, pass, catalogue), write);
   }
 
   /**
@@ -549,35 +389,38 @@ export class DataStoreConnection extends ConnectionBase {
    * about 64 KiB at a time. Returns the number of answers.
    */
   async evaluateQueryToBytes(query: string, mediaType: string, write: (chunk: Uint8Array) => void | boolean | Promise<void>, options: QueryOptions = {}): Promise<number> {
-    return this.queryTo('evaluateQueryToBytes', query, options, (state, pass: (chunk: Uint8Array) => void) =>
-      answerByteSink(mediaType, pass, { prefixes: state.catalogue.prefixes, baseIRI: state.catalogue.baseIRI }), write);
+    return this.queryTo('evaluateQueryToBytes', query, options, (catalogue, pass: (chunk: Uint8Array) => void) => answerByteSink(mediaType, pass, catalogue), write);
   }
 
-  /** The body of the two evaluateQueryTo calls: `sinkFor` makes the answer sink that writes through its `pass`. */
+  /** The body of the two evaluateQueryTo calls: `sinkFor` makes the answer sink that writes through its `pass`, with the store's prefixes and base IRI. */
   private queryTo<C>(
     operation: string,
     query: string,
     options: QueryOptions,
-    sinkFor: (state: StoreState, pass: (chunk: C) => void) => AnswerSink & { readonly count: () => number },
+    sinkFor: (catalogue: { prefixes: ReadonlyMap<string, string>; baseIRI: string }, pass: (chunk: C) => void) => AnswerSink & { readonly count: () => number },
     write: (chunk: C) => void | boolean | Promise<void>,
   ): Promise<number> {
-    return this.guard(operation, () =>
-      this.read(async (state) => {
-        let waiting: Promise<void> | undefined;
-        const sink = sinkFor(state, (chunk) => {
-          const wait = write(chunk);
-          if (wait instanceof Promise) waiting = wait;
-        });
-        const pause = (): Promise<void> | undefined => {
-          const wait = waiting;
-          waiting = undefined;
-          return wait;
-        };
-        await runQuery(state, this.store.facts.dictionary, query, this.withAccess(state, options), this.interrupter, sink, undefined, pause);
-        if (waiting) await waiting;
-        return sink.count();
-      }),
-    );
+    return this.guard(operation, async () => {
+      let waiting: Promise<void> | undefined;
+      let sink: (AnswerSink & { readonly count: () => number }) | undefined;
+      const pause = (): Promise<void> | undefined => {
+        const wait = waiting;
+        waiting = undefined;
+        return wait;
+      };
+      await this.session.runQuery(
+        query,
+        options,
+        (state) =>
+          (sink = sinkFor({ prefixes: state.catalogue.prefixes, baseIRI: state.catalogue.baseIRI }, (chunk) => {
+            const wait = write(chunk);
+            if (wait instanceof Promise) waiting = wait;
+          })),
+        pause,
+      );
+      if (waiting) await waiting;
+      return sink!.count();
+    });
   }
 
   /**
@@ -586,7 +429,7 @@ export class DataStoreConnection extends ConnectionBase {
    * reach each pattern); the text ends with the number of answers and the time taken.
    */
   async explainQuery(query: string, options: QueryOptions = {}): Promise<string> {
-    return this.guard('explainQuery', () => this.read((state) => explainSparql(state, this.store.facts.dictionary, query, this.withAccess(state, options), this.interrupter)));
+    return this.guard('explainQuery', () => this.session.explainQuery(query, options));
   }
 
   /**
@@ -598,7 +441,7 @@ export class DataStoreConnection extends ConnectionBase {
    * fails with ParsingError or BadRequestError naming the position.
    */
   async explain(fact: string, options: ExplanationOptions = {}): Promise<Explanation> {
-    return this.guard('explain', () => this.read((state) => explainFact(state, this.store.facts.dictionary, fact, options, this.access(state.catalogue))));
+    return this.guard('explain', () => this.session.explain(fact, options));
   }
 
   /**
@@ -608,19 +451,7 @@ export class DataStoreConnection extends ConnectionBase {
    * allow, like an `{ iris }` import.
    */
   async evaluateUpdate(update: string, options: UpdateOptions = {}): Promise<void> {
-    await this.guard('evaluateUpdate', () =>
-      this.write(async (tx) => {
-        await this.store.reasoner.reason(tx, this.interrupter);
-        await this.store.runUpdate(tx, update, options.baseIRI ?? tx.catalogue.baseIRI, this.interrupter, options, this.server.queryLimits(options));
-      }),
-    );
-  }
-
-  /** The options of an evaluation by this connection's role, with the limits the server sets. */
-  private withAccess(state: StoreState, options: QueryOptions): EvaluationOptions {
-    const access = this.access(state.catalogue);
-    const limited = { ...options, ...this.server.queryLimits(options) };
-    return access === undefined ? { ...limited, agent: this.roleName } : { ...limited, access, agent: this.roleName };
+    await this.guard('evaluateUpdate', () => this.session.evaluateUpdate(update, options));
   }
 
   /**
@@ -631,7 +462,7 @@ export class DataStoreConnection extends ConnectionBase {
   async recompile(): Promise<void> {
     await this.guard('recompile', () => {
       this.requireOn([], 'write');
-      return this.write((tx) => this.store.recompile(tx));
+      return this.session.recompile();
     });
   }
 
@@ -652,9 +483,7 @@ export class DataStoreConnection extends ConnectionBase {
       boolean: () => notSelect('an ASK'),
       quads: () => notSelect('a CONSTRUCT or DESCRIBE'),
     };
-    const running = this.guard('evaluateQueryIterator', () =>
-      this.read((state) => runQuery(state, this.store.facts.dictionary, query, this.withAccess(state, options), this.interrupter, sink, undefined, channel.pause)),
-    );
+    const running = this.guard('evaluateQueryIterator', () => this.session.runQuery(query, options, () => sink, channel.pause));
     running.then(
       () => channel.end(),
       (e: unknown) => channel.end(e),
@@ -694,21 +523,11 @@ export class DataStoreConnection extends ConnectionBase {
           const channel = new AnswerChannel<AnswerRow>(undefined, () => interrupter.interrupt());
           let variables: readonly string[] = [];
           const sink = rowsInto(channel, (names) => (variables = names));
-          const dictionary = this.store.facts.dictionary;
-          const run = async (): Promise<void> => {
-            // a read/write transaction changes under the cursor: its answers are taken at once
-            if (this.transaction?.type === 'read-write') {
-              await this.guard('openCursor', () => this.read((state) => runQuery(state, dictionary, query, this.withAccess(state, options), this.interrupter, sink)));
-              return;
-            }
-            const own = this.transaction?.type === 'read-only' ? undefined : this.store.facts.read();
-            const state = own ?? (this.transaction as { snapshot: Snapshot }).snapshot;
-            try {
-              await runQuery(state, dictionary, query, this.withAccess(state, options), interrupter, sink, undefined, channel.pause);
-            } finally {
-              if (own) this.store.facts.release(own);
-            }
-          };
+          // a read/write transaction changes under the cursor: its answers are taken at once, as a call of the connection
+          const run = (): Promise<void> =>
+            this.session.transactionType === 'read-write'
+              ? this.guard('openCursor', () => this.session.runCursorQuery(query, options, sink, interrupter, channel.pause))
+              : this.session.runCursorQuery(query, options, sink, interrupter, channel.pause);
           this.cursorRuns.add(channel);
           run().then(
             () => channel.end(),
@@ -716,7 +535,7 @@ export class DataStoreConnection extends ConnectionBase {
           ).finally(() => this.cursorRuns.delete(channel));
           return { channel, variables: () => variables };
         },
-        version: () => this.store.facts.committed.version,
+        version: () => this.session.committedVersion,
         checkUsable: () => this.checkUsable(),
       },
       query,
@@ -727,9 +546,7 @@ export class DataStoreConnection extends ConnectionBase {
 
   /** The statistics objects (Name, Parameters in query-string form). */
   async listStatistics(): Promise<Array<{ name: string; parameters: string }>> {
-    return this.guard('listStatistics', () =>
-      this.read((state) => [...state.catalogue.statistics].map(([name, p]) => ({ name, parameters: new URLSearchParams(p).toString() }))),
-    );
+    return this.guard('listStatistics', () => this.session.listStatistics());
   }
 
   /**
@@ -738,34 +555,17 @@ export class DataStoreConnection extends ConnectionBase {
    * every change, so the object has no parameters and never goes stale.
    */
   async createStatistics(name: string, parameters: Readonly<Record<string, string>> = {}): Promise<void> {
-    await this.guard('createStatistics', () =>
-      this.writeTo([], (tx) => {
-        if (name !== 'column-counts') throw new BadRequestError(`unknown statistics '${name}' (known: column-counts)`);
-        if (Object.keys(parameters).length > 0) throw new BadRequestError(`statistics '${name}' takes no parameters`);
-        if (tx.catalogue.statistics.has(name)) throw new DuplicateResourceError(`statistics '${name}' already exist`);
-        tx.catalogue = tx.catalogue.set('statistics', tx.catalogue.statistics.set(name, {}));
-      }),
-    );
+    await this.guard('createStatistics', () => this.checked([], 'write', () => this.session.createStatistics(name, parameters)));
   }
 
   /** Deletes a statistics object. */
   async deleteStatistics(name: string): Promise<void> {
-    await this.guard('deleteStatistics', () =>
-      this.writeTo([], (tx) => {
-        if (!tx.catalogue.statistics.has(name)) throw new UnknownResourceError(`statistics '${name}' do not exist`);
-        tx.catalogue = tx.catalogue.set('statistics', tx.catalogue.statistics.delete(name));
-      }),
-    );
+    await this.guard('deleteStatistics', () => this.checked([], 'write', () => this.session.deleteStatistics(name)));
   }
 
   /** Brings statistics up to date (one, or all when no name is given); column counts always are. */
   async updateStatistics(name?: string): Promise<void> {
-    await this.guard('updateStatistics', () =>
-      this.read((state) => {
-        this.requireOn([], 'write');
-        if (name !== undefined && !state.catalogue.statistics.has(name)) throw new UnknownResourceError(`statistics '${name}' do not exist`);
-      }),
-    );
+    await this.guard('updateStatistics', () => this.checked([], 'write', () => this.session.updateStatistics(name)));
   }
 
   // ---- OWL axioms ----
@@ -788,30 +588,26 @@ export class DataStoreConnection extends ConnectionBase {
   ): Promise<ImportResult> {
     return this.guard('importAxiomsFromTriples', async () => {
       this.requireOn(['axioms'], 'write');
-      if (sourceGraph === undefined) this.requireOn(['tupletables', DEFAULT_TRIPLES], 'read');
+      if (sourceGraph === undefined) this.requireOn(['tupletables', 'DefaultTriples'], 'read');
       else {
-        this.requireOn(['tupletables', QUADS], 'read');
+        this.requireOn(['tupletables', 'Quads'], 'read');
         this.requireOn(['namedgraphs', iriKey(sourceGraph)], 'read');
       }
-      const report = new ImportReport();
-      await this.write(
-        (tx) => importAxioms(this.store, tx, { sourceGraph, destinationGraph, assertions: translateAssertions, deleting: updateType === 'DELETE' }, report),
-        () => report.errors > 0,
-      );
-      return settle(resultOf(report, new Map()), options.rejectOnError, 'axiom import');
+      const result = await this.session.importAxioms({ sourceGraph, destinationGraph, assertions: translateAssertions, deleting: updateType === 'DELETE' });
+      return settle(result, options.rejectOnError, 'axiom import');
     });
   }
 
   /** The axioms of the store: destination graph ('' = default graph) and axiom text. */
   async listAxioms(): Promise<Array<{ graph: string; axiom: string }>> {
-    return this.guard('listAxioms', () => this.read((state) => this.checked(['axioms'], 'read', () => [...state.catalogue.axioms.values()].map((a) => ({ graph: a.destination, axiom: a.key })))));
+    return this.guard('listAxioms', () => this.checked(['axioms'], 'read', () => this.session.listAxioms()));
   }
 
   // ---- commit procedure ----
 
   /** The commit procedure (a SPARQL update run inside every write transaction before commit), if any. */
   async getCommitProcedure(): Promise<string | undefined> {
-    return this.guard('getCommitProcedure', () => this.read((state) => this.checked(['commitprocedure'], 'read', () => state.catalogue.commitProcedure || undefined)));
+    return this.guard('getCommitProcedure', () => this.checked(['commitprocedure'], 'read', () => this.session.getCommitProcedure()));
   }
 
   /**
@@ -820,56 +616,24 @@ export class DataStoreConnection extends ConnectionBase {
    * its changes are part of the transaction, and if it fails the commit fails.
    */
   async setCommitProcedure(update: string): Promise<boolean> {
-    return this.guard('setCommitProcedure', () =>
-      this.writeTo(['commitprocedure'], (tx) => {
-        parseUpdate(update, tx.catalogue.prefixes, tx.catalogue.baseIRI);
-        if (tx.catalogue.commitProcedure === update) return false;
-        tx.catalogue = tx.catalogue.set('commitProcedure', update);
-        return true;
-      }),
-    );
+    return this.guard('setCommitProcedure', () => this.checked(['commitprocedure'], 'write', () => this.session.setCommitProcedure(update)));
   }
 
   /** Removes the commit procedure; returns whether there was one. */
   async deleteCommitProcedure(): Promise<boolean> {
-    return this.guard('deleteCommitProcedure', () =>
-      this.writeTo(['commitprocedure'], (tx) => {
-        if (tx.catalogue.commitProcedure === '') return false;
-        tx.catalogue = tx.catalogue.set('commitProcedure', '');
-        return true;
-      }),
-    );
+    return this.guard('deleteCommitProcedure', () => this.checked(['commitprocedure'], 'write', () => this.session.deleteCommitProcedure()));
   }
 
   /** Counts facts of the default graph and named graphs (or of one tuple table). */
   async countFacts(options: FactCountOptions = {}): Promise<number> {
-    return this.guard('countFacts', () =>
-      this.read((state) => {
-        const mask = factDomainMask(options.factDomain, 'all');
-        const info = options.tupleTable !== undefined ? this.store.tableInfo(state, options.tupleTable) : undefined;
-        if (info && !storesFacts(info)) throw new BadRequestError(`tuple table '${info.name}' is built in: its facts are computed, not stored, and cannot be counted`);
-        const ids = info ? [info.id] : [DEFAULT_TRIPLES_ID, QUADS_ID];
-        const access = this.access(state.catalogue);
-        const filters = ids.map((id) => readableFacts(access, id));
-        let n = 0;
-        ids.forEach((id, i) => {
-          const table = state.table(id);
-          const view = state.view(id);
-          const readable = filters[i];
-          table.forEachVisibleRow(view, mask, (row) => {
-            if (readable === undefined || readable((c) => table.get(row, c))) n++;
-          });
-        });
-        return n;
-      }),
-    );
+    return this.guard('countFacts', () => this.session.countFacts(options));
   }
 
   /** Deletes every fact (and, once they exist, every rule and axiom). */
   async clear(): Promise<void> {
     await this.guard('clear', () => {
       this.requireWriteAll(true);
-      return this.write((tx) => this.store.clear(tx));
+      return this.session.clear();
     });
   }
 
@@ -877,10 +641,7 @@ export class DataStoreConnection extends ConnectionBase {
   async clearRulesExplicateFacts(): Promise<void> {
     await this.guard('clearRulesExplicateFacts', () => {
       this.requireWriteAll(false);
-      return this.write(async (tx) => {
-        await this.store.reasoner.reason(tx, this.interrupter);
-        this.store.clearRulesExplicateFacts(tx);
-      });
+      return this.session.clearRulesExplicateFacts();
     });
   }
 
@@ -889,18 +650,8 @@ export class DataStoreConnection extends ConnectionBase {
    * `options.onProgress` reports the facts derived so far.
    */
   async recomputeMaterialization(options: MaterializationOptions = {}): Promise<void> {
-    const progress: { monitor?: ProgressMonitor | undefined } = {};
-    await monitored(
-      { finish: () => progress.monitor?.finish() },
-      () =>
-        this.guard('recomputeMaterialization', () =>
-          this.writeTo([], async (tx) => {
-            progress.monitor = ProgressMonitor.start(options, reasoningSampler(tx));
-            this.store.reasoner.requestRecompute();
-            await this.store.reasoner.reason(tx, this.interrupter);
-          }),
-        ),
-    );
+    const progress = reasoningProgress(options);
+    await monitored(progress, () => this.guard('recomputeMaterialization', () => this.checked([], 'write', () => this.session.recomputeMaterialization(progress.start))));
   }
 
   /**
@@ -908,42 +659,30 @@ export class DataStoreConnection extends ConnectionBase {
    * `options.onProgress` reports the facts derived so far.
    */
   async updateMaterialization(options: MaterializationOptions = {}): Promise<void> {
-    await this.guard('updateMaterialization', async () => {
-      this.requireOn([], 'write');
-      if (this.transaction?.type !== 'read-write') throw new TransactionError('update-materialization needs an open read-write transaction');
-      const tx = this.transaction.tx;
-      await monitored(ProgressMonitor.start(options, reasoningSampler(tx)), () => this.reasonInTransaction(tx));
-    });
+    const progress = reasoningProgress(options);
+    await monitored(progress, () => this.guard('updateMaterialization', () => this.checked([], 'write', () => this.session.updateMaterialization(progress.start))));
   }
 
   /** Reclaims the space of deleted facts that no reader can still see. */
   async compact(): Promise<void> {
-    await this.guard('compact', async () => {
-      this.requireOn([], 'write');
-      this.noTransaction('compact');
-      await this.store.compact(IMPLICIT_LOCK_TIMEOUT_MS);
-    });
+    await this.guard('compact', () => this.checked([], 'write', () => this.session.compact()));
   }
 
   // ---- properties, prefixes, base IRI ----
 
   /** The data store's properties (Property, Value, Mutable). */
   async getDataStoreProperties(): Promise<PropertyRow[]> {
-    return this.guard('getDataStoreProperties', () => {
-      // no reasoning first: requires-incremental-reasoning reports the pending work itself
-      if (this.transaction?.type === 'read-write') return this.store.properties(this.transaction.tx);
-      return this.read((state) => this.store.properties(state));
-    });
+    return this.guard('getDataStoreProperties', () => this.session.properties());
   }
 
   /** The base IRI. */
   async getBaseIRI(): Promise<string> {
-    return this.guard('getBaseIRI', () => this.read((state) => state.catalogue.baseIRI));
+    return this.guard('getBaseIRI', () => this.session.getBaseIRI());
   }
 
   /** Sets the base IRI; returns whether it changed. */
   async setBaseIRI(iri: string): Promise<boolean> {
-    return this.guard('setBaseIRI', () => this.writeTo([], (tx) => this.store.setBaseIRI(tx, iri)));
+    return this.guard('setBaseIRI', () => this.checked([], 'write', () => this.session.setBaseIRI(iri)));
   }
 
   /** Sets a mutable data store property (base-iri); returns whether it changed. */
@@ -957,52 +696,47 @@ export class DataStoreConnection extends ConnectionBase {
 
   /** The prefixes (name with colon → IRI), in definition order. */
   async getPrefixes(): Promise<Map<string, string>> {
-    return this.guard('getPrefixes', () => this.read((state) => new Map(state.catalogue.prefixes)));
+    return this.guard('getPrefixes', () => this.session.getPrefixes());
   }
 
   /** Replaces all prefixes. */
   async setPrefixes(prefixes: ReadonlyMap<string, string> | Readonly<Record<string, string>>): Promise<void> {
-    await this.guard('setPrefixes', () => this.writeTo([], (tx) => this.store.setPrefixes(tx, prefixes)));
+    await this.guard('setPrefixes', () => this.checked([], 'write', () => this.session.setPrefixes(prefixes)));
   }
 
   /** Sets one prefix (`ex:` → IRI); returns whether anything changed. */
   async setPrefix(name: string, iri: string): Promise<boolean> {
-    return this.guard('setPrefix', () => this.writeTo([], (tx) => this.store.setPrefix(tx, name, iri)));
+    return this.guard('setPrefix', () => this.checked([], 'write', () => this.session.setPrefix(name, iri)));
   }
 
   /** Removes one prefix; returns whether it existed. */
   async unsetPrefix(name: string): Promise<boolean> {
-    return this.guard('unsetPrefix', () => this.writeTo([], (tx) => this.store.unsetPrefix(tx, name)));
+    return this.guard('unsetPrefix', () => this.checked([], 'write', () => this.session.unsetPrefix(name)));
   }
 
   // ---- tuple tables ----
 
   /** The tuple tables (Name, Type, ID, MinArity, MaxArity). */
   async listTupleTables(): Promise<TupleTableRow[]> {
-    return this.guard('listTupleTables', () => this.read((state) => this.checked(['tupletables'], 'read', () => this.store.listTupleTables(state))));
+    return this.guard('listTupleTables', () => this.checked(['tupletables'], 'read', () => this.session.listTupleTables()));
   }
 
   /** Property/Value rows describing a tuple table. */
   async describeTupleTable(name: string): Promise<Array<{ property: string; value: string }>> {
-    return this.guard('describeTupleTable', () => this.read((state) => this.checked(['tupletables', name], 'read', () => this.store.describeTupleTable(state, name))));
+    return this.guard('describeTupleTable', () => this.checked(['tupletables', name], 'read', () => this.session.describeTupleTable(name)));
   }
 
   /** Creates an in-memory tuple table (parameters: `arity`, or `min-arity` = `max-arity`; `type=memory`). Not transactional. */
   async createTupleTable(name: string, parameters: Readonly<Record<string, string>>): Promise<void> {
-    await this.guard('createTupleTable', async () => {
-      this.requireOn(['tupletables'], 'write');
-      this.noTransaction('creating a tuple table');
-      await this.store.createTupleTable(name, parameters, IMPLICIT_LOCK_TIMEOUT_MS);
-    });
+    await this.guard('createTupleTable', () => this.checked(['tupletables'], 'write', () => this.session.createTupleTable(name, parameters)));
   }
 
   /** Deletes a user tuple table and its facts. Not transactional. */
   async deleteTupleTable(name: string): Promise<void> {
-    await this.guard('deleteTupleTable', async () => {
+    await this.guard('deleteTupleTable', () => {
       this.requireOn(['tupletables'], 'write');
       this.requireOn(['tupletables', name], 'write');
-      this.noTransaction('deleting a tuple table');
-      await this.store.deleteTupleTable(name, IMPLICIT_LOCK_TIMEOUT_MS);
+      return this.session.deleteTupleTable(name);
     });
   }
 
@@ -1010,7 +744,7 @@ export class DataStoreConnection extends ConnectionBase {
 
   /** The registered data sources (Name, Type, Parameters, NumberOfTables). */
   async listDataSources(): Promise<DataSourceRow[]> {
-    return this.guard('listDataSources', () => this.checked(['datasources'], 'read', () => this.store.dataSources.list()));
+    return this.guard('listDataSources', () => this.checked(['datasources'], 'read', () => this.session.dataSources.list()));
   }
 
   /**
@@ -1020,8 +754,8 @@ export class DataStoreConnection extends ConnectionBase {
   async registerDataSource(name: string, type: string, parameters: Readonly<Record<string, string>> = {}): Promise<void> {
     await this.guard('registerDataSource', async () => {
       this.requireOn(['datasources'], 'write');
-      this.noTransaction('registering a data source');
-      await this.store.dataSources.register(name, type, parameters);
+      this.session.noTransaction('registering a data source');
+      await this.session.dataSources.register(name, type, parameters);
     });
   }
 
@@ -1030,40 +764,40 @@ export class DataStoreConnection extends ConnectionBase {
     await this.guard('deregisterDataSource', () => {
       this.requireOn(['datasources'], 'write');
       this.requireOn(['datasources', name], 'write');
-      this.noTransaction('deregistering a data source');
-      this.store.dataSources.deregister(name);
+      this.session.noTransaction('deregistering a data source');
+      this.session.dataSources.deregister(name);
     });
   }
 
   /** Property/Value rows describing a data source. Not transactional: fails while a transaction is open. */
   async describeDataSource(name: string): Promise<Array<{ property: string; value: string }>> {
     return this.guard('describeDataSource', () => this.checked(['datasources', name], 'read', () => {
-      this.noTransaction('describing a data source');
-      return this.store.dataSources.describe(name);
+      this.session.noTransaction('describing a data source');
+      return this.session.dataSources.describe(name);
     }));
   }
 
   /** The tables of a data source (Name, NumberOfColumns, Columns). Fails while a transaction is open. */
   async listDataSourceTables(source: string): Promise<DataSourceTableRow[]> {
     return this.guard('listDataSourceTables', () => this.checked(['datasources', source], 'read', () => {
-      this.noTransaction('listing the tables of a data source');
-      return this.store.dataSources.tables(source);
+      this.session.noTransaction('listing the tables of a data source');
+      return this.session.dataSources.tables(source);
     }));
   }
 
   /** The columns of a data source table (Column, Name, Datatype). Fails while a transaction is open. */
   async describeDataSourceTable(source: string, table: string): Promise<DataSourceColumnRow[]> {
     return this.guard('describeDataSourceTable', () => this.checked(['datasources', source], 'read', () => {
-      this.noTransaction('describing a data source table');
-      return this.store.dataSources.columns(source, table);
+      this.session.noTransaction('describing a data source table');
+      return this.session.dataSources.columns(source, table);
     }));
   }
 
   /** Up to `limit` rows of a data source table, read directly from the source; fails while a transaction is open. */
   async getDataSourceTableData(source: string, table: string, limit: number): Promise<DataSourceSample> {
     return this.guard('getDataSourceTableData', () => this.checked(['datasources', source], 'read', () => {
-      this.noTransaction('sampling a data source table');
-      return this.store.dataSources.sample(source, table, limit);
+      this.session.noTransaction('sampling a data source table');
+      return this.session.dataSources.sample(source, table, limit);
     }));
   }
 
@@ -1071,6 +805,6 @@ export class DataStoreConnection extends ConnectionBase {
 
   /** Component information of the store (ComponentID, Property, Value). */
   async getComponentInfo(extended = false): Promise<ComponentInfoRow[]> {
-    return this.guard('getComponentInfo', () => this.read((state) => this.store.componentInfo(state, extended)));
+    return this.guard('getComponentInfo', () => this.session.componentInfo(extended));
   }
 }

@@ -9,6 +9,7 @@ import type { PropertyRow } from '../server/data-store.js';
 import { storeResources } from '../server/resource-specifiers.js';
 import { type AccessType, parseAccessTypes, type PasswordSpecificationType, type Privilege, type RoleDescription } from '../server/roles.js';
 import type { Server } from '../server/server.js';
+import { StoreSession } from '../server/session.js';
 import { ConnectionBase } from './connection-base.js';
 import { DataStoreConnection } from './data-store-connection.js';
 
@@ -92,7 +93,8 @@ export class ServerConnection extends ConnectionBase {
   newDataStoreConnection(name: string): DataStoreConnection {
     return this.guardSync('newDataStoreConnection', () => {
       this.require(storeResources.store(name), 'read');
-      return new DataStoreConnection(this.server, this.server.dataStore(name), this.roleName, this.incarnation);
+      const store = this.server.dataStore(name);
+      return new DataStoreConnection(this.server, (interrupter) => new StoreSession(this.server, store, this.roleName, interrupter), this.roleName, this.incarnation);
     });
   }
 

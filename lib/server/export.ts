@@ -96,6 +96,11 @@ export interface ExportParameters {
   readonly 'rule-domain'?: string;
 }
 
+/** Whether an export in `mediaType` writes the store's rules (Datalog) rather than its facts. */
+export function exportsRules(mediaType: string): boolean {
+  return canonicalMediaType(mediaType) === DATALOG;
+}
+
 /**
  * Writes the facts of `state` as `mediaType` to `destination`; with `access`, only what the role
  * may read (facts of named graphs it may not read are left out). `counters`, when given, is

@@ -24,9 +24,6 @@ interface StoreSpecifiers {
 
 const specifiers = new Map<string, StoreSpecifiers>();
 
-/** The one filter of readable facts (storage/fact-access.ts), for the api's counts. */
-export { readableFacts } from '../storage/fact-access.js';
-
 /** The specifiers of a store (parsed once per store name). */
 export function specifiersOf(ds: string): StoreSpecifiers {
   let found = specifiers.get(ds);

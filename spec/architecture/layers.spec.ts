@@ -76,6 +76,20 @@ describe('architecture: layers', function () {
       expect(await layerMessages('lib/shell/x.ts', "export * from '../index.js';\n")).to.deep.equal([]);
       expect(await layerMessages('lib/index.ts', "export * from './shell/cli.js';\n")).to.have.length(1);
     });
+
+    it('keeps the seams of a transaction: the api reaches a store only through its session, and only the session opens write transactions', async () => {
+      expect(await layerMessages('lib/api/x.ts', "import type { DataStore } from '../server/data-store.js';\nexport type S = DataStore;\n")).to.have.length(1);
+      expect(await layerMessages('lib/api/x.ts', "import { StoreReasoner } from '../server/reasoning.js';\nexport { StoreReasoner };\n")).to.have.length(1);
+      expect(await layerMessages('lib/api/x.ts', "import type { PropertyRow } from '../server/data-store.js';\nexport type R = PropertyRow;\n")).to.deep.equal([]);
+      expect(await layerMessages('lib/api/x.ts', "export { StoreSession } from '../server/session.js';\n")).to.deep.equal([]);
+      const writers = async (path: string): Promise<number> => {
+        const [result] = await eslint.lintText('export async function f(s: { beginWrite(n: number): Promise<void> }): Promise<void> {\n  await s.beginWrite(1);\n}\n', { filePath: join(ROOT, path) });
+        return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-syntax').length;
+      };
+      expect(await writers('lib/server/import.ts')).to.equal(1);
+      expect(await writers('lib/api/x.ts')).to.equal(1);
+      expect(await writers('lib/server/session.ts')).to.equal(0);
+    });
   });
 
   describe('the code', () => {
