@@ -1,33 +1,52 @@
 /**
  * Writing a query's answer in a media type as it is produced: SELECT and ASK through the
  * answer writers (SPARQL JSON, XML, CSV, TSV, result-set Turtle, -abbrev variants, null),
- * CONSTRUCT and DESCRIBE as Turtle, N-Triples, N-Quads or TriG. The SPARQL evaluator knows only
- * its {@link AnswerSink} interface; this module, in the server layer, is the glue that picks
- * the writer from `formats/` for a media type and puts it behind that interface.
+ * CONSTRUCT and DESCRIBE as Turtle, N-Triples, N-Quads or TriG (each triple written as the
+ * evaluator sends it). The SPARQL evaluator knows only its {@link AnswerSink} interface; this
+ * module, in the server layer, is the glue that picks the writer from `formats/` for a media
+ * type and puts it behind that interface.
  * @module
  */
 import type * as RDF from '@rdfjs/types/data-model.js';
-import { Writer } from 'n3';
-import { ANSWER_MEDIA_TYPES, answerMediaType, createAnswerWriter, createTsvByteWriter, supportsBoolean, type AnswerWriter } from '../formats/answers/index.js';
-import { canonicalMediaType, RDF_FORMATS } from '../formats/media-types.js';
+import {
+  ANSWER_MEDIA_TYPES,
+  answerMediaType,
+  createAnswerWriter,
+  createTsvByteWriter,
+  GraphAnswerWriter,
+  graphMediaType,
+  supportsBoolean,
+  type AnswerWriter,
+} from '../formats/answers/index.js';
 import { BadRequestError } from '../model/errors.js';
 import type { AnswerSink } from '../sparql/types.js';
 
-/** An answer sink that writes `mediaType` text to `write`; reports the number of answers. */
+/**
+ * An answer sink that writes `mediaType` text to `write`; reports the number of answers (rows,
+ * or triples). The triples of CONSTRUCT and DESCRIBE are written as they come
+ * ({@link AnswerSink.quad}); a whole graph given to {@link AnswerSink.quads} is written the same way.
+ */
 export function answerWriterSink(
   mediaType: string,
   write: (chunk: string) => void,
   options: { readonly prefixes: ReadonlyMap<string, string>; readonly baseIRI: string },
 ): AnswerSink & { readonly count: () => number } {
   const tableType = answerMediaType(mediaType);
-  const graphType = canonicalMediaType(mediaType);
+  const graphType = graphMediaType(mediaType);
   let writer: AnswerWriter | undefined;
+  let graph: GraphAnswerWriter | undefined;
   let count = 0;
   const needTable = (what: string): AnswerWriter => {
     if (!tableType) {
       throw new BadRequestError(`${what} answers cannot be written as '${mediaType}': use one of ${ANSWER_MEDIA_TYPES.join(', ')}`);
     }
     return (writer ??= createAnswerWriter(tableType, write, options));
+  };
+  const beginGraph = (): GraphAnswerWriter => {
+    if (!graphType) {
+      throw new BadRequestError(`CONSTRUCT and DESCRIBE answers cannot be written as '${mediaType}': use text/turtle, application/n-triples, application/n-quads or application/trig`);
+    }
+    return (graph ??= new GraphAnswerWriter(graphType, write, options.prefixes));
   };
   return {
     count: () => count,
@@ -42,22 +61,20 @@ export function answerWriterSink(
       count = 1;
       w.boolean(value);
     },
+    graphBegin: () => void beginGraph(),
+    quad: (quad: RDF.Quad) => {
+      count++;
+      graph!.quad(quad);
+    },
     quads: (quads: readonly RDF.Quad[]) => {
-      if (!graphType || !RDF_FORMATS.includes(graphType)) {
-        throw new BadRequestError(`CONSTRUCT and DESCRIBE answers cannot be written as '${mediaType}': use text/turtle, application/n-triples, application/n-quads or application/trig`);
-      }
-      const prefixes: Record<string, string> = {};
-      for (const [k, v] of options.prefixes) prefixes[k.slice(0, -1)] = v;
-      const n3 = new Writer({ format: graphType, prefixes });
-      n3.addQuads([...quads]);
+      const g = beginGraph();
+      for (const quad of quads) g.quad(quad);
       count = quads.length;
-      n3.end((error, text: string) => {
-        if (error) throw error;
-        write(text);
-      });
+      g.end();
     },
     end(): void {
-      writer?.end();
+      if (graph) graph.end();
+      else writer?.end();
     },
   };
 }
@@ -110,7 +127,8 @@ export function answerByteSink(
       },
     };
   }
-  // the errors of ASK, CONSTRUCT and DESCRIBE answers in TSV are those of the text sink
+  // the errors of ASK, CONSTRUCT and DESCRIBE answers in TSV are those of the text sink (a
+  // graph is refused at its beginning, so no triple reaches quad())
   const refusals = answerWriterSink(mediaType, () => undefined, options);
   let count = 0;
   const flush = (): void => {
@@ -133,6 +151,8 @@ export function answerByteSink(
       flush();
     },
     boolean: (value) => refusals.boolean(value),
+    graphBegin: () => refusals.graphBegin!(),
+    quad: (quad) => refusals.quad!(quad),
     quads: (quads) => refusals.quads(quads),
     end: () => {
       tsv.end();

@@ -94,9 +94,27 @@ export interface AnswerSink {
   row(values: ReadonlyArray<QueryTerm | undefined>): void;
   /** ASK: the answer. */
   boolean(value: boolean): void;
-  /** CONSTRUCT and DESCRIBE: the result graph. */
+  /**
+   * CONSTRUCT and DESCRIBE, optional, with {@link AnswerSink.quad}: the result graph begins
+   * (called once, before the WHERE clause is evaluated and before any triple), so that a sink
+   * can refuse the answer type or write a preamble.
+   */
+  graphBegin?(): void;
+  /**
+   * CONSTRUCT and DESCRIBE, optional: one triple of the result graph (in the default graph), as
+   * soon as a solution gives it; each triple comes once. After the last one,
+   * {@link AnswerSink.end} is called. When a sink has it, {@link AnswerSink.quads} is not called.
+   * The evaluator pauses for backpressure between batches of the WHERE clause's solutions (and of
+   * a described resource's triples), as it does for SELECT rows.
+   */
+  quad?(quad: RDF.Quad): void;
+  /**
+   * CONSTRUCT and DESCRIBE, for a sink without {@link AnswerSink.quad}: the whole result graph
+   * in one call, collected by the evaluator (and held against the query's memory budget);
+   * {@link AnswerSink.end} is not called then.
+   */
   quads(quads: readonly RDF.Quad[]): void;
-  /** SELECT: after the last row. */
+  /** SELECT: after the last row; CONSTRUCT and DESCRIBE given through {@link AnswerSink.quad}: after the last triple. */
   end(): void;
 }
 

@@ -17,6 +17,9 @@
  *   written as a prefixed name; everything else is as in the plain format (the Turtle lines also
  *   declare the prefixes, and the base IRI when given, first, and write IRIs below it relative);
  * - `application/x.sparql-results+null`: nothing is written.
+ *
+ * The triples of CONSTRUCT and DESCRIBE answers are written, streaming too, by
+ * {@link GraphAnswerWriter} (`graph-writer.ts`) in the RDF formats.
  * @module
  */
 import { baseMediaType } from '../media-types.js';
@@ -30,6 +33,7 @@ import { TurtleAnswerWriter } from './turtle-writer.js';
 import { XmlAnswerWriter } from './xml-writer.js';
 
 export { AnswerFormatError, AnswerWriterBase, type AnswerTerm, type AnswerWriter, type AnswerWriterOptions } from './answer-writer.js';
+export { GraphAnswerWriter, graphMediaType } from './graph-writer.js';
 export { NullAnswerWriter } from './null-writer.js';
 export { TsvByteWriter, type RowTerms } from './tsv-byte-writer.js';
 
