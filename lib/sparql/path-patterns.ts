@@ -21,6 +21,8 @@ export interface PathHost {
   graphs(): readonly number[];
   /** Between batches: backpressure, then a yield when the time slice is used up (or an interrupt). */
   pauseBetweenBatches(): Promise<void>;
+  /** Counts a step of the evaluation; throws when the time limit has passed or the query is interrupted. */
+  readonly tick: () => void;
 }
 
 /** A path's ends and graph: references, values under the seed, graphs, and the zero-length rule. */
@@ -83,7 +85,7 @@ export class PathPatterns {
   /** The evaluator of paths in graph `g` (one per query and graph: it caches closures). */
   private evaluator(g: number): PathEvaluator {
     let paths = this.evaluators.get(g);
-    if (!paths) this.evaluators.set(g, (paths = new PathEvaluator(this.host.source, g)));
+    if (!paths) this.evaluators.set(g, (paths = new PathEvaluator(this.host.source, g, this.host.tick)));
     return paths;
   }
 

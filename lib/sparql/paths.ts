@@ -90,11 +90,34 @@ export class PathEvaluator {
   private readonly reached = new Map<Algebra.PropertyPathSymbol, Map<number, readonly number[]>>();
   private cached = 0;
 
-  /** An evaluator over `graph` (DEFAULT_GRAPH or a named graph's id) of `source`. */
+  /** What the evaluator reads of the source: every stored row and node it visits first calls `tick` when given. */
+  private readonly source: Pick<QuadSource, 'match' | 'nodes' | 'iriId'>;
+
+  /**
+   * An evaluator over `graph` (DEFAULT_GRAPH or a named graph's id) of `source`; `tick` runs for
+   * every triple and node visited (it throws to stop the evaluation: the time limit, an interrupt).
+   */
   constructor(
-    private readonly source: QuadSource,
+    source: QuadSource,
     private readonly graph: number,
-  ) {}
+    tick?: () => void,
+  ) {
+    this.source = tick === undefined
+      ? source
+      : {
+          match: (s, p, o, g, onMatch) =>
+            source.match(s, p, o, g, (ms, mp, mo, mg) => {
+              tick();
+              return onMatch(ms, mp, mo, mg);
+            }),
+          nodes: (g, onNode) =>
+            source.nodes(g, (node) => {
+              tick();
+              return onNode(node);
+            }),
+          iriId: (iri) => source.iriId(iri),
+        };
+  }
 
   /** Evaluates `path` between `s` and `o` (ids or UNBOUND); true when `emit` asked to stop. */
   evaluate(path: Algebra.PropertyPathSymbol, s: number, o: number, emit: PairSink): boolean {

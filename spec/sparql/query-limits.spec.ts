@@ -63,6 +63,18 @@ describe('sparql: query limits', () => {
       wide.close();
     });
 
+    it('stops a property path evaluated at once (a sequence with both ends free through a hub)', async () => {
+      const hub = await env.newStore();
+      const spokes = Array.from({ length: 300 }, (_, i) => `<http://example.com/s${i}> <${P}> <http://example.com/hub> .`).join('\n');
+      expect((await hub.importData('ADD', spokes)).errors).to.equal(0);
+      // 300 × 300 × 300 paths, walked in one synchronous call (an alternative keeps the sequence one path)
+      const step = `(<${P}>|^<${P}>)`;
+      const path = `(${step}/${step}/${step}/${step}/${step}/${step})|<http://example.com/other>`;
+      const e = await expectError(hub.evaluateQuery(`SELECT (COUNT(*) AS ?n) WHERE { ?a ${path} ?b }`, { timeLimitMs: 30 }), InterruptedError);
+      expect(e.message).to.match(/exceeded its time limit/);
+      hub.close();
+    });
+
     it("applies to cursors: the page being read fails", async () => {
       const cursor = ds.createCursor(ENDLESS, { timeLimitMs: 30 });
       await expectError(cursor.open(1), InterruptedError);
