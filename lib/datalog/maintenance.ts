@@ -22,10 +22,10 @@
  * @module
  */
 import type { Interrupter } from '../model/control.js';
+import type { PendingWork } from '../storage/change-log.js';
 import type { WriteTransaction } from '../storage/fact-store.js';
 import { DERIVED, EXPLICIT, type TupleTable } from '../storage/tuple-table.js';
 import { type JoinPlan, RuleEvaluator, type RowFilter } from './evaluate.js';
-import type { PendingChanges } from './pending.js';
 import type { CompiledAtom, CompiledProgram, CompiledRule } from './program.js';
 import { TermValues } from './term-values.js';
 import type { TermDictionary } from '../model/dictionary.js';
@@ -179,12 +179,12 @@ export class Maintenance {
   }
 
   /**
-   * Runs maintenance for the pending changes (facts added and deleted, and in
-   * `pending.rulesAdded` the keys of the rules put in); `removed` are the compiled rules taken
-   * out of the program. With `pending.full`, every derived fact is dropped and the
-   * materialisation is recomputed from the explicit facts.
+   * Runs maintenance for the work a transaction's change log recorded (facts added and
+   * deleted, and in `pending.rulesAdded` the keys of the rules put in); `removed` are the
+   * compiled rules taken out of the program. With `pending.full`, every derived fact is
+   * dropped and the materialisation is recomputed from the explicit facts.
    */
-  async run(pending: PendingChanges, removed: readonly CompiledRule[]): Promise<MaintenanceStats> {
+  async run(pending: PendingWork, removed: readonly CompiledRule[]): Promise<MaintenanceStats> {
     try {
       return await this.maintain(pending, removed);
     } finally {
@@ -201,7 +201,7 @@ export class Maintenance {
     }
   }
 
-  private async maintain(pending: PendingChanges, removed: readonly CompiledRule[]): Promise<MaintenanceStats> {
+  private async maintain(pending: PendingWork, removed: readonly CompiledRule[]): Promise<MaintenanceStats> {
     const tx = this.tx;
     const deletedDerived = new Map<number, number[]>(); // level → keys of deleted explicit facts also derived
     if (pending.full) {

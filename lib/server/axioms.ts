@@ -123,7 +123,7 @@ export function importAxioms(
     report.processedFacts++;
     const tuple = g < 0 ? Uint32Array.of(s, p, o) : Uint32Array.of(s, p, o, g);
     const table = g < 0 ? DEFAULT_TRIPLES_ID : QUADS_ID;
-    const changed = options.deleting ? store.reasoner.removeFact(tx, table, tuple) : store.reasoner.addFact(tx, table, tuple);
+    const changed = store.writeExplicit(tx, table, tuple, options.deleting ? 'remove' : 'add');
     if (changed) report.changedFacts++;
   }
 }

@@ -10,6 +10,7 @@ import { FactStore, DEFAULT_TRIPLES, QUADS, skolemTableInfo, type StoreState, ty
 import { attachMountedReader, DATA_SOURCE_TABLE_TYPE, storesFacts, type TupleTableInfo } from '../storage/catalogue.js';
 import { SKOLEM_TABLE } from '../model/skolem.js';
 import { DERIVED, EXPLICIT } from '../storage/tuple-table.js';
+import { ChangeLog } from '../storage/change-log.js';
 import type { Interrupter } from '../model/control.js';
 import type { Snapshot } from '../storage/fact-store.js';
 import { equalityRules, type ReasoningSavepoint, ruleKey, StoreReasoner } from './reasoning.js';
@@ -34,6 +35,7 @@ import { type DataStoreType, resolveDataStoreParameters, resolveDataStoreType } 
 import type { StorePersistence } from './store-persistence.js';
 import { recoveryComponent, type StoreRecovery } from './recovery.js';
 import type { Catalogue } from '../storage/catalogue.js';
+import { CommitFeed, type CommitRecord, type CommitSubscription, type CommitSubscriptionOptions } from './commit-feed.js';
 
 /** One row of a Property/Value/Mutable listing. */
 export interface PropertyRow {
@@ -118,6 +120,8 @@ export class DataStore {
   recovery: StoreRecovery | undefined = undefined;
   private deleted = false;
   private blankCounter = 0;
+  /** The subscriptions to the store's commits. */
+  private readonly feed = new CommitFeed();
 
   /** Creates an empty store (validating type and parameters). */
   constructor(
@@ -164,8 +168,39 @@ export class DataStore {
     return this.facts.beginWrite(timeoutMs);
   }
 
-  /** Brings the materialisation up to date, then publishes the transaction. */
+  /**
+   * The change log of the write transaction `tx`: the only way its explicit facts are
+   * written, and what persistence and the commit feed read its changes from.
+   */
+  changeLog(tx: WriteTransaction): ChangeLog<Rule> {
+    return this.reasoner.changeLog(tx);
+  }
+
+  /**
+   * Adds (`add`) or removes (`remove`) an explicit fact in `tx` through its change log,
+   * checking the role's write access; returns whether the fact's explicit status changed.
+   */
+  writeExplicit(tx: WriteTransaction, tableId: number, tuple: ArrayLike<number>, change: 'add' | 'remove'): boolean {
+    const log = this.reasoner.changeLog(tx);
+    return change === 'add' ? log.addExplicit(tableId, tuple) : log.removeExplicit(tableId, tuple);
+  }
+
+  /**
+   * Subscribes to the store's commits: from now on every commit publishes its
+   * {@link CommitRecord} to the subscription, in commit order (see `commit-feed.ts` for
+   * buffering and the end of a subscription whose consumer falls behind).
+   */
+  subscribeCommits(options?: CommitSubscriptionOptions): CommitSubscription {
+    return this.feed.subscribe(options);
+  }
+
+  /**
+   * Brings the materialisation up to date (running the commit procedure), appends the
+   * transaction's record to the log when the store persists, publishes the transaction and
+   * hands its {@link CommitRecord} to the commit feed's subscriptions.
+   */
   async commit(tx: WriteTransaction, interrupter: Interrupter): Promise<Snapshot> {
+    let record: CommitRecord | undefined;
     try {
       const procedure = tx.catalogue.commitProcedure;
       if (procedure !== '') {
@@ -173,33 +208,52 @@ export class DataStore {
         await this.runUpdate(tx, procedure, tx.catalogue.baseIRI, interrupter);
       }
       await this.reasoner.reason(tx, interrupter);
-      if (this.persistence) await (await this.persistence.files).append(this, tx);
+      record = await this.logCommit(this.reasoner.changeLog(tx));
     } catch (e) {
       this.rollback(tx);
       throw e;
     }
     const snapshot = this.facts.commit(tx);
     this.reasoner.committedTransaction(tx);
+    if (record) this.feed.publish(record);
     this.persistence?.compactAfter(this);
     return snapshot;
   }
 
   /**
+   * The last step of a commit before its version is published: appends the transaction's
+   * record to the log when the store persists, and returns the record for the commit feed
+   * when anyone listens (decided after the append, so that a subscription made meanwhile
+   * gets it). Both take the explicit changes from the change log, computed once.
+   */
+  private async logCommit(log: ChangeLog<Rule>): Promise<CommitRecord | undefined> {
+    let explicit = this.persistence || this.feed.listening ? log.changes(EXPLICIT) : undefined;
+    if (this.persistence) await (await this.persistence.files).append(this, log.tx, explicit!);
+    if (!this.feed.listening) return undefined;
+    explicit ??= log.changes(EXPLICIT);
+    return { version: log.tx.version, explicit, all: log.changes(EXPLICIT | DERIVED), catalogueChanged: log.catalogueChanged };
+  }
+
+  /**
    * Runs a non-transactional catalogue change (tuple table creation and deletion): takes the
-   * write lock, applies `change`, logs the new catalogue when the store persists, publishes.
+   * write lock, applies `change`, logs the new catalogue when the store persists, publishes
+   * (also to the commit feed).
    */
   private async alterCatalogue(timeoutMs: number, change: (catalogue: Catalogue) => Catalogue): Promise<void> {
-    if (!this.persistence) return this.facts.alterCatalogue(timeoutMs, change);
-    const files = await this.persistence.files;
+    // a new store's files are waited for before the lock is taken
+    if (this.persistence) await this.persistence.files;
     const tx = await this.facts.beginWrite(timeoutMs);
+    let record: CommitRecord | undefined;
     try {
       tx.catalogue = change(tx.catalogue);
-      await files.append(this, tx);
+      // no fact is written: the transaction's own log only reads its (empty) changes
+      record = await this.logCommit(new ChangeLog<Rule>(tx));
     } catch (e) {
       this.facts.rollback(tx);
       throw e;
     }
     this.facts.commit(tx);
+    if (record) this.feed.publish(record);
   }
 
   /**
@@ -234,8 +288,8 @@ export class DataStore {
         dictionary: this.facts.dictionary,
         interrupter,
         limits,
-        addFact: (tableId, tuple) => this.reasoner.addFact(tx, tableId, tuple),
-        removeFact: (tableId, tuple) => this.reasoner.removeFact(tx, tableId, tuple),
+        addFact: (tableId, tuple) => this.writeExplicit(tx, tableId, tuple, 'add'),
+        removeFact: (tableId, tuple) => this.writeExplicit(tx, tableId, tuple, 'remove'),
         load: async (iri, graph) => {
           const report = new ImportReport();
           await importInto(this, tx, 'ADD', { iris: [iri] }, { defaultGraph: graph }, report, interrupter);
@@ -271,10 +325,11 @@ export class DataStore {
     return this.deleted;
   }
 
-  /** Marks the store deleted. */
+  /** Marks the store deleted (its commit subscriptions end). */
   markDeleted(): void {
     this.deleted = true;
     this.dataSources.closeAll();
+    this.feed.closeAll();
   }
 
   /** A blank node label not used in the store yet (for anonymous blank nodes of imports). */
@@ -336,42 +391,23 @@ export class DataStore {
     return true;
   }
 
-  /** Deletes every fact of every table, every rule and every axiom. */
+  /**
+   * Deletes every fact of every table, every rule and every axiom. The facts go through the
+   * change log, at once (no reasoning is left to do: the rules are gone with their facts).
+   */
   clear(tx: WriteTransaction): void {
     tx.catalogue = tx.catalogue.set('rules', tx.catalogue.rules.filter((r) => r.domain === 'internal')).set('axioms', tx.catalogue.axioms.clear());
-    this.reasoner.discardPending();
-    for (const info of tx.catalogue.tupleTables.values()) {
-      if (!storesFacts(info)) continue;
-      const table = tx.table(info.id);
-      const view = tx.view(info.id);
-      const tuple = new Uint32Array(table.arity);
-      table.forEachVisibleRow(view, EXPLICIT | DERIVED, (row) => {
-        for (let c = 0; c < table.arity; c++) tuple[c] = table.get(row, c);
-        table.remove(tuple, EXPLICIT | DERIVED, tx.version);
-      });
-    }
+    this.reasoner.changeLog(tx).deleteAllFacts();
     this.generationCounter++;
   }
 
-  /** Drops every rule and makes every fact explicit (call after reasoning is up to date). */
+  /**
+   * Drops every rule and makes every fact explicit, through the change log, at once (call
+   * after reasoning is up to date).
+   */
   clearRulesExplicateFacts(tx: WriteTransaction): void {
     tx.catalogue = tx.catalogue.set('rules', tx.catalogue.rules.filter((r) => r.domain === 'internal')).set('axioms', tx.catalogue.axioms.clear());
-    this.reasoner.discardPending();
-    for (const info of tx.catalogue.tupleTables.values()) {
-      if (!storesFacts(info)) continue;
-      const table = tx.table(info.id);
-      const view = tx.view(info.id);
-      const flat: number[] = [];
-      table.forEachVisibleRow(view, DERIVED, (row) => {
-        for (let c = 0; c < table.arity; c++) flat.push(table.get(row, c));
-      });
-      const tuple = new Uint32Array(table.arity);
-      for (let i = 0; i < flat.length; i += table.arity) {
-        for (let c = 0; c < table.arity; c++) tuple[c] = flat[i + c]!;
-        table.add(tuple, EXPLICIT, tx.version);
-        table.remove(tuple, DERIVED, tx.version);
-      }
-    }
+    this.reasoner.changeLog(tx).explicateDerivedFacts();
   }
 
   /** The tuple table listing. */

@@ -90,7 +90,8 @@ export async function importInto(
     ? { internBytes: (bytes, start, end) => absentIfNew(dictionary.lookupBytes(bytes, start, end)), intern: (key) => absentIfNew(dictionary.lookup(key)) }
     : dictionary;
   const defaultGraph = options.defaultGraph ? ids.intern(iriKey(options.defaultGraph)) : -1;
-  const reasoner = store.reasoner;
+  // every fact goes through the transaction's change log
+  const log = store.changeLog(tx);
   const triple = new Uint32Array(3);
   const quad = new Uint32Array(4);
   // the server's max-memory: checked before anything is read, then every 65,536 facts
@@ -99,7 +100,7 @@ export async function importInto(
   const apply = (tableId: number, tuple: Uint32Array): void => {
     if (memoryGuard && (report.processedFacts & 0xffff) === 0xffff) memoryGuard('the import');
     report.processedFacts++;
-    const changed = deleting ? reasoner.removeFact(tx, tableId, tuple) : reasoner.addFact(tx, tableId, tuple);
+    const changed = deleting ? log.removeExplicit(tableId, tuple) : log.addExplicit(tableId, tuple);
     if (changed) report.changedFacts++;
   };
   const sink = {

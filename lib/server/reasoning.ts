@@ -1,28 +1,28 @@
 /**
- * Reasoning for one data store: the rules in the catalogue, the changes waiting for the next
- * run, the compiled program (cached per rule set) and the run itself.
+ * Reasoning for one data store: the rules in the catalogue, the change log of the open write
+ * transaction (whose recorded work the next run reads), the compiled program (cached per rule
+ * set) and the run itself. Facts are written through the change log, not here.
  * @module
  */
 import type { OrderedMap } from 'immutable';
 import type { Interrupter } from '../model/control.js';
 import type { Rule } from '../datalog/ast.js';
 import { Maintenance, type MarkArrays, type MaintenanceStats } from '../datalog/maintenance.js';
-import { PendingChanges } from '../datalog/pending.js';
 import { compileProgram, type CompiledProgram } from '../datalog/program.js';
 import { writeDatalog } from '../formats/datalog-writer.js';
 import type { StoredRule } from '../storage/catalogue.js';
+import { ChangeLog, type ChangeLogSavepoint } from '../storage/change-log.js';
 import type { FactStore, StoreSavepoint, WriteTransaction } from '../storage/fact-store.js';
-import { EXPLICIT } from '../storage/tuple-table.js';
 import { RuleCompilationError } from '../model/errors.js';
 import { parseDatalog } from '../formats/datalog-parser.js';
 import { checkRuleReads } from './rule-access.js';
 
-/** A savepoint of facts and pending reasoning work. */
+/** A savepoint of facts and of the change log. */
 export interface ReasoningSavepoint {
   /** The fact store's savepoint. */
   readonly facts: StoreSavepoint;
-  /** A copy of the pending changes. */
-  readonly pending: PendingChanges | null;
+  /** A copy of the change log's recorded work. */
+  readonly log: ChangeLogSavepoint<Rule>;
 }
 
 /** The canonical text of a rule: its key in the catalogue. */
@@ -32,9 +32,10 @@ export function ruleKey(rule: Rule): string {
 
 type Rules = OrderedMap<string, StoredRule>;
 
-/** Rules, pending changes and materialisation of one store. */
+/** Rules, the open transaction's change log and materialisation of one store. */
 export class StoreReasoner {
-  private pending: PendingChanges | null = null;
+  /** The change log of the open write transaction (made on first use). */
+  private log: ChangeLog<Rule> | null = null;
   private committed: { rules: Rules; program: CompiledProgram } | null = null;
   private draft: { rules: Rules; program: CompiledProgram } | null = null;
   /** The mark arrays of maintenance runs, reused by every run of this store. */
@@ -46,34 +47,16 @@ export class StoreReasoner {
     private readonly options: () => { useDRed: boolean; byLevels: boolean; equality: string },
   ) {}
 
-  /** Whether explicit changes must go through the pending log (the store has rules). */
-  tracks(tx: WriteTransaction): boolean {
-    return this.pending !== null || tx.catalogue.rules.size > 0;
+  /** The change log of the write transaction `tx` (made on first use: one per transaction). */
+  changeLog(tx: WriteTransaction): ChangeLog<Rule> {
+    if (this.log?.tx !== tx) this.log = new ChangeLog<Rule>(tx);
+    return this.log;
   }
 
-  /** The pending changes of the open transaction (created on first use). */
-  private pendingChanges(): PendingChanges {
-    if (!this.pending) this.pending = new PendingChanges();
-    return this.pending;
-  }
-
-  /** Whether a reasoning run is due. */
+  /** Whether a reasoning run is due in the open write transaction. */
   get requiresReasoning(): boolean {
-    return this.pending !== null && !this.pending.empty;
-  }
-
-  /** Adds an explicit fact (through the pending log when the store has rules). */
-  addFact(tx: WriteTransaction, tableId: number, tuple: ArrayLike<number>): boolean {
-    tx.access?.checkWrite(tableId, tuple);
-    if (this.tracks(tx)) return this.pendingChanges().addExplicit(tx, tableId, tuple);
-    return tx.table(tableId).add(tuple, EXPLICIT, tx.version);
-  }
-
-  /** Removes an explicit fact (through the pending log when the store has rules). */
-  removeFact(tx: WriteTransaction, tableId: number, tuple: ArrayLike<number>): boolean {
-    tx.access?.checkWrite(tableId, tuple);
-    if (this.tracks(tx)) return this.pendingChanges().removeExplicit(tx, tableId, tuple);
-    return tx.table(tableId).remove(tuple, EXPLICIT, tx.version);
+    const tx = this.facts.activeWriter;
+    return tx !== null && this.log?.tx === tx && this.log.requiresReasoning;
   }
 
   /**
@@ -106,11 +89,8 @@ export class StoreReasoner {
     const added = new Set(fresh);
     this.compile(tx, draft, (key) => added.has(key));
     tx.catalogue = tx.catalogue.set('rules', draft);
-    const pending = this.pendingChanges();
-    for (const key of fresh) {
-      if (pending.rulesRemoved.has(key)) pending.rulesRemoved.delete(key);
-      else pending.rulesAdded.add(key);
-    }
+    const log = this.changeLog(tx);
+    for (const key of fresh) log.ruleAdded(key);
     return fresh.length;
   }
 
@@ -133,11 +113,8 @@ export class StoreReasoner {
     if (gone.some((r) => r.domain === 'user')) tx.access?.checkRules();
     this.compile(tx, draft);
     tx.catalogue = tx.catalogue.set('rules', draft);
-    const pending = this.pendingChanges();
-    for (const stored of gone) {
-      if (pending.rulesAdded.has(stored.key)) pending.rulesAdded.delete(stored.key);
-      else pending.rulesRemoved.set(stored.key, stored.rule as Rule);
-    }
+    const log = this.changeLog(tx);
+    for (const stored of gone) log.ruleRemoved(stored.key, stored.rule as Rule);
     return gone.length;
   }
 
@@ -158,66 +135,45 @@ export class StoreReasoner {
   }
 
   /**
-   * @internal For replaying a log onto a materialised state: from now on explicit changes go
-   * through the pending log (also while the store has no rules), so that one incremental run
-   * can follow them all.
-   */
-  trackChanges(): void {
-    this.pendingChanges();
-  }
-
-  /**
-   * @internal Records the rule changes from `before` to the transaction's rules as pending
-   * work (the catalogue was replaced wholesale, as log replay does).
+   * @internal Records the rule changes from `before` to the transaction's rules in its change
+   * log (the catalogue was replaced wholesale, as log replay does).
    */
   noteRuleChanges(tx: WriteTransaction, before: OrderedMap<string, StoredRule>): void {
     const after = tx.catalogue.rules;
     if (after === before) return;
-    const pending = this.pendingChanges();
-    for (const key of after.keys()) if (!before.has(key)) pending.rulesAdded.add(key);
-    for (const [key, stored] of before) if (!after.has(key)) pending.rulesRemoved.set(key, stored.rule as Rule);
+    const log = this.changeLog(tx);
+    for (const key of after.keys()) if (!before.has(key)) log.ruleAdded(key);
+    for (const [key, stored] of before) if (!after.has(key)) log.ruleRemoved(key, stored.rule as Rule);
   }
 
-  /** @internal Forgets the pending changes of tables that no longer exist (dropped during a log replay). */
-  forgetTables(exists: (tableId: number) => boolean): void {
-    if (!this.pending) return;
-    for (const id of [...this.pending.added.keys()]) if (!exists(id)) this.pending.added.delete(id);
-    for (const id of [...this.pending.deleted.keys()]) if (!exists(id)) this.pending.deleted.delete(id);
+  /** Requests a from-scratch materialisation at the next run of `tx` (default: the open write transaction). */
+  requestRecompute(tx: WriteTransaction | null = this.facts.activeWriter): void {
+    if (tx) this.changeLog(tx).requestRecompute();
   }
 
-  /** Requests a from-scratch materialisation at the next run. */
-  requestRecompute(): void {
-    this.pendingChanges().full = true;
-  }
-
-  /** Forgets pending work whose effect was applied directly (after clear-rules-explicate-facts). */
-  discardPending(): void {
-    this.pending = null;
-  }
-
-  /** Runs maintenance for the pending changes, if any. */
+  /** Runs maintenance for the work recorded in the transaction's change log, if any. */
   async reason(tx: WriteTransaction, interrupter: Interrupter): Promise<MaintenanceStats | undefined> {
-    const pending = this.pending;
-    if (!pending || pending.empty) return undefined;
+    const log = this.log;
+    if (log?.tx !== tx || log.empty) return undefined;
     const program = this.compile(tx, tx.catalogue.rules);
-    const removed = pending.rulesRemoved.size > 0
-      ? compileProgram([...pending.rulesRemoved].map(([key, rule]) => ({ key, rule })), tx.catalogue, this.facts.dictionary).rules
+    const removed = log.rulesRemoved.size > 0
+      ? compileProgram([...log.rulesRemoved].map(([key, rule]) => ({ key, rule })), tx.catalogue, this.facts.dictionary).rules
       : [];
     const run = new Maintenance(tx, this.facts.dictionary, program, this.options(), interrupter, this.marks);
-    const stats = await run.run(pending, removed);
-    this.pending = tx.catalogue.rules.size > 0 ? new PendingChanges() : null;
+    const stats = await run.run(log, removed);
+    log.settle();
     return stats;
   }
 
-  /** A savepoint covering facts and pending work. */
+  /** A savepoint covering facts and the change log's recorded work. */
   savepoint(tx: WriteTransaction): ReasoningSavepoint {
-    return { facts: this.facts.savepoint(tx), pending: this.pending ? this.pending.clone() : null };
+    return { facts: this.facts.savepoint(tx), log: this.changeLog(tx).savepoint() };
   }
 
   /** Returns to a savepoint. */
   rollbackTo(tx: WriteTransaction, sp: ReasoningSavepoint): void {
     this.facts.rollbackTo(tx, sp.facts);
-    this.pending = sp.pending;
+    this.changeLog(tx).rollbackTo(sp.log);
     if (this.draft && this.draft.rules !== tx.catalogue.rules) this.draft = null;
   }
 
@@ -225,13 +181,13 @@ export class StoreReasoner {
   committedTransaction(tx: WriteTransaction): void {
     if (this.draft && this.draft.rules === tx.catalogue.rules) this.committed = this.draft;
     this.draft = null;
-    this.pending = null;
+    this.log = null;
   }
 
   /** Called after rollback: the transaction's program (and its term ids) are forgotten. */
   rolledBackTransaction(): void {
     this.draft = null;
-    this.pending = null;
+    this.log = null;
   }
 
   /** The program of `rules` (cached); `isNew` tells errors which rules are the ones being added. */

@@ -24,8 +24,8 @@ import { type Durability, type LogFileIO, TransactionLog } from '../persistence/
 import { readSnapshot, type SnapshotSection, writeSnapshot } from '../persistence/snapshot.js';
 import { applyTerms, type CatalogueOperation, collectTerms, decodeTransaction, encodeTransaction, type JsonValue, type TableChanges, type TransactionRecord } from '../persistence/transaction-record.js';
 import { type AxiomEntry, Catalogue, MEMORY_TABLE_TYPE, type TupleTableInfo } from '../storage/catalogue.js';
+import type { TransactionChanges } from '../storage/change-log.js';
 import type { WriteTransaction } from '../storage/fact-store.js';
-import { EXPLICIT } from '../storage/tuple-table.js';
 import type { DataStore } from './data-store.js';
 
 /** How a persistent server writes its stores. */
@@ -206,7 +206,9 @@ export class StorePersistence {
       const baseRules = tx.catalogue.rules;
       // with a materialised base, replayed changes are followed incrementally
       // (without rules there is nothing to follow until a replayed record adds some)
-      if (materialised && baseRules.size > 0) store.reasoner.trackChanges();
+      const changeLog = store.changeLog(tx);
+      if (!materialised) changeLog.applyAtOnce();
+      else if (baseRules.size > 0) changeLog.track();
       const { log, report } = await TransactionLog.open(layout.logFile, {
         durability: settings.durability,
         wrapIO: settings.wrapLogIO,
@@ -214,7 +216,7 @@ export class StorePersistence {
           if (record.sequence <= base) return;
           const origin = { path: layout.logFile, offset: record.offset };
           const decoded = decodeTransaction(record.body, origin);
-          const logged = replay(store, tx, decoded, origin, materialised);
+          const logged = replay(store, tx, decoded, origin);
           if (logged !== undefined) version = Math.max(version, logged);
           records++;
         },
@@ -236,7 +238,7 @@ export class StorePersistence {
         // the snapshot does not say it holds the derived facts: reason from scratch
         rematerialise = true;
         store.reasoner.recompile(tx);
-        store.reasoner.requestRecompute();
+        store.reasoner.requestRecompute(tx);
         await store.reasoner.reason(tx, new Interrupter());
       }
       mounted.loaded();
@@ -254,17 +256,14 @@ export class StorePersistence {
     }
   }
 
-  /** The record of a transaction about to be committed: new terms, explicit changes, catalogue. */
-  private recordOf(store: DataStore, tx: WriteTransaction): TransactionRecord {
+  /**
+   * The record of a transaction about to be committed: new terms, `explicit` (its explicit
+   * changes, as its change log gives them to the commit feed too), catalogue.
+   */
+  private recordOf(store: DataStore, tx: WriteTransaction, explicit: TransactionChanges): TransactionRecord {
     const facts = store.facts;
     const tables: TableChanges[] = [];
-    for (const info of tx.catalogue.tupleTables.values()) {
-      if (info.type !== MEMORY_TABLE_TYPE) continue;
-      const table = tx.table(info.id);
-      const limit = tx.base.limits.get(info.id) ?? 0;
-      const { added, removed } = table.explicitChanges({ version: tx.base.version, limit });
-      if (added.length > 0 || removed.length > 0) tables.push({ tableId: info.id, arity: table.arity, added, removed });
-    }
+    for (const [tableId, { arity, added, removed }] of explicit) tables.push({ tableId, arity, added, removed });
     const operations: CatalogueOperation[] = [];
     if (tx.catalogue !== tx.base.catalogue) operations.push({ op: OP_CATALOGUE, catalogue: catalogueToJson(tx.catalogue, facts.nextTableIdentifier) });
     if (facts.dictionary.skolemCount > this.loggedSkolems) operations.push({ op: OP_SKOLEMS, entries: [...facts.dictionary.exportSkolems(this.loggedSkolems)] });
@@ -274,12 +273,13 @@ export class StorePersistence {
   }
 
   /**
-   * Appends the transaction's record to the log (durably, with `sync`). A transaction that
-   * changed nothing is logged too (its record holds the version it publishes).
+   * Appends the transaction's record to the log (durably, with `sync`); `explicit` are its
+   * explicit changes ({@link ChangeLog.changes} with EXPLICIT). A transaction that changed
+   * nothing is logged too (its record holds the version it publishes).
    * @throws StorageWriteError when the write or flush fails (the log is then as it was).
    */
-  async append(store: DataStore, tx: WriteTransaction): Promise<void> {
-    const record = this.recordOf(store, tx);
+  async append(store: DataStore, tx: WriteTransaction, explicit: TransactionChanges): Promise<void> {
+    const record = this.recordOf(store, tx, explicit);
     await this.log.append(encodeTransaction(record));
     this.loggedTerms = store.facts.dictionary.size;
     this.loggedSkolems = store.facts.dictionary.skolemCount;
@@ -341,10 +341,11 @@ export class StorePersistence {
 }
 
 /**
- * Applies one log record to the replay transaction; returns the version it logged, if any.
- * With `incremental`, explicit changes go through the reasoner's pending changes.
+ * Applies one log record to the replay transaction through its change log; returns the
+ * version it logged, if any. Onto a materialised state the log records the explicit changes
+ * for one incremental run (see `load`); otherwise it applies them at once.
  */
-function replay(store: DataStore, tx: WriteTransaction, record: TransactionRecord, origin: { path: string; offset: number }, incremental: boolean): number | undefined {
+function replay(store: DataStore, tx: WriteTransaction, record: TransactionRecord, origin: { path: string; offset: number }): number | undefined {
   const facts = store.facts;
   applyTerms(facts.dictionary, record, origin);
   let version: number | undefined;
@@ -363,7 +364,7 @@ function replay(store: DataStore, tx: WriteTransaction, record: TransactionRecor
       const restored = catalogueFromJson(op.catalogue, origin);
       facts.restoreTables(restored.tables, restored.nextTableId);
       tx.catalogue = restored.catalogue;
-      store.reasoner.forgetTables((id) => restored.tables.has(id));
+      store.changeLog(tx).forgetTables((id) => restored.tables.has(id));
     } else throw new CorruptFileError(origin.path, origin.offset, `unknown catalogue operation '${op.op}'`);
   }
   const size = facts.dictionary.size;
@@ -386,13 +387,9 @@ function replay(store: DataStore, tx: WriteTransaction, record: TransactionRecor
         f();
       }
     };
-    if (incremental) {
-      each(change.removed, () => store.reasoner.removeFact(tx, change.tableId, tuple));
-      each(change.added, () => store.reasoner.addFact(tx, change.tableId, tuple));
-    } else {
-      each(change.removed, () => table.remove(tuple, EXPLICIT, tx.version));
-      each(change.added, () => table.add(tuple, EXPLICIT, tx.version));
-    }
+    const log = store.changeLog(tx);
+    each(change.removed, () => log.removeExplicit(change.tableId, tuple));
+    each(change.added, () => log.addExplicit(change.tableId, tuple));
   }
   return version;
 }

@@ -470,12 +470,18 @@ export class TupleTable {
   }
 
   /**
-   * The net change of the explicit facts made by the open write transaction (since
-   * {@link TupleTable.beginWrite}), against `base`, the view of the state it started from:
-   * tuples that became explicit and tuples that stopped being explicit, flattened.
+   * The net change made by the open write transaction (since {@link TupleTable.beginWrite})
+   * to the facts whose status has a bit of `mask`, against `base`, the view of the state the
+   * transaction started from: the tuples that are in that set now and were not at the start
+   * (`added`), and those that were and are not any more (`removed`), each flattened. With
+   * EXPLICIT these are the explicit changes, with EXPLICIT | DERIVED the changes of presence
+   * (the `all` domain), with DERIVED those of derived status. A tuple whose status changed
+   * but stayed inside (or outside) the set is in neither. The work is proportional to the
+   * rows the transaction appended and removed, read from the undo information.
    */
-  explicitChanges(base: TableView): { added: Uint32Array; removed: Uint32Array } {
-    if (this.mark < 0) return { added: new Uint32Array(0), removed: new Uint32Array(0) };
+  changes(base: TableView, mask: number): { added: Uint32Array; removed: Uint32Array } {
+    const wanted = mask & (EXPLICIT | DERIVED);
+    if (this.mark < 0 || wanted === 0) return { added: new Uint32Array(0), removed: new Uint32Array(0) };
     const arity = this.arity;
     // the row each appended row replaced (the tuple's previous row), from the undo information
     const older = new Map<number, number>();
@@ -499,16 +505,17 @@ export class TupleTable {
     };
     for (let row = this.mark; row < this.rows; row++) {
       if ((this.flags[row]! & REMOVED) !== 0) continue;
-      const now = (this.flags[row]! & EXPLICIT) !== 0;
+      const now = (this.flags[row]! & wanted) !== 0;
       // the tuple's row in the state the transaction started from, if any
       let previous = older.get(row);
       while (previous !== undefined && previous >= this.mark) previous = older.get(previous);
-      const before = previous !== undefined && this.visible(previous, base) && (this.flags[previous]! & EXPLICIT) !== 0;
+      const before = previous !== undefined && this.visible(previous, base) && (this.flags[previous]! & wanted) !== 0;
       if (now && !before) push('added', row);
       else if (!now && before) push('removed', row);
     }
+    // rows of the starting state removed by the transaction, whose tuple has no current row
     for (const row of this.undoRemoved) {
-      if (row >= this.mark || (this.flags[row]! & EXPLICIT) === 0) continue;
+      if (row >= this.mark || (this.flags[row]! & wanted) === 0) continue;
       const current = this.newestRow(this.data.subarray(row * arity, row * arity + arity));
       if (current < 0 || (this.flags[current]! & REMOVED) !== 0) push('removed', row);
     }

@@ -1,6 +1,6 @@
 /**
  * Specs of the storage functions persistence relies on: the net explicit changes of a write
- * transaction (TupleTable.explicitChanges), exporting and restoring a table's rows and a
+ * transaction (TupleTable.changes with EXPLICIT), exporting and restoring a table's rows and a
  * dictionary's terms as arrays (exportRows/restoreRows, TermDictionary.restore).
  */
 import { expect } from 'chai';
@@ -17,7 +17,7 @@ function tuples(flat: Uint32Array, arity: number): string[] {
 }
 
 describe('persistence: storage arrays', () => {
-  describe('TupleTable.explicitChanges', () => {
+  describe('TupleTable.changes of explicit facts', () => {
     it('gives the net change of explicit facts against the state the transaction started from', async () => {
       const store = new FactStore();
       const table = store.table(DEFAULT_TRIPLES_ID);
@@ -35,7 +35,7 @@ describe('persistence: storage arrays', () => {
       table.add([13, 14, 15], EXPLICIT, tx.version); // added and removed again: no change
       table.remove([13, 14, 15], EXPLICIT, tx.version);
       table.remove([4, 5, 6], EXPLICIT, tx.version); // explicit → derived only: removed
-      const { added, removed } = table.explicitChanges(base);
+      const { added, removed } = table.changes(base, EXPLICIT);
       expect(tuples(added, 3)).to.deep.equal(['10 11 12', '7 8 9']);
       expect(tuples(removed, 3)).to.deep.equal(['1 2 3', '4 5 6']);
       store.rollback(tx);
@@ -43,7 +43,7 @@ describe('persistence: storage arrays', () => {
 
     it('gives nothing outside a write transaction', () => {
       const table = new TupleTable(2);
-      const { added, removed } = table.explicitChanges({ version: 0, limit: 0 });
+      const { added, removed } = table.changes({ version: 0, limit: 0 }, EXPLICIT);
       expect(added.length + removed.length).to.equal(0);
     });
   });
