@@ -1,7 +1,9 @@
 /**
  * The evaluation of SPARQL queries: the dataset (FROM / FROM NAMED, the protocol's graphs or
- * the store's), the engine, and the answer as rows, a boolean or quads. Loaded by query.ts on
- * the first query, not when quadlog is imported.
+ * the store's), the engine, and the answer as rows, a boolean or quads. Rows and the triples of
+ * CONSTRUCT and DESCRIBE go to the answer sink as they are produced (a sink that takes a graph
+ * only whole gets it collected). Loaded by query.ts on the first query, not when quadlog is
+ * imported.
  * @module
  */
 import type * as RDF from '@rdfjs/types/data-model.js';
@@ -16,7 +18,7 @@ import { factDomainMask } from '../storage/tuple-table.js';
 import { StoreQuadSource, type DatasetGraphs } from './dataset.js';
 import { Engine } from './engine.js';
 import { compileQueryOffThread } from './parse-off-thread.js';
-import { applyLimits, HOLDERS, tripleBytes } from './query-budget.js';
+import { applyLimits, HOLDERS, keyBytes, tripleBytes } from './query-budget.js';
 import { DEFAULT_GRAPH, UNBOUND } from './quad-source.js';
 import { QueryTerms, type QueryTerm } from './query-terms.js';
 import { TupleTableReader } from './tuple-table-access.js';
@@ -76,12 +78,18 @@ export async function runQuery(
     case Algebra.types.ASK:
       sink.boolean(await engine.runAsync(algebra.input, engine.empty(), () => true));
       return;
-    case Algebra.types.CONSTRUCT:
-      sink.quads(limitZero ? [] : await construct(engine, algebra));
+    case Algebra.types.CONSTRUCT: {
+      const out = graphOutput(sink, engine, HOLDERS.construct);
+      if (!limitZero) await construct(engine, algebra, out);
+      out.end();
       return;
-    case Algebra.types.DESCRIBE:
-      sink.quads(await describe(engine, terms, source, algebra));
+    }
+    case Algebra.types.DESCRIBE: {
+      const out = graphOutput(sink, engine, HOLDERS.describe);
+      await describe(engine, terms, source, algebra, out);
+      out.end();
       return;
+    }
     default: {
       const variables = selectVariables(parsed, algebra);
       const slots = variables.map((v) => engine.slot(v));
@@ -119,6 +127,7 @@ export async function explainQuery(state: StoreState, dictionary: TermDictionary
     variables: () => undefined,
     row: () => void answers++,
     boolean: (v) => void (answers = v ? 1 : 0),
+    quad: () => void answers++,
     quads: (q) => void (answers = q.length),
     end: () => undefined,
   }, plan);
@@ -180,11 +189,52 @@ function hasOrderBy(op: Algebra.Operation): boolean {
   return false;
 }
 
+/**
+ * Where a CONSTRUCT or DESCRIBE sends the triples of its answer, each once (the producer removes
+ * duplicates): to the sink as they come when it has {@link AnswerSink.quad}, otherwise into an
+ * array handed to {@link AnswerSink.quads} after the last one.
+ */
+interface GraphOutput {
+  /** One triple of the answer; `key` identifies it within the query (its length sizes the estimate of a collected triple). */
+  send(quad: RDF.Quad, key: string): void;
+  /** After the last triple. */
+  end(): void;
+}
+
+/**
+ * The output of a CONSTRUCT or DESCRIBE to `sink`: streamed when the sink takes triples one by
+ * one (its {@link AnswerSink.graphBegin} is called now), otherwise collected, each triple
+ * held against the budget as `what`.
+ */
+function graphOutput(sink: AnswerSink, engine: Engine, what: string): GraphOutput {
+  if (sink.quad !== undefined) {
+    sink.graphBegin?.();
+    return { send: (q) => sink.quad!(q), end: () => sink.end() };
+  }
+  const held = engine.budget?.account(what);
+  const quads: RDF.Quad[] = [];
+  return {
+    send: (q, key) => {
+      held?.add(tripleBytes(key));
+      quads.push(q);
+    },
+    end: () => sink.quads(quads),
+  };
+}
+
 /** A position of a CONSTRUCT template, compiled: a variable's slot, a constant's query id and term, or a blank node's label. */
 type TemplatePosition = { readonly slot: number } | { readonly id: number; readonly term: QueryTerm } | { readonly label: string };
 
-/** The graph of a CONSTRUCT: template instances, fresh blank nodes per solution, invalid triples skipped. */
-async function construct(engine: Engine, op: Algebra.Construct): Promise<RDF.Quad[]> {
+/**
+ * The graph of a CONSTRUCT: template instances, fresh blank nodes per solution, invalid triples
+ * skipped, each triple sent to `out` once, as the solution that gives it first is emitted.
+ *
+ * What is held: the keys (three query ids) of the triples sent that have no blank node of the
+ * template, to remove duplicates, charged to the budget. A triple with a blank node of the
+ * template is new with each solution and cannot repeat one sent for another; only when the
+ * template has several such triples are one solution's keys compared (and dropped with it).
+ */
+async function construct(engine: Engine, op: Algebra.Construct, out: GraphOutput): Promise<void> {
   const terms = engine.terms;
   const position = (t: RDF.Term): TemplatePosition => {
     if (t.termType === 'Variable') return { slot: engine.slot(t.value) };
@@ -193,11 +243,18 @@ async function construct(engine: Engine, op: Algebra.Construct): Promise<RDF.Qua
     return { id: terms.idOf(term), term };
   };
   const template = op.template.map((q) => [position(q.subject), position(q.predicate), position(q.object)] as const);
-  const out = new Map<string, RDF.Quad>();
+  /** Whether each triple of the template has a blank node of the template. */
+  const fresh = template.map((triple) => triple.some((p) => 'label' in p));
+  // two such triples may coincide within a solution (`_:b :p ?x . _:b :p ?y` with ?x = ?y)
+  const freshTwice = fresh.filter((f) => f).length > 1;
+  const sent = new Set<string>();
   const held = engine.budget?.account(HOLDERS.construct);
+  const defaultGraph = DataFactory.defaultGraph();
   let solutionIndex = 0;
   // per solution: the nodes of the template's blank nodes, made on first use
   let bnodes: Map<string, RDF.BlankNode> | undefined;
+  // per solution, when the template has several triples with blank nodes: their keys
+  let solutionKeys: Set<string> | undefined;
   /** The key part of the term {@link value} gave last: its id, or the label of a template's blank node. */
   let keyPart = '';
   /** The term at a position for solution `s` (undefined: unbound); sets {@link keyPart}. */
@@ -222,7 +279,9 @@ async function construct(engine: Engine, op: Algebra.Construct): Promise<RDF.Qua
   await engine.runAsync(op.input, engine.empty(), (s) => {
     solutionIndex++;
     bnodes = undefined;
-    for (const [sp, pp, op_] of template) {
+    solutionKeys = undefined;
+    for (let t = 0; t < template.length; t++) {
+      const [sp, pp, op_] = template[t]!;
       const subject = value(sp, s);
       if (!subject || subject.termType === 'Literal') continue;
       const sk = keyPart;
@@ -233,12 +292,18 @@ async function construct(engine: Engine, op: Algebra.Construct): Promise<RDF.Qua
       if (!object) continue;
       // a term has one id within the query, so ids identify the triple
       const key = `${sk} ${pk} ${keyPart}`;
-      if (out.has(key)) continue;
-      held?.add(tripleBytes(key));
-      out.set(key, DataFactory.quad(subject, predicate, object, DataFactory.defaultGraph()));
+      if (!fresh[t]) {
+        if (sent.has(key)) continue;
+        held?.add(keyBytes(key));
+        sent.add(key);
+      } else if (freshTwice) {
+        solutionKeys ??= new Set();
+        if (solutionKeys.has(key)) continue;
+        solutionKeys.add(key);
+      }
+      out.send(DataFactory.quad(subject, predicate, object, defaultGraph), key);
     }
   });
-  return [...out.values()];
 }
 
 /** The n3 term equal to an RDF/JS term (template terms come from another factory). */
@@ -249,32 +314,56 @@ function toN3(t: RDF.Term): QueryTerm {
   return l.language ? DataFactory.literal(l.value, l.language) : DataFactory.literal(l.value, DataFactory.namedNode(l.datatype.value));
 }
 
+/** Rows of a described node's scan between two pauses (as many as a basic graph pattern's steps between two). */
+const DESCRIBE_BATCH = 256;
 
-/** DESCRIBE: the concise bounded description of each resource. */
-async function describe(engine: Engine, terms: QueryTerms, source: StoreQuadSource, op: Algebra.Describe): Promise<RDF.Quad[]> {
-  const resources = new Set<number>();
-  const fixed = op.terms.filter((t) => t.termType === 'NamedNode').map((t) => terms.idOf(t));
-  fixed.forEach((id) => resources.add(id));
+/** The estimated bytes of a node id a DESCRIBE keeps in a set (the entry of a small integer). */
+const NODE_BYTES = 32;
+
+/**
+ * DESCRIBE: the concise bounded description of each resource, sent to `out` one resource after
+ * the other: its triples, then those of the blank nodes they reach, and so on. The resources are
+ * the IRIs named and the values of the variables in the WHERE clause's solutions (collected
+ * first, as ids). A resource's scan pauses every {@link DESCRIBE_BATCH} rows (backpressure, the
+ * time limit, interrupts). Held, and charged: the ids of the resources and of the nodes
+ * described; a node is described once, so no triple repeats.
+ */
+async function describe(engine: Engine, terms: QueryTerms, source: StoreQuadSource, op: Algebra.Describe, out: GraphOutput): Promise<void> {
+  const held = engine.budget?.account(HOLDERS.describe);
+  const resources: number[] = [];
+  const listed = new Set<number>();
+  const list = (id: number): void => {
+    if (id < 0 || listed.has(id)) return;
+    held?.add(NODE_BYTES);
+    listed.add(id);
+    resources.push(id);
+  };
+  for (const t of op.terms) if (t.termType === 'NamedNode') list(terms.idOf(t));
   const vars = op.terms.filter((t) => t.termType === 'Variable').map((t) => engine.slot(t.value));
   if (vars.length > 0) {
     await engine.runAsync(op.input, engine.empty(), (s) => {
-      for (const v of vars) if (s[v]! !== -1) resources.add(s[v]!);
+      for (const v of vars) list(s[v]!);
     });
   }
-  const out = new Map<string, RDF.Quad>();
-  const held = engine.budget?.account(HOLDERS.describe);
+  const defaultGraph = DataFactory.defaultGraph();
   const visited = new Set<number>();
-  const visit = (node: number): void => {
-    if (visited.has(node) || node < 0) return;
-    visited.add(node);
-    source.match(node, UNBOUND, UNBOUND, DEFAULT_GRAPH, (s, p, o) => {
-      const quad = DataFactory.quad(terms.termOf(s) as RDF.NamedNode, terms.termOf(p) as RDF.NamedNode, terms.termOf(o), DataFactory.defaultGraph());
-      const key = `${s},${p},${o}`;
-      if (held && !out.has(key)) held.add(tripleBytes(key));
-      out.set(key, quad);
-      if (terms.termOf(o).termType === 'BlankNode') visit(o);
-    });
+  const pending: number[] = [];
+  const found = (s: number, p: number, o: number): boolean => {
+    const object = terms.termOf(o);
+    out.send(DataFactory.quad(terms.termOf(s) as RDF.NamedNode, terms.termOf(p) as RDF.NamedNode, object, defaultGraph), `${s},${p},${o}`);
+    if (object.termType === 'BlankNode' && !visited.has(o)) pending.push(o);
+    return false;
   };
-  resources.forEach(visit);
-  return [...out.values()];
+  for (const resource of resources) {
+    pending.push(resource);
+    while (pending.length > 0) {
+      const node = pending.pop()!;
+      if (visited.has(node)) continue;
+      held?.add(NODE_BYTES);
+      visited.add(node);
+      const scan = source.matcher(node, UNBOUND, UNBOUND, DEFAULT_GRAPH, found);
+      while (!scan(DESCRIBE_BATCH)) await engine.pauseBetweenBatches();
+    }
+    await engine.pauseBetweenBatches();
+  }
 }
