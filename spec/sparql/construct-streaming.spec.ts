@@ -44,19 +44,25 @@ describe('sparql: CONSTRUCT and DESCRIBE stream their triples', () => {
     it(`${how}: the first triples are written while the WHERE clause runs, and it waits for a writer that is not ready`, async () => {
       let release!: () => void;
       const notReady = new Promise<void>((resolve) => (release = resolve));
+      let firstArrived!: () => void;
+      const first = new Promise<void>((resolve) => (firstArrived = resolve));
       let chunks = 0;
       let lines = 0;
       let resolved = false;
       const write = (chunk: string | Uint8Array): Promise<void> | undefined => {
         chunks++;
         lines += lineCount(chunk);
+        if (chunks > 1) return undefined;
         // the first chunk is not taken until the test says so
-        return chunks === 1 ? notReady : undefined;
+        firstArrived();
+        return notReady;
       };
       const running = (how === 'evaluateQueryTo' ? ds.evaluateQueryTo(BIG, 'application/n-triples', write) : ds.evaluateQueryToBytes(BIG, 'application/n-triples', write)).then((n) => {
         resolved = true;
         return n;
       });
+      await first;
+      // time for the evaluation to reach its next pause (at most 256 steps of its scan)
       await delay(50);
       const atPause = lines;
       // some triples out, far from all, and the evaluation stopped for the writer
@@ -121,7 +127,7 @@ describe('sparql: CONSTRUCT and DESCRIBE stream their triples', () => {
     const endless = `CONSTRUCT { ?a <${Q}> ?f } WHERE { ${PAIRS} . ?f <${P}> ?g }`;
     let lines = 0;
     const e = await expectError(
-      ds.evaluateQueryTo(endless, 'application/n-triples', (chunk) => void (lines += lineCount(chunk)), { timeLimitMs: 100 }),
+      ds.evaluateQueryTo(endless, 'application/n-triples', (chunk) => void (lines += lineCount(chunk)), { timeLimitMs: 300 }),
       InterruptedError,
     );
     expect(e.message).to.match(/time limit/);
@@ -131,8 +137,8 @@ describe('sparql: CONSTRUCT and DESCRIBE stream their triples', () => {
     const slow = await ds.evaluateQueryTo(`CONSTRUCT { ?a <${Q}> ?b } WHERE { ?a <${P}> ?b }`, 'application/n-triples', () => {
       if (!first) return undefined;
       first = false;
-      return delay(300);
-    }, { timeLimitMs: 200 });
+      return delay(900);
+    }, { timeLimitMs: 600 });
     expect(slow).to.equal(N);
   });
 
@@ -174,17 +180,22 @@ describe('sparql: CONSTRUCT and DESCRIBE stream their triples', () => {
   it('DESCRIBE writes each resource in turn and waits for a writer that is not ready', async () => {
     let release!: () => void;
     const notReady = new Promise<void>((resolve) => (release = resolve));
+    let firstArrived!: () => void;
+    const first = new Promise<void>((resolve) => (firstArrived = resolve));
     let lines = 0;
     let resolved = false;
     const running = ds
       .evaluateQueryTo(`DESCRIBE ?a WHERE { ?a <${P}> ?b }`, 'application/n-triples', (chunk) => {
         lines += lineCount(chunk);
-        return lines === 1 ? notReady : undefined;
+        if (lines > 1) return undefined;
+        firstArrived();
+        return notReady;
       })
       .then((n) => {
         resolved = true;
         return n;
       });
+    await first;
     await delay(50);
     expect(resolved).to.equal(false);
     const atPause = lines;
