@@ -51,6 +51,9 @@ export function rowsInto(channel: AnswerChannel<AnswerRow>, setVariables: (names
       setVariables([]);
       if (value) channel.push([]);
     },
+    // a CONSTRUCT's or DESCRIBE's triples stream as rows (the channel's pause holds the query)
+    graphBegin: () => setVariables(['subject', 'predicate', 'object']),
+    quad: (q) => channel.push([q.subject, q.predicate, q.object] as QueryTerm[]),
     quads: (quads) => {
       setVariables(['subject', 'predicate', 'object']);
       for (const q of quads) channel.push([q.subject, q.predicate, q.object] as QueryTerm[]);

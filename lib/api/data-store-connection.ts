@@ -481,6 +481,9 @@ export class DataStoreConnection extends ConnectionBase {
     const sink: AnswerSink = {
       ...rowsInto(channel, (names) => (variables = names)),
       boolean: () => notSelect('an ASK'),
+      // refused before the WHERE clause runs
+      graphBegin: () => notSelect('a CONSTRUCT or DESCRIBE'),
+      quad: () => notSelect('a CONSTRUCT or DESCRIBE'),
       quads: () => notSelect('a CONSTRUCT or DESCRIBE'),
     };
     const running = this.guard('evaluateQueryIterator', () => this.session.runQuery(query, options, () => sink, channel.pause));

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { InterruptedError, InvalidConnectionError, TransactionError } from '../../lib/index.js';
+import { BadRequestError, InterruptedError, InvalidConnectionError, TransactionError } from '../../lib/index.js';
 import { bigNTriples, expectError, useServer } from '../helpers/server.js';
 
 /** 27 million solutions: far too many to hold, quick to start. */
@@ -130,6 +130,28 @@ describe('api: queries run alongside the event loop and stream their answers', (
     expect(page.variables).to.deep.equal(['subject', 'predicate', 'object']);
     expect(page.rows).to.have.length(4);
     expect(page.more).to.equal(false);
+  });
+
+  it('streams a CONSTRUCT through a cursor: the first page comes while the rest is not built yet', async () => {
+    const ds = await bigStore();
+    // 27 million distinct triples: a cursor that built them all before its first page would never answer
+    const construct = ds.createCursor(`CONSTRUCT { ?a ?c ?f } WHERE { ${HUGE.slice(HUGE.indexOf('{') + 1, -1)} }`);
+    const page = await construct.open(5);
+    expect(page.variables).to.deep.equal(['subject', 'predicate', 'object']);
+    expect(page.rows).to.have.length(5);
+    expect(page.more).to.equal(true);
+    expect((await construct.advance(5)).rows).to.have.length(5);
+    construct.close();
+  });
+
+  it('refuses a CONSTRUCT through the iterator before evaluating its WHERE clause', async () => {
+    const ds = await bigStore(4);
+    // the WHERE clause would fail when evaluated: the refusal comes first
+    const iterate = async (): Promise<void> => {
+      for await (const _ of ds.evaluateQueryIterator('CONSTRUCT { ?s ?p ?o } WHERE { SERVICE <http://example.com/sparql> { ?s ?p ?o } }')) void _;
+    };
+    const e = await expectError(iterate(), BadRequestError);
+    expect(e.message).to.match(/only SELECT queries give bindings \(this is a CONSTRUCT or DESCRIBE query\)/);
   });
 
   it('fails a suspended cursor cleanly when the store is compacted under it', async () => {
