@@ -98,7 +98,7 @@ export const HOLDERS = {
   orderBy: 'ORDER BY (the solutions being sorted)',
   group: 'GROUP BY (the groups and their aggregates)',
   held: 'the solutions of a pattern held to join with (a join, OPTIONAL, MINUS or an update\'s WHERE clause)',
-  construct: 'CONSTRUCT (the triples of the answer)',
+  construct: 'CONSTRUCT (the triples sent, kept to remove duplicates, or the answer collected)',
   describe: 'DESCRIBE (the triples of the answer)',
 } as const;
 
