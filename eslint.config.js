@@ -101,8 +101,12 @@ function seamPatterns(/** @type {string} */ folder, /** @type {number} */ depth)
   }));
 }
 
-/** Who may open a write transaction: the session, and the data store for its non-transactional catalogue changes. */
-const WRITERS = ['lib/server/session.ts', 'lib/server/data-store.ts', 'lib/storage/**'];
+/**
+ * Who may open a write transaction: the session; the data store, for its non-transactional
+ * catalogue changes; the store's persistence, for the replay of its log at start-up and for
+ * compaction (the store's own work, for no role).
+ */
+const WRITERS = ['lib/server/session.ts', 'lib/server/data-store.ts', 'lib/server/store-persistence.ts', 'lib/storage/**'];
 
 /** One config block per folder of `lib/` and depth (and the package entry), then one per pending exception. */
 const layerRules = [
