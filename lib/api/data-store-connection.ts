@@ -22,7 +22,7 @@ import { ConnectionBase } from './connection-base.js';
 import { specifiersOf } from '../server/fact-access.js';
 import { type ResourcePath, storeResources } from '../server/resource-specifiers.js';
 import { AnswerBindings, type AnswerRow, Cursor, rowsInto } from './cursor.js';
-import { type AnswerSink, type ByteCounter, IMPLICIT_LOCK_TIMEOUT_MS, type QueryAnswer, type QueryOptions, type QueryTerm, StoreSession, type TransactionType } from '../server/session.js';
+import { type AnswerSink, type ImportCounter, IMPLICIT_LOCK_TIMEOUT_MS, type QueryAnswer, type QueryOptions, type QueryTerm, StoreSession, type TransactionType } from '../server/session.js';
 import { answerByteSink, answerWriterSink } from '../server/answer-output.js';
 import { type Explanation, type ExplanationOptions } from '../server/explanation.js';
 import { AnswerChannel } from './answer-channel.js';
@@ -107,7 +107,7 @@ export interface FactCountOptions {
 }
 
 /** What an import has read so far, for progress reports. */
-function importSample(counters: readonly ByteCounter[], facts: number): ProgressSample {
+function importSample(counters: readonly ImportCounter[], facts: number): ProgressSample {
   let bytes = 0;
   let total: number | undefined = 0;
   for (const c of counters) {

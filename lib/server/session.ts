@@ -33,7 +33,6 @@ import { type ImportOptions, type ImportSource, importInto, type UpdateType } fr
 import type { Server } from './server.js';
 
 export type { AnswerSink, QueryAnswer, QueryOptions } from '../sparql/query.js';
-export type { ByteCounter } from '../formats/byte-source.js';
 export type { QueryTerm } from '../sparql/query-terms.js';
 
 /** The kinds of transaction. */
@@ -56,12 +55,24 @@ export interface SessionUpdateOptions {
   readonly memoryLimitBytes?: number | undefined;
 }
 
-/** What an import reports while it runs, for progress: bytes read of the sources, their sizes when known, facts read. */
+/** What an import has read of one source: bytes so far, and the source's size when known. */
+export interface ImportCounter {
+  /** Bytes read so far. */
+  readonly read: number;
+  /** The source's size in bytes, when known. */
+  readonly size: number | undefined;
+}
+
+/**
+ * What an import reports while it runs, for progress: bytes read of the sources, their sizes
+ * when known, facts read.
+ * @internal
+ */
 export interface ImportWatch {
   /** Called with each error, warning or prefix row as soon as it is found. */
   readonly onNotification?: ((row: NotificationRow) => void) | undefined;
   /** Called once the sources are open: their byte counters and the facts read so far. */
-  readonly onStart?: ((counters: readonly ByteCounter[], facts: () => number) => void) | undefined;
+  readonly onStart?: ((counters: readonly ImportCounter[], facts: () => number) => void) | undefined;
   /** Called when the import is read and its implicit transaction's reasoning begins. */
   readonly onReasoning?: ((derived: () => number) => void) | undefined;
 }
@@ -105,7 +116,10 @@ function derivedSince(state: StoreState): () => number {
   return () => Math.max(0, rows() - start);
 }
 
-/** One role's work on one data store (see the module's header). */
+/**
+ * One role's work on one data store (see the module's header).
+ * @internal
+ */
 export class StoreSession {
   private transaction: TransactionState | undefined;
   /** The role database's generation when the role was last seen to hold every privilege in the store. */
