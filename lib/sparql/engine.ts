@@ -310,7 +310,12 @@ export class Engine implements ExpressionHost {
         const exists = existsFilter(this, op.expression, active);
         const test = exists?.test ?? memoized(op.expression, (name) => this.slot(name), this.condition(op.expression, active));
         const testAsync = exists?.testAsync;
-        return { input: op.input, seed, emit: (s) => (test(s) ? emit(s) : false), emitAsync: testAsync && (async (s) => ((await testAsync(s)) ? emit(s) === true : false)) };
+        const passAsync = testAsync && ((s: Int32Array): boolean | Promise<boolean> => {
+          const passes = testAsync(s);
+          if (passes instanceof Promise) return passes.then((ok) => (ok ? emit(s) === true : false));
+          return passes ? emit(s) === true : false;
+        });
+        return { input: op.input, seed, emit: (s) => (test(s) ? emit(s) : false), emitAsync: passAsync };
       }
       case Algebra.types.EXTEND:
         return this.extend(op, seed, active, emit);

@@ -22,6 +22,9 @@ type Op = Algebra.Operation;
 /** Solutions a `FILTER (NOT) EXISTS` tests one by one before it evaluates its pattern once for all ({@link ExistsIndex}). */
 const EXISTS_ONE_BY_ONE = 16;
 
+/** Rows of the other side merged with one solution at once, without a chance to yield (more are merged between pauses). */
+const ROWS_AT_ONCE = 256;
+
 /** About how many solutions of a pattern can be hashed in the time one test with bindings (a plan and a probe) takes. */
 const SOLUTIONS_PER_TEST = 64;
 
@@ -179,10 +182,26 @@ export function leftJoin(engine: Engine, op: Algebra.LeftJoin, active: number, e
           if (index) index.provide(rows);
           else rightAll = rows;
         },
-    emitAsync: async (l) => {
-      if (index && tested + 1 > oneByOne && !index.solved) index.provide(await engine.collectInAsync(right, engine.empty(), active));
-      const { each, matched } = receiver();
-      const rows = rowsFor(l);
+    // synchronous where the work for `l` is small (a few rows of the index), a promise where it may be long
+    emitAsync: (l) => {
+      if (index && tested + 1 > oneByOne && !index.solved) {
+        return engine.collectInAsync(right, engine.empty(), active).then((rows) => {
+          index.provide(rows);
+          return withRight(l);
+        });
+      }
+      return withRight(l);
+    },
+  };
+  /** `l` with its matches on the right, or alone: at once when they are few rows, else letting the event loop in. */
+  function withRight(l: Int32Array): boolean | Promise<boolean> {
+    const { each, matched } = receiver();
+    const rows = rowsFor(l);
+    if (rows && rows.length <= ROWS_AT_ONCE) {
+      for (const r of rows) if (each(merge(l, r))) return true;
+      return matched() ? false : emit(l) === true;
+    }
+    return (async () => {
       if (rows) {
         for (let k = 0; k < rows.length; k++) {
           if (each(merge(l, rows[k]!))) return true;
@@ -190,8 +209,8 @@ export function leftJoin(engine: Engine, op: Algebra.LeftJoin, active: number, e
         }
       } else if (await engine.evaluateAsync(right, l, active, each)) return true;
       return matched() ? false : emit(l) === true;
-    },
-  };
+    })();
+  }
 }
 
 /**
@@ -258,8 +277,8 @@ function valuesRow(engine: Engine, op: Algebra.Values, binding: Algebra.Values['
 export interface ExistsTest {
   /** Whether the solution passes. */
   readonly test: (s: Int32Array) => boolean;
-  /** The same for an evaluation that lets the event loop in (absent when the test is one probe). */
-  readonly testAsync?: (s: Int32Array) => Promise<boolean>;
+  /** The same for an evaluation that lets the event loop in, as a promise where the test may be long (absent when the test is one probe). */
+  readonly testAsync?: (s: Int32Array) => boolean | Promise<boolean>;
 }
 
 /**
@@ -294,10 +313,16 @@ export function existsFilter(engine: Engine, e: Algebra.Expression, active: numb
       const found = ++tested > oneByOne ? index.test(s) : undefined;
       return (found ?? engine.evaluate(pattern, s, active, () => true)) !== negated;
     },
-    testAsync: async (s) => {
-      if (++tested > oneByOne && !index.solved) index.provide(await engine.collectInAsync(pattern, engine.empty(), active));
+    // synchronous once the index answers, a promise while the pattern is evaluated with bindings
+    testAsync: (s) => {
+      if (++tested > oneByOne && !index.solved) {
+        return engine.collectInAsync(pattern, engine.empty(), active).then((rows) => {
+          index.provide(rows);
+          return index.test(s) ?? engine.evaluateAsync(pattern, s, active, () => true);
+        }).then((found) => found !== negated);
+      }
       const found = tested > oneByOne ? index.test(s) : undefined;
-      return (found ?? (await engine.evaluateAsync(pattern, s, active, () => true))) !== negated;
+      return found !== undefined ? found !== negated : engine.evaluateAsync(pattern, s, active, () => true).then((f) => f !== negated);
     },
   };
 }
