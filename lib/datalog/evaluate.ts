@@ -10,6 +10,7 @@ import type { StoreState } from '../storage/fact-store.js';
 import { DATA_SOURCE_TABLE_TYPE, mountedReaderOf, type TupleTableInfo } from '../storage/catalogue.js';
 import { ANY, PAIR_MIN_CHAIN, type TupleTable, type TableView } from '../storage/tuple-table.js';
 import type { PairIndex } from '../storage/pair-index.js';
+import { chainColumn } from '../storage/table-cursor.js';
 import { DataFactory } from 'n3';
 import { aggregateArguments } from './ast.js';
 import { aggregateArity, compileExpression, createAggregator, effectiveBooleanValue, ExpressionError, type Aggregator } from '../expressions/index.js';
@@ -405,13 +406,17 @@ export class RuleEvaluator {
       if (row < 0 || (this.accept !== null && !this.accept(atom.tableId, row))) return false;
       return this.exec(steps, i + 1, slots, onMatch);
     }
-    // the column the table's lookups walk (the bound one with the fewest rows)
+    // the column the table's lookups walk (the bound one with the fewest rows), chosen as a
+    // TableCursor chooses it. The walk is this loop's own: rows handed out by a cursor, one
+    // call per row between the joins of the steps below, made RDFS reasoning on LUBM(1) take
+    // 13-20 % more CPU than this loop (both run in one process, alternating), however the
+    // cursor was trimmed; rule bodies read their tables through a cursor nowhere else either
     const values = this.values[arity]!;
     for (let c = 0; c < arity; c++) {
       const a = args[c]!;
       values[c] = a >= 0 ? a : slots[-a - 1]! < 0 ? ANY : slots[-a - 1]!;
     }
-    const best = table.scanColumn(values);
+    const best = chainColumn(table, values);
     const accept = this.accept;
     const tableId = atom.tableId;
     let row = -1;
@@ -419,7 +424,7 @@ export class RuleEvaluator {
     // a long single-column chain with a second bound column: maybe the pair index instead
     let pair: PairIndex | undefined;
     if (best >= 0) {
-      const count = table.scanCount;
+      const count = table.countOf(best, values[best]!);
       if (count > PAIR_MIN_CHAIN) pair = table.pairFor(best, count, values);
       if (pair !== undefined) row = pair.head(values[pair.a]!, values[pair.b]!);
     }

@@ -13,7 +13,8 @@
  */
 import type { StoreState } from '../storage/fact-store.js';
 import { BUILTIN_TABLE_TYPE, MEMORY_TABLE_TYPE } from '../storage/catalogue.js';
-import { EXPLICIT } from '../storage/tuple-table.js';
+import { DERIVED, EXPLICIT } from '../storage/tuple-table.js';
+import { TableCursor } from '../storage/table-cursor.js';
 import type { TermDictionary } from '../model/dictionary.js';
 import { keyToTerm, termToKey } from '../model/terms.js';
 import { RuleEvaluator } from './evaluate.js';
@@ -271,6 +272,8 @@ export class ProofSearch {
   private readonly terms: ReadOnlyTermValues;
   /** Ids of the tables mounted on data sources (their facts are read, not stored). */
   private readonly mountedTables: ReadonlySet<number>;
+  /** The cursor of fact lookups (rule bodies are read by the evaluator's cursors). */
+  private readonly lookup = new TableCursor();
 
   /** Creates a search over `state` for the rules of `program`. */
   constructor(
@@ -315,7 +318,8 @@ export class ProofSearch {
   status(fact: GroundFact): number {
     if (this.mountedTables.has(fact.tableId)) return EXPLICIT;
     const table = this.state.table(fact.tableId);
-    const row = table.find(fact.tuple, this.state.view(fact.tableId));
+    // every position bound: the cursor's point lookup
+    const row = this.lookup.open(table, this.state.view(fact.tableId), fact.tuple, EXPLICIT | DERIVED).next();
     return row < 0 ? 0 : table.statusOf(row) || EXPLICIT;
   }
 

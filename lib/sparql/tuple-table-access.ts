@@ -31,6 +31,7 @@ import { BUILTIN_TABLE_TYPE, DATA_SOURCE_TABLE_TYPE, mountedReaderOf, type Tuple
 import { type FactAccess, readableFacts } from '../storage/fact-access.js';
 import type { StoreState } from '../storage/fact-store.js';
 import { ANY } from '../storage/tuple-table.js';
+import { TableCursor } from '../storage/table-cursor.js';
 import type { QueryTerm, QueryTerms } from './query-terms.js';
 import { RDFOX_TT } from './tuple-table-syntax.js';
 
@@ -146,6 +147,10 @@ export class TupleTableReader {
   private readonly made = new Map<string, number>();
   /** The inputs of the SKOLEM terms this query made, by term id. */
   private readonly madeFrom = new Map<number, Int32Array>();
+  /** One cursor per nesting depth of scans (the atoms after one are evaluated inside its scan). */
+  private readonly cursors: TableCursor[] = [];
+  /** The depth of the innermost scan running. */
+  private depth = 0;
 
   /** Creates the reader; `mask` selects fact statuses; with `access`, reading a table the role may not read fails. */
   constructor(
@@ -240,20 +245,27 @@ export class TupleTableReader {
    */
   scan(info: TupleTableInfo, pattern: Int32Array, onRow: (get: (column: number) => number) => boolean): boolean {
     const table = this.state.table(info.id);
-    const mask = this.mask;
     const readable = readableFacts(this.access, info.id);
-    let stopped = false;
-    table.scan(pattern, this.state.view(info.id), (row) => {
-      if ((table.statusOf(row) & mask) === 0) return true;
-      const get = (c: number): number => table.get(row, c);
-      if (readable !== undefined && !readable(get)) return true;
-      if (onRow(get)) {
-        stopped = true;
-        return false;
+    const depth = this.depth;
+    const cursor = (this.cursors[depth] ??= new TableCursor()).open(table, this.state.view(info.id), pattern, this.mask);
+    let row = -1;
+    const get = (c: number): number => table.get(row, c);
+    this.depth = depth + 1;
+    // (catch, not finally, which V8 deoptimizes hot functions at)
+    try {
+      for (row = cursor.next(); row >= 0; row = cursor.next()) {
+        if (readable !== undefined && !readable(get)) continue;
+        if (onRow(get)) {
+          this.depth = depth;
+          return true;
+        }
       }
-      return true;
-    });
-    return stopped;
+    } catch (e) {
+      this.depth = depth;
+      throw e;
+    }
+    this.depth = depth;
+    return false;
   }
 }
 

@@ -11,14 +11,16 @@
  * Per column `c`, `heads[c][term]` is the newest row (+1) whose column `c` is `term`, and
  * `next[c][row]` the next older such row (+1); 0 ends a chain. Chains are indexed by term id
  * directly (ids are dense), so a lookup is one array read. `counts[c][term]` counts the rows
- * of the current state, for choosing the shortest chain.
+ * of the current state, for choosing the shortest chain. Lookups by pattern read through a
+ * {@link TableCursor} (table-cursor.ts), which chooses the chain, a pair index or a scan.
  * @module
  */
 
 import { RowStamps } from './row-stamps.js';
-import { BadRequestError, TransactionError } from '../model/errors.js';
+import { BadRequestError } from '../model/errors.js';
 import { PairIndex } from './pair-index.js';
 import { ANY, appendedRowResult } from './sentinels.js';
+import { PAIR_MIN_CHAIN, TableCursor } from './table-cursor.js';
 
 /** Fact status bit: the fact was imported or inserted. */
 export const EXPLICIT = 1;
@@ -44,6 +46,7 @@ export function factDomainMask(domain: string | undefined, fallback: FactDomain,
       throw new error(`invalid fact-domain '${domain}' (expected explicit, derived or all)`);
   }
 }
+/** Row mark: removed at the version its stamp gives (table-cursor.ts repeats the literal). */
 const REMOVED = 4;
 
 /** Which rows a reader sees: rows below `limit`, minus those removed at versions `<= version`. */
@@ -85,8 +88,7 @@ export function hashTuple(data: Uint32Array, base: number, arity: number): numbe
   return (h ^ (h >>> 16)) >>> 0;
 }
 
-/** Chains longer than this may be walked through a pair index instead (see `pairFor`). */
-export const PAIR_MIN_CHAIN = 16;
+export { PAIR_MIN_CHAIN } from './table-cursor.js';
 /** How many rows of a chain `pairFor` reads to decide whether a pair index is worth building. */
 const PAIR_SAMPLE = 64;
 /** A pair index is built once lookups walked this many times the table's rows in vain (building costs about 4–5 walked rows per row). */
@@ -173,6 +175,38 @@ export class TupleTable {
     return n + this.removedAt.byteSize;
   }
 
+  /** How many times compaction renumbered the rows (a cursor opened before a compaction cannot go on). */
+  get compactions(): number {
+    return this.epoch;
+  }
+
+  /**
+   * The rows' term ids, `arity` per row (for {@link TableCursor}). The array is replaced when
+   * the table grows: read it again after any write.
+   * @internal
+   */
+  get tupleData(): Uint32Array {
+    return this.data;
+  }
+
+  /**
+   * The rows' status bytes (EXPLICIT, DERIVED, and a removal mark; for {@link TableCursor}).
+   * Replaced when the table grows: read it again after any write.
+   * @internal
+   */
+  get rowFlags(): Uint8Array {
+    return this.flags;
+  }
+
+  /**
+   * The links of the chains of `column`: entry `row` is the next older row + 1 holding the same
+   * term (0 ends the chain; see {@link TupleTable.nextRow}). Replaced when the table grows.
+   * @internal
+   */
+  chainLinks(column: number): Uint32Array {
+    return this.next[column]!;
+  }
+
   /** The term id at a row and column. */
   get(row: number, column: number): number {
     return this.data[row * this.arity + column]!;
@@ -187,8 +221,17 @@ export class TupleTable {
   visible(row: number, view: TableView): boolean {
     if (row >= view.limit) return false;
     if ((this.flags[row]! & REMOVED) === 0) return true;
+    return this.removedAfter(row, view.version);
+  }
+
+  /**
+   * Whether a removed row was removed after `version` (so that a reader at that version still
+   * sees it). Cursors call it with the version they keep, not the view: storing each new view
+   * object into a long-lived cursor cost a write barrier per lookup.
+   */
+  removedAfter(row: number, version: number): boolean {
     // a view at or past every removal sees no removed row: no stamp needs to be looked up
-    return view.version < this.latestRemoval && this.removedAt.get(row) > view.version;
+    return version < this.latestRemoval && this.removedAt.get(row) > version;
   }
 
   /**
@@ -197,6 +240,8 @@ export class TupleTable {
    * visited (the view's limit is read once).
    */
   forEachVisibleRow(view: TableView, statusMask: number, onRow: (row: number) => void): void {
+    // (a plain loop, not a TableCursor: a walk of every row has no path to choose, and a call
+    // per row through a cursor only costs)
     const limit = view.limit;
     const wanted = statusMask & (EXPLICIT | DERIVED);
     for (let row = 0; row < limit; row++) if ((this.flags[row]! & wanted) !== 0 && this.visible(row, view)) onRow(row);
@@ -218,31 +263,6 @@ export class TupleTable {
     const c = this.counts[column]!;
     return term < c.length ? c[term]! : 0;
   }
-
-  /**
-   * The column whose chain a lookup of `pattern` (ANY = unbound) walks: the bound column with
-   * the fewest rows holding its value (the first on a tie), or -1 when nothing is bound (then
-   * the rows are scanned). Every scan of a table, by a rule body or a query, chooses here.
-   */
-  scanColumn(pattern: ArrayLike<number>): number {
-    let best = -1;
-    let bestCount = 0;
-    for (let c = 0; c < this.arity; c++) {
-      const t = pattern[c]!;
-      if (t !== ANY) {
-        const n = this.countOf(c, t);
-        if (best < 0 || n < bestCount) {
-          bestCount = n;
-          best = c;
-        }
-      }
-    }
-    this.scanCount = bestCount;
-    return best;
-  }
-
-  /** The rows holding the value of the column the last {@link scanColumn} chose (0 when it chose none). */
-  scanCount = 0;
 
   /**
    * The index of rows by the pair of values in columns `a` < `b`, built on first use and
@@ -317,78 +337,20 @@ export class TupleTable {
   }
 
   /**
-   * Calls `onRow` for every row visible to `view` matching `pattern` (ANY = unbound).
-   * The shortest applicable chain is walked; with nothing bound, the rows are scanned.
-   * Stops early when `onRow` returns false.
+   * Calls `onRow` for every row visible to `view` matching `pattern` (ANY = unbound), in the
+   * order of the path a {@link TableCursor} chooses for it; stops early when `onRow` returns
+   * false. (Readers that nest or resume scans keep cursors of their own.)
    */
   scan(pattern: ArrayLike<number>, view: TableView, onRow: (row: number) => boolean | void): void {
-    this.scanner(pattern, view, onRow)(Infinity);
-  }
-
-  /**
-   * The scan of {@link TupleTable.scan} as a resumable step function: each call visits at most
-   * `budget` rows and returns true once the scan is over (every row visited, or `onRow`
-   * returned false). Between calls other work may run, including commits (rows are only
-   * appended, so the scan goes on where it was); a compaction in between renumbers rows, and
-   * the next call then fails with TransactionError.
-   */
-  scanner(pattern: ArrayLike<number>, view: TableView, onRow: (row: number) => boolean | void): (budget: number) => boolean {
-    const arity = this.arity;
-    const epoch = this.epoch;
-    const best = this.scanColumn(pattern);
-    const checkEpoch = (): void => {
-      if (this.epoch !== epoch) throw new TransactionError('the table was compacted while a scan of it was suspended; run the query again');
-    };
-    if (best < 0) {
-      let row = 0;
-      return (budget) => {
-        checkEpoch();
-        const limit = Math.min(view.limit, this.rows);
-        const stopAt = Math.min(limit, row + budget);
-        for (; row < stopAt; row++) {
-          if (this.visible(row, view) && onRow(row) === false) {
-            row = limit;
-            return true;
-          }
-        }
-        return row >= limit;
-      };
-    }
-    // a long chain with a second bound column: walk the pair index instead
-    const pair = this.pairFor(best, this.scanCount, pattern);
-    let row = pair !== undefined ? pair.head(pattern[pair.a]!, pattern[pair.b]!) : this.head(best, pattern[best]!);
-    const column = best;
-    return (budget) => {
-      checkEpoch();
-      const data = this.data;
-      for (let visited = 0; row >= 0 && visited < budget; visited++) {
-        const current = row;
-        row = pair !== undefined ? pair.nextRow(current) : this.nextRow(column, current);
-        if (!this.visible(current, view)) continue;
-        const base = current * arity;
-        let ok = true;
-        for (let c = 0; c < arity; c++) {
-          const t = pattern[c]!;
-          if (t !== ANY && data[base + c] !== t) {
-            ok = false;
-            break;
-          }
-        }
-        if (ok && onRow(current) === false) {
-          row = -1;
-          return true;
-        }
-      }
-      return row < 0;
-    };
+    const cursor = new TableCursor().open(this, view, pattern, EXPLICIT | DERIVED);
+    for (let row = cursor.next(); row >= 0; row = cursor.next()) if (onRow(row) === false) return;
   }
 
   /** Counts rows visible to `view` matching `pattern`. */
   count(pattern: ArrayLike<number>, view: TableView): number {
+    const cursor = new TableCursor().open(this, view, pattern, EXPLICIT | DERIVED);
     let n = 0;
-    this.scan(pattern, view, () => {
-      n++;
-    });
+    while (cursor.next() >= 0) n++;
     return n;
   }
 
