@@ -1,9 +1,13 @@
 /**
  * The catalogue of a data store: tuple table descriptions, prefixes and base IRI, as an
  * immutable.js value. A write transaction edits a draft; commit publishes it with the facts.
+ *
+ * The catalogue holds the store's rules without knowing what a rule is (storage imports no
+ * datalog): it is generic in the rule type `R`, `unknown` unless the holder says (the server,
+ * which parses them, types its catalogues with datalog's `Rule`).
  * @module
  */
-import { OrderedMap, Record } from 'immutable';
+import { OrderedMap, Record, type RecordOf } from 'immutable';
 import { RDF_NS, XSD } from '../model/terms.js';
 
 /** The type of in-memory tuple tables (their facts are stored). */
@@ -69,12 +73,12 @@ export function mountedReaderOf(info: TupleTableInfo): MountedTableReader {
   return reader;
 }
 
-/** A rule held by a store, with the domain it belongs to (`user`, `axioms`, …). */
-export interface StoredRule {
+/** A rule held by a store, with the domain it belongs to (`user`, `axioms`, …); `R` is the rule's type. */
+export interface StoredRule<R = unknown> {
   /** The rule's canonical text, which identifies it. */
   readonly key: string;
   /** The rule, as parsed (opaque to the storage layer). */
-  readonly rule: unknown;
+  readonly rule: R;
   /** The rule domain. */
   readonly domain: string;
 }
@@ -89,8 +93,8 @@ export interface AxiomEntry {
   readonly ruleKeys: readonly string[];
 }
 
-/** Fields of a {@link Catalogue}. */
-export interface CatalogueFields {
+/** Fields of a {@link Catalogue}; `R` is the type of its rules. */
+export interface CatalogueFields<R = unknown> {
   /** Tuple tables by name, in creation order. */
   tupleTables: OrderedMap<string, TupleTableInfo>;
   /** Prefix name (with the colon) → IRI, in definition order. */
@@ -98,7 +102,7 @@ export interface CatalogueFields {
   /** The base IRI for import, export and queries. */
   baseIRI: string;
   /** The rules, by key, in the order they were added. */
-  rules: OrderedMap<string, StoredRule>;
+  rules: OrderedMap<string, StoredRule<R>>;
   /** The commit procedure (a SPARQL update), or '' for none. */
   commitProcedure: string;
   /** OWL axioms by destination graph and key. */
@@ -107,8 +111,8 @@ export interface CatalogueFields {
   statistics: OrderedMap<string, Readonly<{ [key: string]: string }>>;
 }
 
-/** The immutable catalogue record type. */
-export const Catalogue = Record<CatalogueFields>({
+/** The record factory behind {@link Catalogue} (one for every rule type: storage never looks inside a rule). */
+const CatalogueRecord = Record<CatalogueFields>({
   tupleTables: OrderedMap<string, TupleTableInfo>(),
   prefixes: OrderedMap<string, string>(),
   baseIRI: '',
@@ -118,8 +122,17 @@ export const Catalogue = Record<CatalogueFields>({
   statistics: OrderedMap<string, Readonly<{ [key: string]: string }>>([['column-counts', {}]]),
 });
 
-/** One catalogue value. */
-export type Catalogue = ReturnType<typeof Catalogue>;
+/**
+ * A new catalogue: the given fields, the defaults elsewhere (no tables, prefixes or rules; the
+ * column-counts statistics). `R` is the type of its rules, which the caller vouches for: the
+ * catalogue only keeps them.
+ */
+export function Catalogue<R = unknown>(fields: Partial<CatalogueFields<R>> = {}): Catalogue<R> {
+  return CatalogueRecord(fields as Partial<CatalogueFields>) as Catalogue<R>;
+}
+
+/** One catalogue value (an immutable record of {@link CatalogueFields}), with rules of type `R`. */
+export type Catalogue<R = unknown> = RecordOf<CatalogueFields<R>>;
 
 /** The prefixes every new store starts with. */
 export const DEFAULT_PREFIXES: ReadonlyArray<readonly [string, string]> = [

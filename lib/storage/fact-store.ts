@@ -7,6 +7,9 @@
  * that state however many commits follow. One {@link WriteTransaction} at a time holds the
  * write lock; it sees its own changes, and rollback truncates every table (and the
  * dictionary) back to where the transaction began.
+ *
+ * The store, its snapshots and transactions are generic in the type `R` of the rules their
+ * catalogue holds (see storage/catalogue.ts), `unknown` unless the owner of the store says.
  * @module
  */
 import type { FactAccess } from './fact-access.js';
@@ -35,21 +38,21 @@ export function skolemTableInfo(id: number): TupleTableInfo {
 }
 
 /** A point inside a write transaction (see {@link FactStore.savepoint}). */
-export interface StoreSavepoint {
+export interface StoreSavepoint<R = unknown> {
   /** Dictionary size. */
   readonly terms: number;
   /** Catalogue draft. */
-  readonly catalogue: Catalogue;
+  readonly catalogue: Catalogue<R>;
   /** Per-table savepoints by table id. */
   readonly tables: ReadonlyMap<number, TableSavepoint>;
 }
 
 /** What every reader of a store state offers: a version, the catalogue and table views. */
-export interface StoreState {
+export interface StoreState<R = unknown> {
   /** Version number this state reads at (the pending number, for a writer). */
   readonly version: number;
   /** The catalogue as of this state. */
-  readonly catalogue: Catalogue;
+  readonly catalogue: Catalogue<R>;
   /** The table with an id. */
   table(id: number): TupleTable;
   /** The view of a table for this state (taken fresh: a writer's limit grows). */
@@ -61,16 +64,16 @@ export interface StoreState {
 }
 
 /** An immutable published version of a store. */
-export class Snapshot implements StoreState {
+export class Snapshot<R = unknown> implements StoreState<R> {
   /** Always false: snapshots are read-only. */
   readonly writable = false;
   /** @internal */
   constructor(
-    private readonly store: FactStore,
+    private readonly store: FactStore<R>,
     /** The version number. */
     readonly version: number,
     /** The catalogue of this version. */
-    readonly catalogue: Catalogue,
+    readonly catalogue: Catalogue<R>,
     /** Row limit per table id (mutated only by compaction, which preserves content). */
     readonly limits: Map<number, number>,
   ) {}
@@ -92,11 +95,11 @@ export class Snapshot implements StoreState {
 }
 
 /** The open read/write transaction of a store. */
-export class WriteTransaction implements StoreState {
+export class WriteTransaction<R = unknown> implements StoreState<R> {
   /** Always true. */
   readonly writable = true;
   /** The catalogue draft; replaced by edits, published at commit. */
-  catalogue: Catalogue;
+  catalogue: Catalogue<R>;
   /** The pending version number. */
   readonly version: number;
   /** Set by bulk loads: commit then releases the spare capacity of tables and dictionary. */
@@ -107,9 +110,9 @@ export class WriteTransaction implements StoreState {
 
   /** @internal */
   constructor(
-    private readonly store: FactStore,
+    private readonly store: FactStore<R>,
     /** The snapshot the transaction started from. */
-    readonly base: Snapshot,
+    readonly base: Snapshot<R>,
     /** Dictionary size at the start (rollback truncates to it). */
     readonly termMark: number,
   ) {
@@ -144,15 +147,15 @@ export class WriteTransaction implements StoreState {
 }
 
 /** Facts, versions and transactions of one data store. */
-export class FactStore {
+export class FactStore<R = unknown> {
   /** The term dictionary. */
   readonly dictionary = new TermDictionary();
   private readonly tables = new Map<number, TupleTable>();
-  private current: Snapshot;
+  private current: Snapshot<R>;
   private readonly lock = new WriteLock();
-  private writer: WriteTransaction | null = null;
+  private writer: WriteTransaction<R> | null = null;
   private readonly readers = new Map<number, number>(); // version → open readers
-  private readonly liveSnapshots = new Map<number, Snapshot>();
+  private readonly liveSnapshots = new Map<number, Snapshot<R>>();
   /**
    * Tables dropped while a reader of an older version (whose catalogue still lists them) was
    * open, by id, with the first version that does not have them; kept until no such reader is left.
@@ -169,7 +172,7 @@ export class FactStore {
     ]);
     this.tables.set(DEFAULT_TRIPLES_ID, new TupleTable(3));
     this.tables.set(QUADS_ID, new TupleTable(4));
-    const catalogue = Catalogue({ tupleTables: tables, prefixes: OrderedMap(DEFAULT_PREFIXES.map(([k, v]) => [k, v] as [string, string])), baseIRI: DEFAULT_BASE_IRI });
+    const catalogue = Catalogue<R>({ tupleTables: tables, prefixes: OrderedMap(DEFAULT_PREFIXES.map(([k, v]) => [k, v] as [string, string])), baseIRI: DEFAULT_BASE_IRI });
     this.current = new Snapshot(this, 0, catalogue, this.limits());
   }
 
@@ -177,7 +180,7 @@ export class FactStore {
    * Changes the catalogue of a new store before any transaction (for what its creation
    * parameters imply, such as the internal rules of equality).
    */
-  initialiseCatalogue(change: (catalogue: Catalogue) => Catalogue): void {
+  initialiseCatalogue(change: (catalogue: Catalogue<R>) => Catalogue<R>): void {
     if (this.current.version !== 0 || this.writer) throw new TransactionError('the catalogue can only be initialised before the first transaction');
     this.current = new Snapshot(this, 0, change(this.current.catalogue), this.limits());
   }
@@ -197,12 +200,12 @@ export class FactStore {
   }
 
   /** The latest committed version. */
-  get committed(): Snapshot {
+  get committed(): Snapshot<R> {
     return this.current;
   }
 
   /** The open write transaction, if any. */
-  get activeWriter(): WriteTransaction | null {
+  get activeWriter(): WriteTransaction<R> | null {
     return this.writer;
   }
 
@@ -231,7 +234,7 @@ export class FactStore {
   }
 
   /** Starts a read-only transaction at the latest version; pair with {@link FactStore.release}. */
-  read(): Snapshot {
+  read(): Snapshot<R> {
     const s = this.current;
     this.readers.set(s.version, (this.readers.get(s.version) ?? 0) + 1);
     this.liveSnapshots.set(s.version, s);
@@ -239,7 +242,7 @@ export class FactStore {
   }
 
   /** Ends a read-only transaction. */
-  release(snapshot: Snapshot): void {
+  release(snapshot: Snapshot<R>): void {
     const n = (this.readers.get(snapshot.version) ?? 0) - 1;
     if (n > 0) this.readers.set(snapshot.version, n);
     else {
@@ -250,7 +253,7 @@ export class FactStore {
   }
 
   /** Starts the read/write transaction, waiting up to `timeoutMs` for the write lock. */
-  async beginWrite(timeoutMs: number): Promise<WriteTransaction> {
+  async beginWrite(timeoutMs: number): Promise<WriteTransaction<R>> {
     await this.lock.acquire(timeoutMs, this.label);
     const tx = new WriteTransaction(this, this.current, this.dictionary.size);
     for (const t of this.tables.values()) t.beginWrite();
@@ -259,7 +262,7 @@ export class FactStore {
   }
 
   /** Publishes the transaction's changes as the next version. */
-  commit(tx: WriteTransaction): Snapshot {
+  commit(tx: WriteTransaction<R>): Snapshot<R> {
     this.checkWriter(tx);
     for (const t of this.tables.values()) {
       t.endWrite();
@@ -275,7 +278,7 @@ export class FactStore {
   }
 
   /** A point inside the open transaction to return to with {@link FactStore.rollbackTo}. */
-  savepoint(tx: WriteTransaction): StoreSavepoint {
+  savepoint(tx: WriteTransaction<R>): StoreSavepoint<R> {
     this.checkWriter(tx);
     const tables = new Map<number, TableSavepoint>();
     for (const [id, t] of this.tables) tables.set(id, t.savepoint());
@@ -283,7 +286,7 @@ export class FactStore {
   }
 
   /** Undoes the transaction's changes made after a savepoint; the transaction stays open. */
-  rollbackTo(tx: WriteTransaction, sp: StoreSavepoint): void {
+  rollbackTo(tx: WriteTransaction<R>, sp: StoreSavepoint<R>): void {
     this.checkWriter(tx);
     for (const [id, t] of this.tables) {
       const tsp = sp.tables.get(id);
@@ -294,7 +297,7 @@ export class FactStore {
   }
 
   /** Discards the transaction's changes. */
-  rollback(tx: WriteTransaction): void {
+  rollback(tx: WriteTransaction<R>): void {
     this.checkWriter(tx);
     for (const t of this.tables.values()) t.rollback();
     this.dictionary.truncate(tx.termMark);
@@ -305,7 +308,7 @@ export class FactStore {
    * Runs a non-transactional catalogue change (tuple table creation and deletion): it takes
    * the write lock, applies `change` to the committed catalogue and publishes it at once.
    */
-  async alterCatalogue(timeoutMs: number, change: (catalogue: Catalogue) => Catalogue): Promise<void> {
+  async alterCatalogue(timeoutMs: number, change: (catalogue: Catalogue<R>) => Catalogue<R>): Promise<void> {
     const tx = await this.beginWrite(timeoutMs);
     try {
       tx.catalogue = change(tx.catalogue);
@@ -405,11 +408,11 @@ export class FactStore {
     return m;
   }
 
-  private checkWriter(tx: WriteTransaction): void {
+  private checkWriter(tx: WriteTransaction<R>): void {
     if (this.writer !== tx || !tx.active) throw new TransactionError('the transaction is no longer active');
   }
 
-  private finish(tx: WriteTransaction): void {
+  private finish(tx: WriteTransaction<R>): void {
     tx.close();
     this.writer = null;
     this.lock.release();
