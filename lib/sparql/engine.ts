@@ -482,7 +482,7 @@ export class Engine implements ExpressionHost {
       const patternSlots = new Set<number>();
       for (const p of split.patterns) for (const t of [p.subject, p.predicate, p.object, p.graph]) if (t.termType === 'Variable') patternSlots.add(this.slot(t.value));
       if (graphSlot !== undefined && split.patterns.length > 0) patternSlots.add(graphSlot);
-      plan = this.tupleTables.plan(split, (t) => this.termRef(t, active), patternSlots);
+      plan = this.tupleTables.plan(split, (t) => this.termRef(t, active), patternSlots, this.tick);
       this.tuplePlans.set(split, plan);
       if (this.plan) this.plan.push(`tuple table atoms (each once its arguments allow):\n${split.atoms.map((a, k) => `  ${k + 1}. ${describeTupleAtom(a)}`).join('\n')}`);
     }

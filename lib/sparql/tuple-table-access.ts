@@ -18,6 +18,10 @@
  * A SKOLEM atom whose inputs the basic graph pattern's bindings already give is evaluated
  * before its patterns (its result then narrows them); the other atoms after them, for each
  * solution of the patterns.
+ *
+ * Every row a scan reads, kept or not, ticks the query's clock (the `tick` the plan is made
+ * with, as every row a graph pattern reads does): a scan whose rows all fail what follows
+ * still stops at the query's time limit or an interrupt.
  * @module
  */
 import type * as RDF from '@rdfjs/types/data-model.js';
@@ -31,7 +35,7 @@ import { BUILTIN_TABLE_TYPE, DATA_SOURCE_TABLE_TYPE, mountedReaderOf, type Tuple
 import { type FactAccess, readableFacts } from '../storage/fact-access.js';
 import type { StoreState } from '../storage/fact-store.js';
 import { ANY } from '../storage/tuple-table.js';
-import { TableCursor } from '../storage/table-cursor.js';
+import { CURSOR_END, TableCursor } from '../storage/table-cursor.js';
 import type { QueryTerm, QueryTerms } from './query-terms.js';
 import { RDFOX_TT } from './tuple-table-syntax.js';
 
@@ -133,6 +137,13 @@ const NOT_MADE_HERE = 'not made here';
 
 const NONE_DEFERRED: ReadonlySet<PlannedAtom> = new Set();
 
+/**
+ * The rows a scan's cursor reads before it hands back control without a match (and the clock
+ * is ticked once): rows the cursor rejects itself (other statuses, bound columns its path does
+ * not guarantee) count too.
+ */
+const ROWS_PER_TICK = 64;
+
 function valueOf(ref: ArgumentRef, solution: Int32Array): number {
   return 'id' in ref ? ref.id : solution[ref.slot]!;
 }
@@ -161,13 +172,17 @@ export class TupleTableReader {
     private readonly access?: FactAccess,
   ) {}
 
-  /** The plan of a basic graph pattern's atoms; `ref` maps a term to a slot or an id, `patternSlots` are the slots its patterns bind. */
-  plan(split: TupleAtomSplit, ref: (t: RDF.Term) => ArgumentRef, patternSlots: ReadonlySet<number>): TupleAtomPlan {
+  /**
+   * The plan of a basic graph pattern's atoms; `ref` maps a term to a slot or an id,
+   * `patternSlots` are the slots its patterns bind; `tick` runs for every row its scans read
+   * (it throws to stop the query: its time limit, an interrupt).
+   */
+  plan(split: TupleAtomSplit, ref: (t: RDF.Term) => ArgumentRef, patternSlots: ReadonlySet<number>, tick: () => void): TupleAtomPlan {
     const atoms = split.atoms.map((pattern): PlannedAtom => {
       const info = this.resolve(pattern);
       return { pattern, info, skolem: info.type === BUILTIN_TABLE_TYPE && info.name === SKOLEM_TABLE, args: pattern.args.map(ref) };
     });
-    return new TupleAtomPlan(this, atoms, patternSlots);
+    return new TupleAtomPlan(this, atoms, patternSlots, tick);
   }
 
   /** The catalogue entry of an atom's table, checked: it exists, the arity fits, the role may read it. */
@@ -224,12 +239,14 @@ export class TupleTableReader {
   /**
    * Calls `onRow` with each row of a table mounted on a data source whose columns equal
    * `values` where bound (query ids, -1 where unbound), read from the source now; its terms get
-   * query ids (query-local for terms the store lacks). True when `onRow` asked to stop.
+   * query ids (query-local for terms the store lacks). True when `onRow` asked to stop. `tick`
+   * runs for every row read.
    */
-  scanMounted(info: TupleTableInfo, values: Int32Array, onRow: (get: (column: number) => number) => boolean): boolean {
+  scanMounted(info: TupleTableInfo, values: Int32Array, onRow: (get: (column: number) => number) => boolean, tick: () => void): boolean {
     const bound = [...values].map((v) => (v === UNBOUND ? undefined : v >= 0 ? this.dictionary.keyOf(v) : termToKey(this.terms.termOf(v))));
     let ids: number[] = [];
     return mountedReaderOf(info).scan(bound, (row) => {
+      tick();
       ids = row.map((key) => {
         const id = this.dictionary.lookup(key);
         return id >= 0 && id < this.dictionary.size ? id : this.terms.idOf(keyToTerm(key));
@@ -241,9 +258,10 @@ export class TupleTableReader {
   /**
    * Calls `onRow` with each fact of an in-memory table matching `pattern` (ANY where unbound)
    * that the role may read (a fact of `Quads` in a graph it may not read does not exist for
-   * it); true when it asked to stop.
+   * it); true when it asked to stop. `tick` runs for every row handed out, and between them after
+   * every 64 rows read (a long walk of rows the cursor rejects stops too).
    */
-  scan(info: TupleTableInfo, pattern: Int32Array, onRow: (get: (column: number) => number) => boolean): boolean {
+  scan(info: TupleTableInfo, pattern: Int32Array, onRow: (get: (column: number) => number) => boolean, tick: () => void): boolean {
     const table = this.state.table(info.id);
     const readable = readableFacts(this.access, info.id);
     const depth = this.depth;
@@ -253,7 +271,13 @@ export class TupleTableReader {
     this.depth = depth + 1;
     // (catch, not finally, which V8 deoptimizes hot functions at)
     try {
-      for (row = cursor.next(); row >= 0; row = cursor.next()) {
+      for (;;) {
+        row = cursor.step(ROWS_PER_TICK);
+        tick();
+        if (row < 0) {
+          if (row === CURSOR_END) break;
+          continue;
+        }
         if (readable !== undefined && !readable(get)) continue;
         if (onRow(get)) {
           this.depth = depth;
@@ -280,6 +304,7 @@ export class TupleAtomPlan {
     private readonly reader: TupleTableReader,
     private readonly atoms: readonly PlannedAtom[],
     private readonly patternSlots: ReadonlySet<number>,
+    private readonly tick: () => void,
   ) {
     const slots = new Set<number>();
     for (const a of atoms) for (const r of a.args) if ('slot' in r) slots.add(r.slot);
@@ -454,7 +479,7 @@ export class TupleAtomPlan {
     if (a.info.type === DATA_SOURCE_TABLE_TYPE) {
       const values = new Int32Array(a.args.length);
       for (let c = 0; c < a.args.length; c++) values[c] = valueOf(a.args[c]!, solution);
-      return this.reader.scanMounted(a.info, values, extend);
+      return this.reader.scanMounted(a.info, values, extend, this.tick);
     }
     const pattern = new Int32Array(a.args.length);
     for (let c = 0; c < a.args.length; c++) {
@@ -463,6 +488,6 @@ export class TupleAtomPlan {
       if (v !== UNBOUND && v < 0) return false;
       pattern[c] = v === UNBOUND ? ANY : v;
     }
-    return this.reader.scan(a.info, pattern, extend);
+    return this.reader.scan(a.info, pattern, extend, this.tick);
   }
 }

@@ -75,6 +75,17 @@ describe('sparql: query limits', () => {
       hub.close();
     });
 
+    it('stops scans of tuple table atoms whose rows all fail a FILTER (a product of three TT atoms, evaluated without yielding)', async () => {
+      // 27 million rows of the third atom, each rejected: no graph pattern reads a row
+      const atoms = 'TT DefaultTriples { ?a ?b ?c } . TT DefaultTriples { ?d ?e ?f } . TT DefaultTriples { ?g ?h ?i }';
+      const e = await expectError(ds.evaluateQuery(`SELECT (COUNT(*) AS ?n) WHERE { ${atoms} FILTER(?i = "none") }`, { timeLimitMs: 30 }), InterruptedError);
+      expect(e.message).to.match(/exceeded its time limit/);
+      // and in an update's WHERE clause, whose tuple table atoms read the write transaction's tables
+      const u = await expectError(ds.evaluateUpdate(`INSERT { ?a <http://example.com/q> ?i } WHERE { ${atoms} FILTER(?i = "none") }`, { timeLimitMs: 30 }), InterruptedError);
+      expect(u.message).to.match(/exceeded its time limit/);
+      expect(await count(ds, 'ASK { ?s ?p ?o }')).to.equal(1);
+    });
+
     it("applies to cursors: the page being read fails", async () => {
       const cursor = ds.createCursor(ENDLESS, { timeLimitMs: 30 });
       await expectError(cursor.open(1), InterruptedError);
