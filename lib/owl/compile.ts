@@ -11,7 +11,7 @@
 import type * as RDF from '@rdfjs/types/data-model.js';
 import { DataFactory } from 'n3';
 import type { BodyLiteral, DatalogTerm, FilterLiteral, Rule, TupleAtom, VariableTerm } from '../datalog/ast.js';
-import { among, and, argument, coalesce, compare, constantTerm, datatype, FALSE, type FilterExpression, integer, iri, isLiteral, not } from './filters.js';
+import { among, and, argument, compare, constantTerm, datatype, differentValues, type FilterExpression, integer, iri, isLiteral, not } from './filters.js';
 import { type ClassExpression, expressionText, isDataRange, type PropertyExpression, THING } from './expressions.js';
 import { type ObjectTerm, termKey } from './rdf-graph.js';
 import { type DatatypeTest, datatypeTest, passes, V } from './vocabulary.js';
@@ -23,7 +23,8 @@ export type Condition =
   | { readonly kind: 'member'; readonly term: DatalogTerm; readonly test: DatatypeTest; readonly negated: boolean }
   /**
    * The terms differ: `individuals` as terms (`!=`), `nonliterals` as terms and neither is a
-   * literal, `values` both are literals with different values.
+   * literal, `values` both are literals with different data values in OWL 2's value spaces
+   * (`+0` and `-0` differ, NaN is itself; see {@link differentValues}).
    */
   | { readonly kind: 'distinct'; readonly a: DatalogTerm; readonly b: DatalogTerm; readonly mode: 'individuals' | 'nonliterals' | 'values' }
   /** The term is one of the constants. */
@@ -409,7 +410,7 @@ export class RuleCompiler {
       case 'distinct':
         if (c.mode === 'individuals') condition = compare('!=', a, b!);
         else if (c.mode === 'nonliterals') condition = and(not(isLiteral(a), false), not(isLiteral(b!), false), compare('!=', a, b!));
-        else condition = and(isLiteral(a), isLiteral(b!), not(coalesce(compare('=', a, b!), FALSE), false));
+        else condition = differentValues(a, b!);
         break;
       case 'in':
         if (c.set.some((v) => v.termType === 'BlankNode')) return 'a condition on blank nodes cannot be written as a FILTER';
@@ -442,12 +443,31 @@ function decide(c: Exclude<Condition, { kind: 'triple' }>, values: readonly Obje
     case 'distinct': {
       const differ = termKey(a) !== termKey(b!);
       if (c.mode === 'individuals') return differ;
-      const literals = (a.termType === 'Literal' ? 1 : 0) + (b!.termType === 'Literal' ? 1 : 0);
-      return c.mode === 'nonliterals' ? differ && literals === 0 : differ && literals === 2;
+      if (c.mode === 'nonliterals') return differ && a.termType !== 'Literal' && b!.termType !== 'Literal';
+      return a.termType === 'Literal' && b!.termType === 'Literal' && differ && !sameFloatingValue(a, b!);
     }
     case 'in':
       return c.set.some((v) => termKey(v) === termKey(a));
   }
+}
+
+const XSD = 'http://www.w3.org/2001/XMLSchema#';
+const FLOATING = new Set([`${XSD}float`, `${XSD}double`]);
+
+/**
+ * Whether two literals written differently are the same floating-point value (`"1.0"` and
+ * `"1"` as xsd:float, not `"0"` and `"-0"`, NaN as itself); other literals are compared as
+ * terms by the caller (an approximation of value identity that rules on constants only meet
+ * in enumerations).
+ */
+function sameFloatingValue(a: RDF.Literal, b: RDF.Literal): boolean {
+  if (!FLOATING.has(a.datatype.value) || a.datatype.value !== b.datatype.value) return false;
+  const value = (l: RDF.Literal): number => {
+    const text = l.value.trim();
+    const n = text === 'INF' || text === '+INF' ? Infinity : text === '-INF' ? -Infinity : Number(text);
+    return l.datatype.value === `${XSD}float` ? Math.fround(n) : n;
+  };
+  return Object.is(value(a), value(b));
 }
 
 /**

@@ -10,7 +10,7 @@ import type * as RDF from '@rdfjs/types/data-model.js';
 import { DataFactory } from 'n3';
 import type { DatalogTerm } from '../datalog/ast.js';
 import { Algebra } from '../expressions/sparql-libraries.js';
-import { XSD_BOOLEAN, XSD_INTEGER } from '../expressions/vocabulary.js';
+import { XSD_BOOLEAN, XSD_DOUBLE, XSD_FLOAT, XSD_INTEGER, XSD_STRING } from '../expressions/vocabulary.js';
 import type { ObjectTerm } from './rdf-graph.js';
 
 
@@ -104,4 +104,49 @@ export function not(a: FilterExpression, parenthesise: boolean): FilterExpressio
 /** `COALESCE(a, b)`. */
 export function coalesce(a: FilterExpression, b: FilterExpression): FilterExpression {
   return operator('coalesce', [a, b], ([x, y]) => `COALESCE(${x!}, ${y!})`);
+}
+
+/** `a || b`. */
+export function or(a: FilterExpression, b: FilterExpression): FilterExpression {
+  return operator('||', [a, b], ([x, y]) => `${x!} || ${y!}`);
+}
+
+/** `sameTerm(a, b)`. */
+export function sameTerm(a: FilterExpression, b: FilterExpression): FilterExpression {
+  return operator('sameterm', [a, b], ([x, y]) => `sameTerm(${x!}, ${y!})`);
+}
+
+/** `STRSTARTS(STR(a), "-")`: the literal is written with a minus sign. */
+function negativeSign(a: FilterExpression): FilterExpression {
+  const str = operator('str', [a], ([x]) => `STR(${x!})`);
+  return operator('strstarts', [str, term(DataFactory.literal('-', DataFactory.namedNode(XSD_STRING)), '"-"')], ([x, y]) => `STRSTARTS(${x!}, ${y!})`);
+}
+
+/**
+ * Whether two terms are literals denoting different data values in OWL 2's value spaces
+ * (OWL 2 Structural Specification §4): not the same term, and not equal by SPARQL's `=`
+ * unless floating-point values are involved, whose value spaces (xsd:float, xsd:double) are
+ * disjoint from each other and from the numbers of owl:real, and in which `+0` and `-0` are
+ * different values while NaN is the same value as itself. SPARQL's `=` alone gets these wrong
+ * (`0.0 = -0.0` holds, `NaN = NaN` does not, and `"1"^^xsd:float = 1` holds).
+ *
+ * The text reads `isLiteral(a) && isLiteral(b) && !sameTerm(a, b) && !COALESCE(a = b &&
+ * (DATATYPE(a) = DATATYPE(b) && STRSTARTS(STR(a), "-") = STRSTARTS(STR(b), "-") ||
+ * !(DATATYPE(a) IN (xsd:float, xsd:double)) && !(DATATYPE(b) IN (xsd:float, xsd:double))), false)`.
+ */
+export function differentValues(a: FilterExpression, b: FilterExpression): FilterExpression {
+  const notFloating = (x: FilterExpression): FilterExpression => not(among(datatype(x), [iri(XSD_FLOAT), iri(XSD_DOUBLE)]), true);
+  const sameFloat = and(compare('=', datatype(a), datatype(b)), compare('=', negativeSign(a), negativeSign(b)));
+  const parenthesised = (x: FilterExpression): FilterExpression => ({ expression: x.expression, text: `(${x.text})` });
+  const sameValue = and(compare('=', a, b), parenthesised(or(sameFloat, and(notFloating(a), notFloating(b)))));
+  return and(isLiteral(a), isLiteral(b), not(sameTerm(a, b), false), not(coalesce(sameValue, FALSE), false));
+}
+
+/**
+ * The SPARQL text of {@link differentValues} on two variables (`differentValuesCondition('x',
+ * 'y')`), for rules written as Datalog text.
+ */
+export function differentValuesCondition(a: string, b: string): string {
+  const variable = (name: string): FilterExpression => term(DataFactory.variable(name), `?${name}`);
+  return differentValues(variable(a), variable(b)).text;
 }

@@ -3,3 +3,4 @@
  * @module
  */
 export { translateAxioms, type AxiomTranslation, type TranslateAxiomsOptions, type TranslatedAxiom } from './translate.js';
+export { differentValuesCondition } from './filters.js';

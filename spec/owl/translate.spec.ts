@@ -9,6 +9,11 @@ import { parseDatalog } from '../../lib/formats/datalog-parser.js';
 import { translateAxioms } from '../../lib/owl/index.js';
 import { EX, quadsOf, ruleLines, rulesOf, short, translate, TTL_PREFIXES, warningsOf } from './helpers.js';
 
+/** The condition that ?y1 and ?y2 are literals with different data values (OWL 2 value identity). */
+const DIFFERENT_VALUES =
+  'isLiteral(?y1) && isLiteral(?y2) && !sameTerm(?y1, ?y2) && !COALESCE(?y1 = ?y2 && (DATATYPE(?y1) = DATATYPE(?y2) && STRSTARTS(STR(?y1), "-") = STRSTARTS(STR(?y2), "-") || ' +
+  '!(DATATYPE(?y1) IN (<http://www.w3.org/2001/XMLSchema#float>, <http://www.w3.org/2001/XMLSchema#double>)) && !(DATATYPE(?y2) IN (<http://www.w3.org/2001/XMLSchema#float>, <http://www.w3.org/2001/XMLSchema#double>))), false)';
+
 const INTEGERS = [
   'byte',
   'int',
@@ -109,7 +114,7 @@ describe('owl/translate', () => {
       expect(rules).to.deep.equal({
         'SubClassOf(:G ObjectMaxCardinality(1 :op))': ['[?y1, owl:sameAs, ?y2] :- [?x, a, :G], [?x, :op, ?y1], [?x, :op, ?y2], FILTER(?y1 != ?y2) .'],
         'SubClassOf(:G DataMaxCardinality(1 :dp))': [
-          '[?x, a, owl:Nothing] :- [?x, a, :G], [?x, :dp, ?y1], [?x, :dp, ?y2], FILTER(isLiteral(?y1) && isLiteral(?y2) && !COALESCE(?y1 = ?y2, false)) .',
+          `[?x, a, owl:Nothing] :- [?x, a, :G], [?x, :dp, ?y1], [?x, :dp, ?y2], FILTER(${DIFFERENT_VALUES}) .`,
         ],
         'SubClassOf(:G ObjectMaxCardinality(1 :p :C))': [
           '[?y1, owl:sameAs, ?y2] :- [?x, a, :G], [?x, :p, ?y1], [?x, :p, ?y2], [?y1, a, :C], [?y2, a, :C], FILTER(?y1 != ?y2) .',
@@ -117,7 +122,7 @@ describe('owl/translate', () => {
         // a property of unknown kind gets both rules
         'SubClassOf(:G ObjectMaxCardinality(1 :up))': [
           '[?y1, owl:sameAs, ?y2] :- [?x, a, :G], [?x, :up, ?y1], [?x, :up, ?y2], FILTER(!isLiteral(?y1) && !isLiteral(?y2) && ?y1 != ?y2) .',
-          '[?x, a, owl:Nothing] :- [?x, a, :G], [?x, :up, ?y1], [?x, :up, ?y2], FILTER(isLiteral(?y1) && isLiteral(?y2) && !COALESCE(?y1 = ?y2, false)) .',
+          `[?x, a, owl:Nothing] :- [?x, a, :G], [?x, :up, ?y1], [?x, :up, ?y2], FILTER(${DIFFERENT_VALUES}) .`,
         ],
       });
     });
@@ -265,7 +270,7 @@ describe('owl/translate', () => {
       ).to.deep.equal({
         'AsymmetricObjectProperty(:as)': ['[?x, a, owl:Nothing] :- [?x, :as, ?y], [?y, :as, ?x] .'],
         'FunctionalDataProperty(:df)': [
-          '[?x, a, owl:Nothing] :- [?x, :df, ?y1], [?x, :df, ?y2], FILTER(isLiteral(?y1) && isLiteral(?y2) && !COALESCE(?y1 = ?y2, false)) .',
+          `[?x, a, owl:Nothing] :- [?x, :df, ?y1], [?x, :df, ?y2], FILTER(${DIFFERENT_VALUES}) .`,
         ],
         'FunctionalObjectProperty(:f)': ['[?y1, owl:sameAs, ?y2] :- [?x, :f, ?y1], [?x, :f, ?y2], FILTER(?y1 != ?y2) .'],
         'InverseFunctionalObjectProperty(:if)': ['[?y1, owl:sameAs, ?y2] :- [?y1, :if, ?x], [?y2, :if, ?x], FILTER(?y1 != ?y2) .'],
