@@ -15,6 +15,7 @@ import { ChangeLog, type ChangeLogSavepoint } from '../storage/change-log.js';
 import type { FactStore, StoreSavepoint, WriteTransaction } from '../storage/fact-store.js';
 import { RuleCompilationError } from '../model/errors.js';
 import { parseDatalog } from '../formats/datalog-parser.js';
+import { differentValuesCondition } from '../owl/index.js';
 import { checkRuleReads } from './rule-access.js';
 
 /** A savepoint of facts and of the change log. */
@@ -203,8 +204,11 @@ export class StoreReasoner {
 /**
  * The internal rules that make owl:sameAs an equality: reflexive on every IRI and blank node
  * used in a fact, symmetric, transitive, and replacing equals in every position of triples and
- * quads; with `UNA`, two distinct IRIs that are the same are a clash (both become members of
- * owl:Nothing).
+ * quads. Clashes make the terms involved members of owl:Nothing, as RDFox reports them: in
+ * every mode, two terms that are the same and `owl:differentFrom`, and two literals that are
+ * the same but denote different data values (by OWL 2's value identity: `"01"^^xsd:integer` and
+ * `"1"^^xsd:integer` are one value, `"0.0"^^xsd:float` and `"-0.0"^^xsd:float` two); with
+ * `UNA`, also two distinct IRIs that are the same.
  */
 export function equalityRules(mode: string): Rule[] {
   if (mode === 'off') return [];
@@ -225,6 +229,8 @@ export function equalityRules(mode: string): Rule[] {
     [?s, ?p2, ?o] ?g :- [?s, ?p, ?o] ?g, [?p, owl:sameAs, ?p2] .
     [?s, ?p, ?o2] ?g :- [?s, ?p, ?o] ?g, [?o, owl:sameAs, ?o2] .
     [?s, ?p, ?o] ?g2 :- [?s, ?p, ?o] ?g, [?g, owl:sameAs, ?g2] .
+    owl:Nothing[?x], owl:Nothing[?y] :- [?x, owl:sameAs, ?y], [?x, owl:differentFrom, ?y] .
+    owl:Nothing[?x], owl:Nothing[?y] :- [?x, owl:sameAs, ?y], FILTER(${differentValuesCondition('x', 'y')}) .
     ${mode === 'UNA' ? 'owl:Nothing[?x], owl:Nothing[?y] :- [?x, owl:sameAs, ?y], FILTER(isIRI(?x) && isIRI(?y) && ?x != ?y) .' : ''}`;
   const { document, errors } = parseDatalog(text, { prefixes: new Map([['owl:', 'http://www.w3.org/2002/07/owl#']]) });
   if (errors.length > 0) throw new Error(`internal equality rules: ${errors.map((e) => e.message).join('; ')}`);
