@@ -12,6 +12,7 @@ import { KIND_BLANK, keyToTerm, termToKey } from '../model/terms.js';
 import { translateAxioms } from '../owl/index.js';
 import type { AxiomEntry } from '../storage/catalogue.js';
 import { DEFAULT_TRIPLES_ID, QUADS_ID, type WriteTransaction } from '../storage/fact-store.js';
+import { EXPLICIT } from '../storage/tuple-table.js';
 import type { DataStore } from './data-store.js';
 import { ruleKey } from './reasoning.js';
 
@@ -19,8 +20,10 @@ const SCHEMA_NAMESPACES = ['<http://www.w3.org/1999/02/22-rdf-syntax-ns#', '<htt
 const RDF_TYPE_KEY = '<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>';
 
 /**
- * Reads the triples of a graph (undefined = the default graph) as RDF/JS quads in the default
- * graph. Without `assertions`, only what can belong to an axiom is read: triples whose
+ * Reads the explicit triples of a graph (undefined = the default graph) as RDF/JS quads in the
+ * default graph. Derived triples are not read: axioms are input to reasoning, and with equality
+ * on, the copies of an RDF list that owl:sameAs derives (a list node with two `rdf:first`
+ * values) would make the list malformed. Without `assertions`, only what can belong to an axiom is read: triples whose
  * predicate is in the RDF, RDFS or OWL vocabulary, except rdf:type triples whose class is a
  * named class outside it (class assertions of the data).
  */
@@ -43,10 +46,10 @@ function graphTriples(store: DataStore, tx: WriteTransaction, graph: string | un
   if (graph === undefined) {
     const t = tx.table(DEFAULT_TRIPLES_ID);
     const view = tx.view(DEFAULT_TRIPLES_ID);
-    for (let row = 0; row < view.limit; row++) {
-      if (!t.visible(row, view) || !wanted(t.get(row, 1), t.get(row, 2))) continue;
+    t.forEachVisibleRow(view, EXPLICIT, (row) => {
+      if (!wanted(t.get(row, 1), t.get(row, 2))) return;
       out.push(DataFactory.quad(term(t.get(row, 0)) as RDF.Quad_Subject, term(t.get(row, 1)) as RDF.Quad_Predicate, term(t.get(row, 2))));
-    }
+    });
     return out;
   }
   const g = dictionary.lookup(`<${graph}>`);
@@ -55,7 +58,7 @@ function graphTriples(store: DataStore, tx: WriteTransaction, graph: string | un
   const view = tx.view(QUADS_ID);
   const pattern = [-1, -1, -1, g];
   t.scan(pattern, view, (row) => {
-    if (!wanted(t.get(row, 1), t.get(row, 2))) return;
+    if ((t.statusOf(row) & EXPLICIT) === 0 || !wanted(t.get(row, 1), t.get(row, 2))) return;
     out.push(DataFactory.quad(term(t.get(row, 0)) as RDF.Quad_Subject, term(t.get(row, 1)) as RDF.Quad_Predicate, term(t.get(row, 2))));
   });
   return out;
