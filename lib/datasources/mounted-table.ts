@@ -195,7 +195,7 @@ export class MountedTable implements MountedTableReader {
     return 'query' in this.selector ? 'query' : `table ${this.selector.table}`;
   }
 
-  scan(bound: ReadonlyArray<string | undefined>, onRow: (row: readonly string[]) => boolean): boolean {
+  scan(bound: ReadonlyArray<string | undefined>, onRow: (row: readonly string[]) => boolean, deadline?: number): boolean {
     const filter = new Map<number, string>();
     for (let k = 0; k < this.output.length; k++) {
       const key = bound[k];
@@ -213,7 +213,7 @@ export class MountedTable implements MountedTableReader {
     }
     const out: string[] = new Array<string>(this.output.length);
     let row = 0;
-    for (const record of this.source.readSync(this.selector, filter.size > 0 ? filter : undefined)) {
+    for (const record of this.source.readSync(this.selector, filter.size > 0 ? filter : undefined, deadline)) {
       row++;
       if (!this.convert(record, row, out)) continue;
       let matches = true;

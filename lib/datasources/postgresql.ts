@@ -1,8 +1,11 @@
 /**
  * The `PostgreSQL` kind of data source, through the `pg` client (see sync-sql.ts for how it is
- * reached synchronously). Parameters, as RDFox names them: `connection-string` (required),
- * `batch-size` (rows fetched at a time, default 1024) and `connection-keep-alive-time`
- * (seconds an unused connection stays open, default 60). Its tables are the tables and views
+ * reached synchronously). Parameters, as RDFox names them: `connection-string` (required: a
+ * URI, or libpq's keyword/value settings, see libpq-conninfo.ts), `batch-size` (rows fetched at
+ * a time, default 1024) and `connection-keep-alive-time` (seconds an unused connection stays
+ * open, default 60); and quadlog's `statement-timeout` (seconds any one SQL statement may run,
+ * default {@link DEFAULT_STATEMENT_TIMEOUT_S}; 0: no limit), since the store waits while a
+ * statement runs. A query's time limit cancels the statement it waits for too. Its tables are the tables and views
  * of every schema but the system ones; a mounted tuple table names one (`table.name`, with
  * `table.schema`) or gives a query (`query`).
  *
@@ -13,16 +16,23 @@
  * @module
  */
 import { DataFactory } from 'n3';
-import { BadRequestError, ParsingError, UnknownResourceError } from '../model/errors.js';
+import { BadRequestError, InterruptedError, ParsingError, UnknownResourceError } from '../model/errors.js';
 import { XSD, XSD_STRING } from '../model/terms.js';
 import type { ColumnFilter, DataSource, DataSourceColumnRow, DataSourceKind, DataSourceSample, DataSourceTableRow, SourceRecord, TableSelector } from './source.js';
 import { asAsync, settled, tableRow } from './source.js';
-import { type SqlAnswer, SqlError, SyncSql } from './sync-sql.js';
+import { pgSettingsOf } from './libpq-conninfo.js';
+import { QUERY_CANCELED, type SqlAnswer, SqlDeadlineError, SqlError, SyncSql } from './sync-sql.js';
 
 /** The type name of PostgreSQL sources. */
 export const POSTGRESQL_TYPE = 'PostgreSQL';
 
-const PARAMETERS = ['connection-string', 'batch-size', 'connection-keep-alive-time'];
+const PARAMETERS = ['connection-string', 'batch-size', 'connection-keep-alive-time', 'statement-timeout'];
+
+/**
+ * How long one SQL statement may run by default (seconds): the store waits while it runs, so a
+ * statement that never ends must not hold it for ever.
+ */
+export const DEFAULT_STATEMENT_TIMEOUT_S = 60;
 
 /** How long connecting may take before the source is reported unreachable. */
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -100,13 +110,17 @@ class PostgreSQLSource implements DataSource {
     private readonly name: string,
     private readonly sql: SyncSql,
     private readonly batchSize: number,
+    private readonly statementTimeout: number,
     tables: TableEntry[],
   ) {
     this.tableList = tables;
   }
 
   describe(): Array<{ property: string; value: string }> {
-    return [{ property: 'batch-size', value: String(this.batchSize) }];
+    return [
+      { property: 'batch-size', value: String(this.batchSize) },
+      { property: 'statement-timeout', value: String(this.statementTimeout) },
+    ];
   }
 
   tables(): DataSourceTableRow[] {
@@ -140,7 +154,7 @@ class PostgreSQLSource implements DataSource {
     return asAsync(() => this.readSync(selector, filter));
   }
 
-  *readSync(selector: TableSelector, filter?: ColumnFilter): Generator<SourceRecord> {
+  *readSync(selector: TableSelector, filter?: ColumnFilter, deadline = Infinity): Generator<SourceRecord> {
     let from: string;
     let columns: readonly DataSourceColumnRow[];
     let what: string;
@@ -151,7 +165,7 @@ class PostgreSQLSource implements DataSource {
       what = `table ${this.display(t)}`;
     } else {
       from = `(${selector.query}) AS quadlog_query`;
-      columns = this.run(() => this.sql.query(`SELECT * FROM ${from} LIMIT 0`), 'query').fields.map((f, i) => ({ column: i + 1, name: f.name, datatype: DATATYPE_BY_OID.get(f.type) ?? XSD_STRING }));
+      columns = this.run(() => this.sql.query(`SELECT * FROM ${from} LIMIT 0`, [], deadline), 'query').fields.map((f, i) => ({ column: i + 1, name: f.name, datatype: DATATYPE_BY_OID.get(f.type) ?? XSD_STRING }));
       what = 'query';
     }
     const params: string[] = [];
@@ -168,13 +182,13 @@ class PostgreSQLSource implements DataSource {
     const convert = (r: ReadonlyArray<string | null>): SourceRecord => r.map((v, i) => (v === null ? null : lexicalOf(v, datatypes[i]!)));
     if (conditions.length > 0) {
       // a lookup is usually selective: one round trip when it fits in a batch, a cursor otherwise
-      const first = this.run(() => this.sql.query(`${text} LIMIT ${this.batchSize + 1}`, params), what).rows;
+      const first = this.run(() => this.sql.query(`${text} LIMIT ${this.batchSize + 1}`, params, deadline), what).rows;
       if (first.length <= this.batchSize) {
         for (const r of first) yield convert(r);
         return;
       }
     }
-    const rows = this.run(() => this.sql.rows(text, params, this.batchSize), what);
+    const rows = this.run(() => this.sql.rows(text, params, this.batchSize, deadline), what);
     for (;;) {
       const next = this.run(() => rows.next(), what);
       if (next.done === true) return;
@@ -186,11 +200,18 @@ class PostgreSQLSource implements DataSource {
     return this.sql.close().then(() => undefined);
   }
 
-  /** Runs a request, turning a PostgreSQL error into one naming the source and what was read. */
+  /**
+   * Runs a request, turning a PostgreSQL error into one naming the source and what was read,
+   * and a passed deadline into the query's InterruptedError.
+   */
   private run<T>(action: () => T, what: string): T {
     try {
       return action();
     } catch (e) {
+      if (e instanceof SqlDeadlineError) throw new InterruptedError(`the query exceeded its time limit (the SQL statement reading ${what} of data source '${this.name}' was cancelled)`);
+      if (e instanceof SqlError && e.code === QUERY_CANCELED && this.statementTimeout > 0) {
+        throw new ParsingError(`data source '${this.name}', ${what}: the SQL statement was cancelled after running longer than the data source's statement-timeout of ${this.statementTimeout} s`);
+      }
       if (e instanceof SqlError) throw new ParsingError(`data source '${this.name}', ${what}: PostgreSQL reported: ${e.message}${e.code ? ` (${e.code})` : ''}`);
       throw e;
     }
@@ -222,11 +243,11 @@ class PostgreSQLSource implements DataSource {
   }
 }
 
-/** A positive integer parameter. */
-function positive(source: string, key: string, value: string | undefined, fallback: number): number {
+/** A positive (or, with `min` 0, non-negative) integer parameter; seconds may have an `s` after them. */
+function positive(source: string, key: string, value: string | undefined, fallback: number, min = 1): number {
   if (value === undefined) return fallback;
   const n = Number(value.replace(/\s*s$/, ''));
-  if (!/^\d+(\s*s)?$/.test(value) || !Number.isSafeInteger(n) || n < 1) throw new BadRequestError(`invalid ${key} '${value}' for data source '${source}': a positive integer is required`);
+  if (!/^\d+(\s*s)?$/.test(value) || !Number.isSafeInteger(n) || n < min) throw new BadRequestError(`invalid ${key} '${value}' for data source '${source}': a ${min === 0 ? 'non-negative' : 'positive'} integer is required`);
   return n;
 }
 
@@ -240,7 +261,10 @@ export const postgresqlKind: DataSourceKind = {
     if (connectionString === undefined || connectionString === '') throw new BadRequestError(`data source '${name}' of type ${POSTGRESQL_TYPE} needs the parameter 'connection-string'`);
     const batchSize = positive(name, 'batch-size', parameters['batch-size'], 1024);
     const keepAlive = positive(name, 'connection-keep-alive-time', parameters['connection-keep-alive-time'], 60);
-    const sql = new SyncSql({ connectionString, keepAliveMs: keepAlive * 1000, connectTimeoutMs: CONNECT_TIMEOUT_MS });
+    const statementTimeout = positive(name, 'statement-timeout', parameters['statement-timeout'], DEFAULT_STATEMENT_TIMEOUT_S, 0);
+    if (statementTimeout > 2_147_483) throw new BadRequestError(`invalid statement-timeout '${parameters['statement-timeout']!}' for data source '${name}': at most 2147483 seconds`);
+    const connection = pgSettingsOf(connectionString, name);
+    const sql = new SyncSql({ connection, statementTimeoutMs: statementTimeout * 1000, keepAliveMs: keepAlive * 1000, connectTimeoutMs: CONNECT_TIMEOUT_MS });
     let answer: SqlAnswer;
     try {
       answer = sql.query(
@@ -258,6 +282,6 @@ export const postgresqlKind: DataSourceKind = {
       if (!t || t.schema !== schema || t.name !== table) tables.push((t = { schema: schema!, name: table!, columns: [] }));
       t.columns.push({ column: t.columns.length + 1, name: column!, datatype: DATATYPE_BY_NAME.get(type!) ?? XSD_STRING });
     }
-    return new PostgreSQLSource(name, sql, batchSize, tables);
+    return new PostgreSQLSource(name, sql, batchSize, statementTimeout, tables);
   },
 };

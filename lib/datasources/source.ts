@@ -74,9 +74,11 @@ export interface DataSource {
   rows(table: TableSelector, filter?: ColumnFilter): AsyncIterable<SourceRecord>;
   /**
    * The same rows as {@link rows}, read synchronously (rules and queries are evaluated
-   * synchronously); conditions in `filter` are pushed down where the kind can.
+   * synchronously); conditions in `filter` are pushed down where the kind can. `deadline` (a
+   * performance.now() value: the reading query's time limit) stops a kind that waits on a
+   * server, with InterruptedError, when it passes during a wait.
    */
-  readSync(table: TableSelector, filter?: ColumnFilter): Iterable<SourceRecord>;
+  readSync(table: TableSelector, filter?: ColumnFilter, deadline?: number): Iterable<SourceRecord>;
   /** The columns of what a selector names (for a query, found by running it without rows). */
   selectorColumns(table: TableSelector): Promise<DataSourceColumnRow[]>;
   /** Releases what the source holds (connections, files). */

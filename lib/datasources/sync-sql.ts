@@ -8,10 +8,18 @@
  * Reads go through a cursor (`DECLARE … CURSOR` in a read-only transaction) fetched
  * `batchSize` rows at a time, so a large table is never held whole in memory. Every value
  * arrives as PostgreSQL's text form (or null).
+ *
+ * Every statement runs under the source's `statement_timeout`, and a request may carry a
+ * deadline (a query's time limit): when it passes, the waiting thread asks the worker to cancel
+ * the statement (`pg_cancel_backend` from a second connection) and fails with
+ * {@link SqlDeadlineError}. The waiting thread cannot see interrupts while it waits, so a
+ * deadline is the only thing that stops a statement early; a statement that does not stop
+ * within {@link CANCEL_GRACE_MS} after the cancel loses its connection (and worker).
  * @module
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import type { PgConnectionSettings } from './libpq-conninfo.js';
 
 /** A request to the worker. */
 type Request =
@@ -19,7 +27,8 @@ type Request =
   | { readonly op: 'open'; readonly sql: string; readonly params: readonly string[] }
   | { readonly op: 'fetch'; readonly count: number }
   | { readonly op: 'close' }
-  | { readonly op: 'next' };
+  | { readonly op: 'next' }
+  | { readonly op: 'cancel' };
 
 /** What the worker answers: rows with their field names and type ids, or an error. */
 export interface SqlAnswer {
@@ -28,6 +37,9 @@ export interface SqlAnswer {
   /** The rows, each value in text form or null. */
   readonly rows: ReadonlyArray<ReadonlyArray<string | null>>;
 }
+
+/** SQLSTATE of a statement cancelled (by a statement timeout or a cancel request). */
+export const QUERY_CANCELED = '57014';
 
 /** A failure reported by PostgreSQL or the connection. */
 export class SqlError extends Error {
@@ -59,10 +71,30 @@ function statementName(sql) {
   if (name === undefined) { name = 'quadlog_' + statements.size; statements.set(sql, name); }
   return name;
 }
+function config() {
+  const { tls, connectTimeoutMs, ...settings } = workerData.connection;
+  const c = { ...settings, connectionTimeoutMillis: connectTimeoutMs ?? workerData.connectTimeoutMs, types: raw };
+  if (workerData.statementTimeoutMs > 0) c.statement_timeout = workerData.statementTimeoutMs;
+  if (tls === 'none') c.ssl = { rejectUnauthorized: false };
+  else if (tls === 'ca') c.ssl = { rejectUnauthorized: true, checkServerIdentity: () => undefined };
+  else if (tls === 'full') c.ssl = { rejectUnauthorized: true };
+  return c;
+}
+// a cancel request, from a second connection: the statement running on the first stops
+function cancel() {
+  const c = client;
+  if (!c || !c.processID) return;
+  const canceller = new pg.Client(config());
+  canceller.on('error', () => {});
+  canceller.connect()
+    .then(() => canceller.query('SELECT pg_cancel_backend($1)', [c.processID]))
+    .catch(() => {})
+    .finally(() => canceller.end().catch(() => {}));
+}
 async function connection() {
   if (idle) clearTimeout(idle);
   if (!client) {
-    const c = new pg.Client({ connectionString: workerData.connectionString, connectionTimeoutMillis: workerData.connectTimeoutMs, types: raw });
+    const c = new pg.Client(config());
     c.on('error', () => { if (client === c) client = null; });
     try { await c.connect(); } catch (e) { c.end().catch(() => {}); throw e; }
     client = c;
@@ -104,16 +136,30 @@ async function run(request) {
     answer({ error: String(e && e.message || e), code: e && e.code });
   } finally { release(); }
 }
-parentPort.on('message', (request) => { run(request); });
+parentPort.on('message', (request) => { if (request.op === 'cancel') cancel(); else run(request); });
 `;
 
 /** Bytes of the shared answer buffer. */
 const DATA_BYTES = 1 << 20;
 
+/** How long a cancelled statement may take to stop before the connection is dropped (ms). */
+const CANCEL_GRACE_MS = 10_000;
+
+/** Raised when a request is stopped because the caller's deadline passed (the statement was cancelled). */
+export class SqlDeadlineError extends Error {
+  /** Creates the error. */
+  constructor() {
+    super('the deadline passed');
+    this.name = 'SqlDeadlineError';
+  }
+}
+
 /** Options of a channel. */
 export interface SyncSqlOptions {
-  /** A PostgreSQL connection string. */
-  readonly connectionString: string;
+  /** The client's connection settings (libpq-conninfo.ts). */
+  readonly connection: PgConnectionSettings;
+  /** PostgreSQL's statement_timeout for every statement (ms; 0: none). */
+  readonly statementTimeoutMs: number;
   /** How long an unused connection stays open. */
   readonly keepAliveMs: number;
   /** How long connecting may take. */
@@ -122,47 +168,46 @@ export interface SyncSqlOptions {
 
 /** A synchronous PostgreSQL client (see the module documentation). */
 export class SyncSql {
-  private readonly worker: Worker;
+  private worker: Worker;
   private readonly control = new Int32Array(new SharedArrayBuffer(12));
   private readonly data = new Uint8Array(new SharedArrayBuffer(DATA_BYTES));
   private readonly decoder = new TextDecoder();
   private cursorOpen = false;
 
   /** Starts the worker (no connection is made until the first request). */
-  constructor(options: SyncSqlOptions) {
-    const pgPath = createRequire(import.meta.url).resolve('pg');
-    this.worker = new Worker(WORKER_CODE, {
-      eval: true,
-      workerData: { ...options, pgPath, control: this.control.buffer, data: this.data.buffer },
-    });
-    this.worker.unref();
+  constructor(private readonly options: SyncSqlOptions) {
+    this.worker = this.start();
   }
 
-  /** Runs a statement with text parameters and returns its whole answer. */
-  query(sql: string, params: readonly string[] = []): SqlAnswer {
-    return this.call({ op: 'query', sql, params });
+  /**
+   * Runs a statement with text parameters and returns its whole answer. When `deadline` (a
+   * performance.now() value) passes first, the statement is cancelled and SqlDeadlineError thrown.
+   */
+  query(sql: string, params: readonly string[] = [], deadline = Infinity): SqlAnswer {
+    return this.call({ op: 'query', sql, params }, deadline);
   }
 
   /**
    * The rows of a query, fetched `batchSize` at a time through a cursor. One cursor is open
    * at a time: a read started while another is open reads that query's rows in full first.
+   * `deadline` bounds each fetch as it bounds {@link SyncSql.query}.
    */
-  *rows(sql: string, params: readonly string[], batchSize: number): Generator<ReadonlyArray<string | null>> {
+  *rows(sql: string, params: readonly string[], batchSize: number, deadline = Infinity): Generator<ReadonlyArray<string | null>> {
     if (this.cursorOpen) {
-      yield* this.query(sql, params).rows;
+      yield* this.query(sql, params, deadline).rows;
       return;
     }
-    this.call({ op: 'open', sql, params });
     this.cursorOpen = true;
     try {
+      this.call({ op: 'open', sql, params }, deadline);
       for (;;) {
-        const batch = this.call({ op: 'fetch', count: batchSize }).rows;
+        const batch = this.call({ op: 'fetch', count: batchSize }, deadline).rows;
         yield* batch;
         if (batch.length < batchSize) break;
       }
     } finally {
       this.cursorOpen = false;
-      this.call({ op: 'close' });
+      this.call({ op: 'close' }, Infinity);
     }
   }
 
@@ -171,18 +216,52 @@ export class SyncSql {
     return this.worker.terminate();
   }
 
-  private call(request: Request): SqlAnswer {
+  private start(): Worker {
+    const pgPath = createRequire(import.meta.url).resolve('pg');
+    const worker = new Worker(WORKER_CODE, {
+      eval: true,
+      workerData: { ...this.options, pgPath, control: this.control.buffer, data: this.data.buffer },
+    });
+    worker.unref();
+    return worker;
+  }
+
+  /** Waits for the worker's answer until `deadline` (performance.now()); false when it passed first. */
+  private wait(deadline: number): boolean {
+    for (;;) {
+      if (Atomics.load(this.control, 0) !== 0) return true;
+      const left = deadline - performance.now();
+      if (left <= 0) return false;
+      Atomics.wait(this.control, 0, 0, left === Infinity ? undefined : left);
+    }
+  }
+
+  private call(request: Request, deadline: number): SqlAnswer {
     const parts: Uint8Array[] = [];
     let next: Request = request;
+    let late = false;
     for (;;) {
       Atomics.store(this.control, 0, 0);
       this.worker.postMessage(next);
-      Atomics.wait(this.control, 0, 0);
+      if (!this.wait(deadline)) {
+        // past the deadline: the statement is cancelled, and its (failed) answer awaited
+        late = true;
+        this.worker.postMessage({ op: 'cancel' } satisfies Request);
+        if (!this.wait(performance.now() + CANCEL_GRACE_MS)) {
+          // not even a cancel stops it: the connection is dropped with its worker
+          void this.worker.terminate();
+          this.worker = this.start();
+          this.cursorOpen = false;
+          throw new SqlDeadlineError();
+        }
+      }
       const length = Atomics.load(this.control, 1);
       parts.push(this.data.slice(0, length));
       if (Atomics.load(this.control, 2) === 0) break;
       next = { op: 'next' };
+      deadline = Infinity;
     }
+    if (late) throw new SqlDeadlineError();
     const bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
     const value = JSON.parse(this.decoder.decode(bytes)) as SqlAnswer | { error: string; code?: string };
     if ('error' in value) throw new SqlError(value.error, value.code);

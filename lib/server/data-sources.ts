@@ -16,6 +16,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { AccessDeniedError, BadRequestError, ParsingError, DuplicateResourceError, ResourceInUseError, UnknownResourceError } from '../model/errors.js';
 import { DELIMITED_FILE_TYPE, delimitedFileKind } from '../datasources/delimited-file.js';
+import { maskConnectionString } from '../datasources/libpq-conninfo.js';
 import { MountedTable } from '../datasources/mounted-table.js';
 import { POSTGRESQL_TYPE, postgresqlKind } from '../datasources/postgresql.js';
 import type { DataSource, DataSourceColumnRow, DataSourceKind, DataSourceRow, DataSourceSample, DataSourceTableRow, SourceContext } from '../datasources/source.js';
@@ -101,14 +102,13 @@ function openSandboxedFileSync(policy: ReadPolicy, iri: string): number {
 }
 
 /**
- * Parameters as listings show them: a password inside a connection string (`user:pw@` in a
- * URI, `password=` or `pwd=` in key/value form) is replaced by `***`.
+ * Parameters as listings show them: a password inside a connection string (`user:pw@` or
+ * `?password=` in a URI, the value of `password=` in keyword/value form, quoted or not) is
+ * replaced by `***` (see datasources/libpq-conninfo.ts).
  */
 export function shownParameters(parameters: Readonly<Record<string, string>>): Record<string, string> {
   const shown: Record<string, string> = {};
-  for (const [k, v] of Object.entries(parameters)) {
-    shown[k] = k === 'connection-string' ? v.replace(/^(\w+:\/\/[^:/@]*:)[^@]*@/, '$1***@').replace(/\b(password|pwd)(\s*=\s*)('[^']*'|[^\s;&]*)/gi, '$1$2***') : v;
-  }
+  for (const [k, v] of Object.entries(parameters)) shown[k] = k === 'connection-string' ? maskConnectionString(v) : v;
   return shown;
 }
 

@@ -51,9 +51,11 @@ export interface MountedTableReader {
   /**
    * Calls `onRow` with each row whose columns equal the keys `bound` gives (undefined where
    * a column is free); bound columns are pushed down to the source where it can take them.
-   * Returns true when `onRow` asked to stop (by returning true).
+   * Returns true when `onRow` asked to stop (by returning true). `deadline` (a
+   * performance.now() value, the reading query's time limit) stops a wait on the source
+   * (a SQL statement is cancelled) with InterruptedError.
    */
-  scan(bound: ReadonlyArray<string | undefined>, onRow: (row: readonly string[]) => boolean): boolean;
+  scan(bound: ReadonlyArray<string | undefined>, onRow: (row: readonly string[]) => boolean, deadline?: number): boolean;
 }
 
 const mountedReaders = new WeakMap<TupleTableInfo, MountedTableReader>();
