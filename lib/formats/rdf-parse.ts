@@ -20,6 +20,7 @@ import type { ImportReport } from './notifications.js';
 import { NTriplesParser } from './ntriples-parser.js';
 import { N3_MESSAGES_NOT_SHOWN, NOT_SHOWN_NOTE } from './hidden-content.js';
 import { InvalidUtf8Error, Utf8Validator } from './utf8-validation.js';
+import { type N3ErrorContext, PrefixPreamble } from './prefix-preamble.js';
 
 /** Where parsed statements go. */
 export interface StatementSink {
@@ -251,10 +252,8 @@ async function parseTurtle(
   report: ImportReport,
   options: ParseOptions,
 ): Promise<ParseOutcome> {
-  // The store's prefixes apply unless the input redefines them: declare them on one extra
-  // first line (positions are shifted back by one line in every message).
-  const preamble = [...options.prefixes].map(([name, iri]) => `@prefix ${name} <${iri}> .`).join(' ') + '\n';
-  const preambleCount = options.prefixes.size;
+  // the store's prefixes apply unless the input redefines them (n3 takes no initial prefixes)
+  const preamble = new PrefixPreamble(options.prefixes);
   // Anonymous blank nodes (`[]`, lists) get fresh store-unique labels. Within this input a
   // fresh label must not coincide with a label the input itself uses (`_:anon1`), before or
   // after: fresh labels skip the input's labels seen so far, and a label seen later that
@@ -286,7 +285,6 @@ async function parseTurtle(
   };
   const parser = new Parser({ format: mediaType === TRIG ? 'application/trig' : 'text/turtle', baseIRI: options.baseIRI, blankNodePrefix: '_:', factory });
   const defined = new Map<string, string>();
-  let seenPrefixes = 0;
   const showContent = options.showContent !== false;
   const errorsBefore = report.errors;
   const decoder = new StringDecoder('utf8');
@@ -295,11 +293,11 @@ async function parseTurtle(
   // malformed UTF-8 is an error row, and ends the input there (whatever n3 says of the rest is not reported)
   let malformed = false;
   async function* text(): AsyncGenerator<string> {
-    yield preamble;
     try {
       for await (const chunk of chunks) {
         validator.write(chunk);
-        yield decoder.write(chunk);
+        const piece = preamble.input(decoder.write(chunk));
+        if (piece !== '') yield piece;
         await interrupter.maybeYield();
       }
       validator.end();
@@ -307,10 +305,12 @@ async function parseTurtle(
       if (!(e instanceof InvalidUtf8Error)) throw e;
       malformed = true;
       report.error(e.description, e.line, e.column);
+      // n3 answers nothing for a stream that gives it no text: give it a space
+      yield preamble.end() || ' ';
       return;
     }
-    const tail = decoder.end();
-    if (tail) yield tail;
+    // n3 answers nothing for a stream that gives it no text: give it a space
+    yield preamble.input(decoder.end()) + preamble.end() || ' ';
   }
   const input = Readable.from(text(), { objectMode: false, encoding: 'utf8' });
   const internTerm = (term: RDF.Term): number => dictionary.intern(termToKey(term));
@@ -324,11 +324,7 @@ async function parseTurtle(
             resolve();
             return;
           }
-          const ctx = (error as Error & { context?: { line?: number; token?: { start?: number; line?: number }; previousToken?: { end?: number; line?: number } } }).context;
-          const line = ctx?.line !== undefined ? Math.max(1, ctx.line - 1) : undefined;
-          let column: number | undefined;
-          if (ctx?.token?.start !== undefined) column = ctx.token.start + 1;
-          else if (ctx?.previousToken?.end !== undefined && ctx.previousToken.line === ctx.line) column = ctx.previousToken.end + 1;
+          const { line, column } = preamble.position((error as Error & { context?: N3ErrorContext }).context);
           report.error(turtleErrorMessage(error.message, showContent), line, column);
           input.destroy();
           resolve();
@@ -352,7 +348,7 @@ async function parseTurtle(
         }
       },
       onPrefix: (prefix: string, iri: RDF.NamedNode) => {
-        if (++seenPrefixes <= preambleCount) return;
+        if (!preamble.contentPrefix()) return;
         const name = `${prefix}:`;
         defined.set(name, iri.value);
         if (showContent) report.prefix(name, iri.value);
