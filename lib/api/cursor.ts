@@ -1,7 +1,7 @@
 /**
- * Query cursors: the answers of a query read page by page. A cursor belongs to the version of
- * the store it was opened on; once the store has changed (outside the connection's own
- * transaction), using it fails with a stale-cursor error.
+ * Query cursors: the answers of a query read page by page. Every page of a cursor comes from
+ * the state of the store the cursor was opened on, whatever is committed meanwhile; the
+ * cursor holds that state until it is closed, read to its end or opened again.
  * @module
  */
 import '../model/disposable.js';
@@ -25,15 +25,26 @@ export interface CursorPage {
 /** One answer row; undefined = unbound. */
 export type AnswerRow = ReadonlyArray<QueryTerm | undefined>;
 
-/** The source of a cursor's answers and of its staleness check. */
+/** One evaluation of a cursor's query. */
+export interface CursorRun {
+  /** The answer rows. */
+  readonly channel: AnswerChannel<AnswerRow>;
+  /** The answer variables, once a row has arrived or the channel has ended. */
+  readonly variables: () => readonly string[];
+  /** Settles (never rejects) when the evaluation has ended and let go of the state it read. */
+  readonly settled: Promise<void>;
+  /** Whether the evaluation takes every answer at once (in a read/write transaction): opening waits for it to end. */
+  readonly eager: boolean;
+}
+
+/** The source of a cursor's answers. */
 export interface CursorSource {
   /**
-   * Starts evaluating the query; its rows arrive in `channel`, and `variables()` gives the
-   * answer variables once a row has arrived or the channel has ended.
+   * Starts evaluating the query on the state the connection reads now (and keeps reading it
+   * until the run ends); its rows arrive in `channel`, and `variables()` gives the answer
+   * variables once a row has arrived or the channel has ended.
    */
-  start(): { readonly channel: AnswerChannel<AnswerRow>; readonly variables: () => readonly string[] };
-  /** A token that changes whenever the store the cursor reads changes. */
-  version(): number;
+  start(): CursorRun;
   /** Throws when the cursor's connection can no longer serve it (closed, or its store deleted). */
   checkUsable(): void;
 }
@@ -64,7 +75,11 @@ export function rowsInto(channel: AnswerChannel<AnswerRow>, setVariables: (names
 
 /**
  * A cursor over the answers of one query, read page by page; `using cursor = …` closes it at
- * the end of the block.
+ * the end of the block. All pages are the answer on the state the cursor was opened on: a
+ * write committed between two pages changes neither the rows nor their number (RDFox instead
+ * raises a stale-cursor error when a cursor used outside a transaction is advanced after a
+ * change). The query pauses between pages on that state, which the store keeps until the
+ * cursor is closed, read to its end or opened again.
  *
  * ```ts
  * using cursor = ds.createCursor('SELECT ?s WHERE { ?s ?p ?o }');
@@ -73,9 +88,9 @@ export function rowsInto(channel: AnswerChannel<AnswerRow>, setVariables: (names
  * ```
  */
 export class Cursor implements Disposable, AsyncDisposable {
-  private run: ReturnType<CursorSource['start']> | undefined;
+  private run: CursorRun | undefined;
   private position = 0;
-  private openedAt = -1;
+  private opened = false;
   private closed = false;
 
   /** @internal */
@@ -91,7 +106,8 @@ export class Cursor implements Disposable, AsyncDisposable {
     this.run?.channel.cancel();
     this.run = this.source.start();
     this.position = 0;
-    this.openedAt = this.source.version();
+    this.opened = true;
+    if (this.run.eager) await this.run.settled;
     return this.page(limit);
   }
 
@@ -113,19 +129,20 @@ export class Cursor implements Disposable, AsyncDisposable {
     this.close();
   }
 
-  /** Closes the cursor, for `await using cursor = …`: see {@link Cursor.close}. */
-  [Symbol.asyncDispose](): Promise<void> {
+  /**
+   * Closes the cursor, for `await using cursor = …`: see {@link Cursor.close}; resolves once
+   * its query has stopped and let go of the state it read.
+   */
+  async [Symbol.asyncDispose](): Promise<void> {
+    const settled = this.run?.settled;
     this.close();
-    return Promise.resolve();
+    await settled;
   }
 
   private check(mustBeOpen: boolean): void {
     if (this.closed) throw new TransactionError('the cursor is closed');
     this.source.checkUsable();
-    if (mustBeOpen && this.openedAt < 0) throw new TransactionError('the cursor is not open: call open() first');
-    if (mustBeOpen && this.source.version() !== this.openedAt) {
-      throw new TransactionError('stale cursor: the data store changed after the cursor was opened; open it again to read the current answers');
-    }
+    if (mustBeOpen && !this.opened) throw new TransactionError('the cursor is not open: call open() first');
   }
 
   private async page(limit: number): Promise<CursorPage> {

@@ -509,10 +509,13 @@ export class DataStoreConnection extends ConnectionBase {
 
   /**
    * A cursor over a query's answers: `open(limit)` starts the query and returns the first
-   * rows, `advance(limit)` the next ones; rows are produced as they are asked for. Outside a
-   * read/write transaction the cursor reads its own snapshot and the connection stays free
-   * for other calls. Using it after the store changed fails (stale cursor). Closing the cursor,
-   * or the connection, stops its query and releases its snapshot.
+   * rows, `advance(limit)` the next ones; rows are produced as they are asked for. Every page
+   * is the answer on the state the cursor was opened on: outside a transaction, the committed
+   * version of that moment (writes committed between pages do not show), in a read-only
+   * transaction its snapshot, and in a read/write transaction the transaction's state at the
+   * opening (the answers are taken at once). Outside a read/write transaction the connection
+   * stays free for other calls between pages. Closing the cursor, reading it to its end,
+   * opening it again or closing the connection stops its query and releases its snapshot.
    */
   createCursor(query: string, options: QueryOptions = {}): Cursor {
     this.checkUsable();
@@ -526,19 +529,22 @@ export class DataStoreConnection extends ConnectionBase {
           const channel = new AnswerChannel<AnswerRow>(undefined, () => interrupter.interrupt());
           let variables: readonly string[] = [];
           const sink = rowsInto(channel, (names) => (variables = names));
-          // a read/write transaction changes under the cursor: its answers are taken at once, as a call of the connection
+          // a read/write transaction changes under the cursor: its answers are taken at once, as a
+          // call of the connection that opening the cursor waits for
+          const eager = this.session.transactionType === 'read-write';
           const run = (): Promise<void> =>
-            this.session.transactionType === 'read-write'
+            eager
               ? this.guard('openCursor', () => this.session.runCursorQuery(query, options, sink, interrupter, channel.pause))
               : this.session.runCursorQuery(query, options, sink, interrupter, channel.pause);
           this.cursorRuns.add(channel);
-          run().then(
-            () => channel.end(),
-            (e: unknown) => channel.end(e),
-          ).finally(() => this.cursorRuns.delete(channel));
-          return { channel, variables: () => variables };
+          const settled = run()
+            .then(
+              () => channel.end(),
+              (e: unknown) => channel.end(e),
+            )
+            .finally(() => this.cursorRuns.delete(channel));
+          return { channel, variables: () => variables, settled, eager };
         },
-        version: () => this.session.committedVersion,
         checkUsable: () => this.checkUsable(),
       },
       query,

@@ -88,10 +88,32 @@ export class Snapshot<R = unknown> implements StoreState<R> {
     return this.store.committed === this && this.store.activeWriter === null;
   }
 
-  /** The view of a table at this version. */
+  /**
+   * The view of a table at this version: one object per table, which a compaction renumbering
+   * the table's rows updates in place, so that a reader keeping it across pauses (a query
+   * paused between the pages of a cursor) never sees rows appended after the compaction.
+   */
   view(id: number): TableView {
-    return { version: this.version, limit: this.limits.get(id) ?? 0 };
+    let view = this.views.get(id);
+    if (view === undefined) {
+      view = { version: this.version, limit: this.limits.get(id) ?? 0 };
+      this.views.set(id, view);
+    }
+    return view;
   }
+
+  /** @internal Compaction renumbered the rows of table `id`: maps this version's limit (and its view) to the new numbering. */
+  remap(id: number, remap: (limit: number) => number): void {
+    const limit = this.limits.get(id);
+    if (limit === undefined) return;
+    const renumbered = remap(limit);
+    this.limits.set(id, renumbered);
+    const view = this.views.get(id);
+    if (view !== undefined) view.limit = renumbered;
+  }
+
+  /** The views handed out, by table id (mutable here for {@link Snapshot.remap}). */
+  private readonly views = new Map<number, { readonly version: number; limit: number }>();
 }
 
 /** The open read/write transaction of a store. */
@@ -241,6 +263,19 @@ export class FactStore<R = unknown> {
     return s;
   }
 
+  /**
+   * Registers one more reader of `snapshot`, which must be held by a reader already (or be the
+   * latest version): it stays readable, and compaction keeps its rows and view, until the
+   * matching {@link FactStore.release} (for a cursor that outlives the read-only transaction
+   * it was opened in).
+   */
+  retain(snapshot: Snapshot<R>): Snapshot<R> {
+    if (snapshot !== this.current && !this.readers.has(snapshot.version)) throw new TransactionError(`version ${snapshot.version} of the store is no longer held by any reader`);
+    this.readers.set(snapshot.version, (this.readers.get(snapshot.version) ?? 0) + 1);
+    this.liveSnapshots.set(snapshot.version, snapshot);
+    return snapshot;
+  }
+
   /** Ends a read-only transaction. */
   release(snapshot: Snapshot<R>): void {
     const n = (this.readers.get(snapshot.version) ?? 0) - 1;
@@ -385,10 +420,7 @@ export class FactStore<R = unknown> {
       for (const [id, table] of this.tables) {
         table.endWrite();
         const remap = table.compact(oldest);
-        for (const snap of this.liveSnapshots.values()) {
-          const limit = snap.limits.get(id);
-          if (limit !== undefined) snap.limits.set(id, remap(limit));
-        }
+        for (const snap of this.liveSnapshots.values()) snap.remap(id, remap);
       }
     } finally {
       this.finish(tx);

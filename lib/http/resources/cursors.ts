@@ -16,7 +16,8 @@
  * - DELETE closes the cursor: 204.
  *
  * Cursors live on the connection in the path (authenticated as for any request on it); they
- * see the connection's transaction and become stale (409) when the store changes outside it.
+ * see the connection's transaction, and every page of a cursor is the answer on the state it
+ * was opened on: writes committed between pages do not show (see `Cursor`).
  * @module
  */
 import { randomBytes } from 'node:crypto';
