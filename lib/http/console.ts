@@ -30,6 +30,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { abortResponse } from './errors.js';
 
 /** The path of the console, relative to the interface. */
 export const CONSOLE_PATH = '/console';
@@ -229,7 +230,7 @@ export function createConsoleListener(prefix: string, directory?: string): (req:
     }
     serveFile(req, res, file).catch((e: unknown) => {
       if (!res.headersSent) sendText(res, 500, `Error: ${e instanceof Error ? e.message : String(e)}`);
-      else res.destroy();
+      else abortResponse(res);
     });
     return true;
   };

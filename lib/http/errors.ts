@@ -106,13 +106,34 @@ export function errorResponse(error: unknown): ErrorResponse {
 }
 
 /**
+ * Cuts short a response that has started (its status can no longer change) so that no client
+ * can take what it received for the whole answer: the connection is reset (a TCP RST, not an
+ * orderly close), so the chunked encoding of HTTP/1.1 lacks its last chunk and a body that
+ * only the end of the connection delimits (an HTTP/1.0 client's) ends in a connection error,
+ * not in a clean end of file. A socket that cannot be reset (TLS) is destroyed.
+ */
+export function abortResponse(res: ServerResponse): void {
+  if (res.writableEnded) return;
+  const socket = res.socket;
+  if (socket && !socket.destroyed) {
+    try {
+      socket.resetAndDestroy();
+      return;
+    } catch {
+      // (a socket without a TCP handle of its own: destroyed below)
+    }
+  }
+  res.destroy();
+}
+
+/**
  * Answers a request with an error. When the response has already started (headers sent), it
- * can only be cut short: the connection is destroyed so that the client sees an incomplete
- * response rather than a truncated one that looks complete.
+ * can only be cut short ({@link abortResponse}): the client sees a failed response rather
+ * than a truncated one that looks complete.
  */
 export function sendError(res: ServerResponse, error: unknown): void {
   if (res.headersSent) {
-    if (!res.writableEnded) res.destroy();
+    abortResponse(res);
     return;
   }
   const { status, headers, body } = errorResponse(error);

@@ -32,6 +32,13 @@ const BOOLEAN_TYPES: readonly string[] = ANSWER_MEDIA_TYPES.filter((t) => suppor
 /** How much of an answer is held back before the response starts (characters). */
 const HELD_BYTES = 16 * 1024;
 
+/**
+ * How much is held back for an HTTP/1.0 client: its answer has no chunked encoding, so once
+ * started it ends with the connection, and a failure later on could look like a whole answer
+ * to it; held back, an answer up to this size that fails is still an error response.
+ */
+const HELD_BYTES_HTTP_1_0 = 16 * 1024 * 1024;
+
 /** The default format of ASK answers. */
 const DEFAULT_BOOLEAN_TYPE = 'application/sparql-results+json';
 
@@ -75,7 +82,7 @@ export const handleSparql: Handler = async (exchange: Exchange, dataStore: strin
     const res = exchange.res;
     // the first bytes are held back, so that an error early in the evaluation (a time limit, a
     // cancelled request) is still an error response; then the answer streams in large writes,
-    // with backpressure
+    // with backpressure. A failure after the start cuts the response short (see sendError).
     const stream = new ResponseStream(
       res,
       (body) => {
@@ -83,7 +90,7 @@ export const handleSparql: Handler = async (exchange: Exchange, dataStore: strin
         if (body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(body));
         res.writeHead(200, headers);
       },
-      HELD_BYTES,
+      exchange.req.httpVersion === '1.0' ? HELD_BYTES_HTTP_1_0 : HELD_BYTES,
     );
     // UTF-8 chunks go to the socket as they are (a TSV answer's are copied from the dictionary)
     await connection.evaluateQueryToBytes(request.text, mediaType, (chunk) => stream.write(chunk), options);
