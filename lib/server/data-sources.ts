@@ -14,7 +14,8 @@
 import { closeSync, constants, fstatSync, openSync, readlinkSync, realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { AccessDeniedError, BadRequestError, ParsingError, DuplicateResourceError, ResourceInUseError, UnknownResourceError } from '../model/errors.js';
+import { BadRequestError, ParsingError, DuplicateResourceError, ResourceInUseError, UnknownResourceError } from '../model/errors.js';
+import { SourceRefusedError } from '../model/source-refusal.js';
 import { DELIMITED_FILE_TYPE, delimitedFileKind } from '../datasources/delimited-file.js';
 import { maskConnectionString } from '../datasources/libpq-conninfo.js';
 import { MountedTable } from '../datasources/mounted-table.js';
@@ -63,12 +64,12 @@ function inside(path: string, root: string): boolean {
 function openSandboxedFileSync(policy: ReadPolicy, iri: string): number {
   checkIri(policy, iri);
   const sandbox = policy.sandboxDirectory!;
-  const outside = (): AccessDeniedError => new AccessDeniedError(`cannot import from '${iri}': the file is outside the sandbox directory (server parameter ${SANDBOX_DIRECTORY})`);
+  const outside = (): SourceRefusedError => new SourceRefusedError(`cannot import from '${iri}': the file is outside the sandbox directory (server parameter ${SANDBOX_DIRECTORY})`);
   let path: string;
   try {
     path = resolve(fileURLToPath(iri));
   } catch {
-    throw new AccessDeniedError(`cannot import from '${iri}': a file IRI must name a local path`);
+    throw new SourceRefusedError(`cannot import from '${iri}': a file IRI must name a local path`);
   }
   const root = realpathSync(sandbox);
   let real: string;

@@ -11,7 +11,7 @@
  *   redirects are followed by hand and every target must have an allowed scheme too (never
  *   `file:`).
  *
- * A refused IRI is an {@link AccessDeniedError} (HTTP 403) naming the IRI and the rule it
+ * A refused IRI is a {@link SourceRefusedError} (an AccessDeniedError, HTTP 403) naming the IRI and the rule it
  * breaks, and nothing is read. A permitted IRI that cannot be read is a {@link ParsingError}
  * (HTTP 400): a missing file or a directory in the sandbox says so; a failed fetch says only
  * that the resource could not be retrieved, the same text whatever the cause. No error ever
@@ -25,7 +25,8 @@ import { constants, statSync } from 'node:fs';
 import { type FileHandle, open, readlink, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AccessDeniedError, BadRequestError, ParsingError } from '../model/errors.js';
+import { BadRequestError, ParsingError } from '../model/errors.js';
+import { SourceRefusedError } from '../model/source-refusal.js';
 import { type IriChecks, type OpenIriOptions, openIri } from '../formats/byte-source.js';
 import type { OpenedSource } from '../formats/content-source.js';
 
@@ -109,17 +110,17 @@ export function checkUrl(policy: ReadPolicy, url: URL, iri: string, redirectedFr
   const scheme = url.protocol.slice(0, -1).toLowerCase();
   const rule = `${ALLOWED_URL_SCHEMES_ON_IMPORT} is '${allowedSchemesText(policy)}'`;
   if (redirectedFrom !== undefined) {
-    if (scheme === 'file') throw new AccessDeniedError(`cannot import from '${iri}': it redirects to a file IRI, and redirects to files are never followed`);
-    if (scheme !== 'http' && scheme !== 'https') throw new AccessDeniedError(`cannot import from '${iri}': it redirects to a URL of scheme '${scheme}', which is not supported on import`);
-    if (!policy.allowedSchemes.has(scheme)) throw new AccessDeniedError(`cannot import from '${iri}': it redirects to a URL of scheme '${scheme}', which is not allowed on import (${rule})`);
+    if (scheme === 'file') throw new SourceRefusedError(`cannot import from '${iri}': it redirects to a file IRI, and redirects to files are never followed`);
+    if (scheme !== 'http' && scheme !== 'https') throw new SourceRefusedError(`cannot import from '${iri}': it redirects to a URL of scheme '${scheme}', which is not supported on import`);
+    if (!policy.allowedSchemes.has(scheme)) throw new SourceRefusedError(`cannot import from '${iri}': it redirects to a URL of scheme '${scheme}', which is not allowed on import (${rule})`);
     return;
   }
   if (!(IMPORT_SCHEMES as readonly string[]).includes(scheme)) {
-    throw new AccessDeniedError(`cannot import from '${iri}': the scheme '${scheme}' is not supported on import (only ${IMPORT_SCHEMES.join(', ')} can be allowed)`);
+    throw new SourceRefusedError(`cannot import from '${iri}': the scheme '${scheme}' is not supported on import (only ${IMPORT_SCHEMES.join(', ')} can be allowed)`);
   }
-  if (!policy.allowedSchemes.has(scheme as ImportScheme)) throw new AccessDeniedError(`cannot import from '${iri}': the scheme '${scheme}' is not allowed on import (${rule})`);
+  if (!policy.allowedSchemes.has(scheme as ImportScheme)) throw new SourceRefusedError(`cannot import from '${iri}': the scheme '${scheme}' is not allowed on import (${rule})`);
   if (scheme === 'file' && policy.sandboxDirectory === undefined) {
-    throw new AccessDeniedError(`cannot import from '${iri}': file IRIs are not allowed because the server parameter ${SANDBOX_DIRECTORY} is not set`);
+    throw new SourceRefusedError(`cannot import from '${iri}': file IRIs are not allowed because the server parameter ${SANDBOX_DIRECTORY} is not set`);
   }
 }
 
@@ -158,8 +159,8 @@ function inside(path: string, root: string): boolean {
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
-function outsideSandbox(iri: string): AccessDeniedError {
-  return new AccessDeniedError(`cannot import from '${iri}': the file is outside the sandbox directory (server parameter ${SANDBOX_DIRECTORY})`);
+function outsideSandbox(iri: string): SourceRefusedError {
+  return new SourceRefusedError(`cannot import from '${iri}': the file is outside the sandbox directory (server parameter ${SANDBOX_DIRECTORY})`);
 }
 
 function errorCode(e: unknown): string | undefined {
@@ -217,18 +218,18 @@ async function openedPath(handle: FileHandle, path: string): Promise<string | un
 /** Opens the file of a file IRI inside the policy's sandbox directory, or throws. */
 async function openSandboxedFile(policy: ReadPolicy, url: URL, iri: string): Promise<FileHandle> {
   const sandbox = policy.sandboxDirectory;
-  if (sandbox === undefined) throw new AccessDeniedError(`cannot import from '${iri}': file IRIs are not allowed because the server parameter ${SANDBOX_DIRECTORY} is not set`);
+  if (sandbox === undefined) throw new SourceRefusedError(`cannot import from '${iri}': file IRIs are not allowed because the server parameter ${SANDBOX_DIRECTORY} is not set`);
   let path: string;
   try {
     path = resolve(fileURLToPath(url));
   } catch {
-    throw new AccessDeniedError(`cannot import from '${iri}': a file IRI must name a local path (no host, no encoded '/')`);
+    throw new SourceRefusedError(`cannot import from '${iri}': a file IRI must name a local path (no host, no encoded '/')`);
   }
   let root: string;
   try {
     root = await realpath(sandbox);
   } catch {
-    throw new AccessDeniedError(`cannot import from '${iri}': the sandbox directory (server parameter ${SANDBOX_DIRECTORY}) cannot be read`);
+    throw new SourceRefusedError(`cannot import from '${iri}': the sandbox directory (server parameter ${SANDBOX_DIRECTORY}) cannot be read`);
   }
   // a path that does not name the sandbox may still lead into it through links; when where it
   // leads cannot be found out, it is refused as outside, whatever the reason (so that nothing

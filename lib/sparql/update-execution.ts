@@ -6,7 +6,8 @@
  */
 import type * as RDF from '@rdfjs/types/data-model.js';
 import { Algebra } from '../expressions/sparql-libraries.js';
-import { BadRequestError, QueryCompilationError } from '../model/errors.js';
+import { BadRequestError, ImportError, ParsingError, QueryCompilationError } from '../model/errors.js';
+import { SourceRefusedError } from '../model/source-refusal.js';
 import { termToKey } from '../model/terms.js';
 import { DEFAULT_TRIPLES_ID, QUADS_ID } from '../storage/fact-store.js';
 import { type Catalogue, storesFacts } from '../storage/catalogue.js';
@@ -32,10 +33,13 @@ async function executeOne(op: Algebra.Operation, target: UpdateTarget, baseIRI: 
     case Algebra.types.DELETE_INSERT:
       return deleteInsert(op, target, baseIRI, started);
     case Algebra.types.LOAD: {
+      const destination = op.destination?.value;
+      // the role must be allowed to write where the data goes, SILENT or not
+      checkLoadDestination(destination, target);
       try {
-        await target.load(op.source.value, op.destination?.value);
+        await target.load(op.source.value, destination);
       } catch (e) {
-        if (!op.silent) throw e;
+        if (!op.silent || !failedLoad(e)) throw e;
       }
       return;
     }
@@ -71,6 +75,24 @@ async function executeOne(op: Algebra.Operation, target: UpdateTarget, baseIRI: 
     default:
       throw new QueryCompilationError(`unsupported update operation '${op.type}'`);
   }
+}
+
+/**
+ * Whether an error of LOAD is a failed load, which `LOAD SILENT` turns into success: the
+ * resource could not be read (unreachable, missing, refused by the server's read policy) or
+ * its content is not valid RDF. A privilege the role lacks, an interrupt, a time limit, a
+ * memory limit and any other failure of the request are errors with SILENT too.
+ */
+export function failedLoad(e: unknown): boolean {
+  return e instanceof ParsingError || e instanceof ImportError || e instanceof BadRequestError || e instanceof SourceRefusedError;
+}
+
+/** Refuses a LOAD into a graph the role may not write (before anything is read). */
+function checkLoadDestination(destination: string | undefined, target: UpdateTarget): void {
+  const access = target.tx.access;
+  if (!access) return;
+  if (destination === undefined) access.checkWrite(DEFAULT_TRIPLES_ID, [0, 0, 0]);
+  else access.checkWrite(QUADS_ID, [0, 0, 0, target.dictionary.intern(`<${destination}>`)]);
 }
 
 type GraphRef = 'default' | number;
