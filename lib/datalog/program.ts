@@ -21,8 +21,8 @@ import type { TermDictionary } from '../model/dictionary.js';
 import { RDF_NS, termToKey } from '../model/terms.js';
 import { type Catalogue, DATA_SOURCE_TABLE_TYPE } from '../storage/catalogue.js';
 import { DEFAULT_TRIPLES, QUADS } from '../storage/fact-store.js';
-import { aggregateArguments, type AggregateLiteral, type BodyLiteral, type DatalogTerm, type Rule, type SourcePosition, type TupleAtom } from './ast.js';
-import { forEachVariable } from '../expressions/index.js';
+import { aggregateArguments, type AggregateBinding, type AggregateLiteral, type BodyLiteral, type DatalogTerm, type Rule, type SourcePosition, type TupleAtom } from './ast.js';
+import { forEachVariable, inTermOrder } from '../expressions/index.js';
 import { checkSafety } from './safety.js';
 import { type CompiledSkolem, isSkolemAtom } from './skolem.js';
 import { stratify, StratificationCycle, type DependencyEdge } from './stratify.js';
@@ -42,7 +42,12 @@ export interface CompiledAtom {
 /** Where each variable of an expression is: variable name (without `?`) → slot. */
 export type VariableScope = ReadonlyMap<string, number>;
 
-/** A compiled body literal. */
+/**
+ * A compiled body literal. The `source` of a FILTER, BIND or AGGREGATE is the rule's literal with
+ * its expressions comparing as RDFox's rules compare (`inTermOrder`: any two terms are equal or
+ * not and are ordered, IRIs included), the form the evaluator compiles; the rule itself keeps
+ * the expressions as written.
+ */
 export type CompiledLiteral =
   | { readonly kind: 'atom'; readonly atom: CompiledAtom; readonly vars: readonly number[] }
   // an atom over the built-in SKOLEM table: a function of its leading arguments (skolem.ts)
@@ -221,6 +226,12 @@ export interface CompileOptions {
    * being imported, and the others by their text. All rules count as new when absent.
    */
   readonly isNew?: (key: string) => boolean;
+}
+
+/** An aggregate binding whose argument expressions compare in RDFox's order of terms (see {@link CompiledLiteral}). */
+function bindingInTermOrder(b: AggregateBinding): AggregateBinding {
+  const expression = b.expression === undefined ? undefined : inTermOrder(b.expression);
+  return b.expressions === undefined ? { ...b, expression } : { ...b, expression, expressions: b.expressions.map(inTermOrder) };
 }
 
 /** Compiles rules for a store state; throws RuleCompilationError (with positions) on the first problem. */
@@ -504,11 +515,11 @@ function compileRule(key: string, rule: Rule, catalogue: Catalogue, dictionary: 
       }
       case 'filter': {
         const scope = scopeOf(expressionVariables(l.expression), resolve);
-        return { kind: 'filter', source: l, scope, vars: [...scope.values()] };
+        return { kind: 'filter', source: { ...l, expression: inTermOrder(l.expression) }, scope, vars: [...scope.values()] };
       }
       case 'bind': {
         const scope = scopeOf(expressionVariables(l.expression), resolve);
-        return { kind: 'bind', source: l, scope, slot: resolve(l.variable), vars: [...scope.values()] };
+        return { kind: 'bind', source: { ...l, expression: inTermOrder(l.expression) }, scope, slot: resolve(l.variable), vars: [...scope.values()] };
       }
       case 'not': {
         // the variables after NOT EXISTS are the negation's own
@@ -533,7 +544,7 @@ function compileRule(key: string, rule: Rule, catalogue: Catalogue, dictionary: 
         const groupSlots = l.groupBy.map((v) => resolve(v));
         const resultSlots = l.bindings.map((b) => resolve(b.variable));
         const scope = scopeOf([...new Set(l.bindings.flatMap((b) => aggregateArguments(b).flatMap(expressionVariables)))], inner);
-        return { kind: 'aggregate', source: l, inner: body, scope, groupSlots, resultSlots, vars: [...groupSlots, ...resultSlots] };
+        return { kind: 'aggregate', source: { ...l, bindings: l.bindings.map(bindingInTermOrder) }, inner: body, scope, groupSlots, resultSlots, vars: [...groupSlots, ...resultSlots] };
       }
     }
   };

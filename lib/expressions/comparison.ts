@@ -1,11 +1,14 @@
 /**
  * Term and value comparison: sameTerm, `=` (RDFterm-equal with value equality for the known
  * datatypes, §17.4.1.7 and the §17.3 operator table), the ordering operators `<` `>` `<=` `>=`,
- * and the total ORDER BY order (§15.1).
+ * the total ORDER BY order (§15.1), and the comparisons of rules, which follow RDFox: `=` and
+ * `!=` compare any two terms and `<` `>` `<=` `>=` order any two terms ({@link termOrderEquals},
+ * {@link termOrderCompare}).
  * @module
  */
 import { compareDateTimes, compareDateTimesTotal, compareDurations, compareDurationsTotal, durationEquals } from './datetime.js';
-import { fail } from './errors.js';
+import { decimalCompare } from './decimal.js';
+import { ExpressionError, fail } from './errors.js';
 import { numericCompare, numericCompareExact } from './numeric.js';
 import { type LiteralValue, type Value, decode, describe } from './values.js';
 
@@ -166,4 +169,62 @@ export function compareForOrder(a: Value | undefined, b: Value | undefined): num
   if (a.termType !== 'Literal' || b.termType !== 'Literal') return compareCodePoints(a.value, b.value);
   const c = compareLiteralValues(decode(a), decode(b));
   return c < 0 ? -1 : c > 0 ? 1 : 0;
+}
+
+/**
+ * `=` in RDFox's rules: any two terms compare, so `=` is never an error. Where SPARQL's `=` has
+ * an answer ({@link valueEquals}) it is the answer (`1 = 1.0` holds, an IRI never equals a
+ * literal); where SPARQL's `=` is an error (literals of an unknown datatype, ill-typed
+ * literals, a string against such a literal, date/times whose order is indeterminate) two terms
+ * are equal only when they are the same term.
+ */
+export function termOrderEquals(a: Value, b: Value): boolean {
+  try {
+    return valueEquals(a, b);
+  } catch (e) {
+    if (e instanceof ExpressionError) return sameTerm(a, b);
+    throw e;
+  }
+}
+
+/** Durations in the partial order of XML Schema where it is easy to tell: one of the two components equal. */
+function durationOrder(x: LiteralValue & { kind: 'duration' }, y: LiteralValue & { kind: 'duration' }): number {
+  const c = compareDurations(x.value, y.value);
+  if (c !== undefined) return c;
+  if (x.value.months === y.value.months) return decimalCompare(x.value.seconds, y.value.seconds);
+  if (decimalCompare(x.value.seconds, y.value.seconds) === 0) return x.value.months < y.value.months ? -1 : 1;
+  return NaN;
+}
+
+/**
+ * The order `<` `>` `<=` `>=` use in RDFox's rules: negative, 0, positive, or NaN when the two
+ * values are unordered (then all four are false; `!=` still holds). Every pair of terms is
+ * ordered, so these operators are never an error in a rule:
+ *
+ * - values SPARQL orders are ordered as SPARQL orders them ({@link valueCompare}): numbers
+ *   (NaN unordered), simple and xsd:string literals by code point, booleans, date/times of one
+ *   datatype and durations, in the partial orders of XML Schema (a comparison XML Schema leaves
+ *   indeterminate, such as a date/time with a timezone against one without it fourteen hours
+ *   either side, or one month against thirty days, is unordered);
+ * - any other pair in the ORDER BY order ({@link compareForOrder}): blank nodes before IRIs before
+ *   literals, blank nodes by label and IRIs by code point, literals grouped by kind (numbers,
+ *   booleans, dateTimes, dates, other date/times, durations, simple literals, language-tagged
+ *   strings, other datatypes) and then by value, language tag, datatype IRI and lexical form.
+ */
+export function termOrderCompare(a: Value, b: Value): number {
+  if (a.termType === 'Literal' && b.termType === 'Literal') {
+    const x = decode(a);
+    const y = decode(b);
+    if (x.kind === 'numeric' && y.kind === 'numeric') return numericCompare(x.numeric, y.numeric);
+    if (x.kind === 'string' && y.kind === 'string') {
+      if (x.language === '' && y.language === '') return compareCodePoints(x.lexical, y.lexical);
+    } else if (x.kind === 'boolean' && y.kind === 'boolean') {
+      return Number(x.value) - Number(y.value);
+    } else if (x.kind === 'datetime' && y.kind === 'datetime') {
+      if (x.value.kind === y.value.kind) return compareDateTimes(x.value, y.value) ?? NaN;
+    } else if (x.kind === 'duration' && y.kind === 'duration') {
+      return durationOrder(x, y);
+    }
+  }
+  return compareForOrder(a, b);
 }

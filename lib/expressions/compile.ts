@@ -12,7 +12,7 @@ import { DataFactory, Literal as N3Literal } from 'n3';
 import { Algebra } from './sparql-libraries.js';
 import * as calendar from './calendar.js';
 import { castFunction } from './casts.js';
-import { valueCompare, valueEquals } from './comparison.js';
+import { termOrderEquals, valueCompare, valueEquals } from './comparison.js';
 import { dateTimeFromDate } from './datetime.js';
 import { effectiveBooleanValue } from './ebv.js';
 import { ExpressionError, fail } from './errors.js';
@@ -20,6 +20,7 @@ import { argumentCount, FUNCTION_LIBRARY } from './function-library.js';
 import { HASH_ALGORITHMS, hash } from './hash.js';
 import { type Numeric, numericAdd, numericDivide, numericMultiply, numericNegate, numericSubtract } from './numeric.js';
 import * as strings from './strings.js';
+import { TERM_ORDER_IN, TERM_ORDER_NOT_IN, TERM_ORDER_OPERATORS } from './term-order.js';
 import * as terms from './terms.js';
 import { type Value, dateTimeLiteral, numericLiteral, requireNumeric, requireSimple } from './values.js';
 import { FALSE, TRUE, XSD_DATE_TIME, booleanLiteral } from './vocabulary.js';
@@ -168,6 +169,8 @@ const BUILTINS: ReadonlyMap<string, Builtin> = new Map<string, Builtin>([
   ['isnumeric', fixed(1, terms.isNumeric)],
   ['regex', { min: 2, max: 3, fn: (t: Value, p: Value, f?: Value) => strings.regex(t, p, f) }],
   ...Object.keys(HASH_ALGORITHMS).map((name): [string, Builtin] => [name, fixed(1, (a) => hash(HASH_ALGORITHMS[name]!, a))]),
+  // the comparisons of rules (term-order.ts); SPARQL text cannot name these operators
+  ...[...TERM_ORDER_OPERATORS].map(([name, fn]): [string, Builtin] => [name, fixed(2, fn)]),
 ]);
 
 function arity(name: string, args: readonly unknown[], min: number, max: number): void {
@@ -235,7 +238,7 @@ function compileAnd(args: readonly Evaluator[]): Evaluator {
   };
 }
 
-function compileIn(args: readonly Evaluator[], negated: boolean): Evaluator {
+function compileIn(args: readonly Evaluator[], negated: boolean, equals: (a: Value, b: Value) => boolean): Evaluator {
   const [left, ...list] = args as [Evaluator, ...Evaluator[]];
   const found = negated ? FALSE : TRUE;
   const notFound = negated ? TRUE : FALSE;
@@ -244,7 +247,7 @@ function compileIn(args: readonly Evaluator[], negated: boolean): Evaluator {
     let error: ExpressionError | undefined;
     for (const item of list) {
       try {
-        if (valueEquals(x, item(get))) return found;
+        if (equals(x, item(get))) return found;
       } catch (e) {
         error = expressionError(e);
       }
@@ -325,7 +328,11 @@ function compileOperator(e: Algebra.OperatorExpression, c: Compilation): Evaluat
     case 'in':
     case 'notin':
       arity(name, args, 1, Infinity);
-      return compileIn(args, name === 'notin');
+      return compileIn(args, name === 'notin', valueEquals);
+    case TERM_ORDER_IN:
+    case TERM_ORDER_NOT_IN:
+      arity(name, args, 1, Infinity);
+      return compileIn(args, name === TERM_ORDER_NOT_IN, termOrderEquals);
     case 'if': {
       arity(name, args, 3, 3);
       const [cond, then, otherwise] = args as [Evaluator, Evaluator, Evaluator];
