@@ -6,7 +6,8 @@
  * {@link IriChecks} refuse schemes and open files, and every redirect is checked again. A
  * fetch that fails in any way (refused connection, unknown host, time limit, TLS, a status
  * other than 2xx) answers one and the same error, so that its text tells nothing about the
- * host or port it tried.
+ * host or port it tried. A fetch may be given limits (the server's `max-fetch-size` and
+ * `fetch-timeout`): passing one fails at once, with an error naming the IRI and the limit.
  * @module
  */
 import { createReadStream } from 'node:fs';
@@ -139,6 +140,20 @@ export interface OpenIriOptions {
   readonly signal?: AbortSignal | undefined;
   /** The time limit of a fetch until its headers (default {@link FETCH_TIMEOUT_MS}). */
   readonly timeoutMs?: number | undefined;
+  /**
+   * The most bytes a fetched body may have (as sent, before any decompression; default: no
+   * limit). A larger body fails as soon as the limit is passed, or at once when its
+   * Content-Length says so; `limitNames.size` names the limit in the error.
+   */
+  readonly maxBytes?: number | undefined;
+  /**
+   * The most milliseconds a fetch may spend waiting for the network, headers and body together
+   * (time the reader spends on what arrived does not count; default: no limit);
+   * `limitNames.time` names the limit in the error.
+   */
+  readonly waitLimitMs?: number | undefined;
+  /** How errors name the two limits above (such as a server parameter). */
+  readonly limitNames?: { readonly size: string; readonly time: string } | undefined;
   /** Counts the bytes read (for progress reports). */
   readonly counter?: ByteCounter | undefined;
 }
@@ -194,7 +209,15 @@ async function fetchIri(first: URL, iri: string, checks: IriChecks, options: Ope
   const onAbort = (): void => controller.abort(caller?.reason);
   if (caller?.aborted) onAbort();
   else caller?.addEventListener('abort', onAbort, { once: true });
-  const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? FETCH_TIMEOUT_MS);
+  const started = performance.now();
+  const waitLimit = options.waitLimitMs ?? Infinity;
+  const names = options.limitNames ?? { size: 'the size limit', time: 'the time limit' };
+  const tooSlow = (): ParsingError => new ParsingError(`cannot import from '${iri}': the fetch waited longer than ${names.time} of ${waitLimit} ms for the resource`);
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = performance.now() - started >= waitLimit;
+    controller.abort();
+  }, Math.min(options.timeoutMs ?? FETCH_TIMEOUT_MS, waitLimit));
   const init: RequestInit = {
     headers: { accept: 'application/n-quads, application/trig;q=0.9, text/turtle;q=0.9, application/n-triples;q=0.8, */*;q=0.1' },
     redirect: 'manual',
@@ -207,7 +230,7 @@ async function fetchIri(first: URL, iri: string, checks: IriChecks, options: Ope
       try {
         response = await fetch(url, init);
       } catch {
-        throw unretrievable(iri);
+        throw timedOut ? tooSlow() : unretrievable(iri);
       }
       if (!REDIRECT_STATUSES.has(response.status)) break;
       const location = response.headers.get('location');
@@ -236,18 +259,45 @@ async function fetchIri(first: URL, iri: string, checks: IriChecks, options: Ope
   const counter = options.counter;
   const length = Number(response.headers.get('content-length') ?? Number.NaN);
   if (counter && Number.isSafeInteger(length) && length >= 0) counter.size = length;
+  const maxBytes = options.maxBytes ?? Infinity;
+  const tooLarge = (): ParsingError => new ParsingError(`cannot import from '${iri}': the resource is larger than ${names.size} of ${maxBytes} bytes`);
+  if (Number.isSafeInteger(length) && length > maxBytes) {
+    await discard(response);
+    caller?.removeEventListener('abort', onAbort);
+    throw tooLarge();
+  }
   const body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>);
   const close = (): Promise<void> => {
     caller?.removeEventListener('abort', onAbort);
     body.destroy();
     return Promise.resolve();
   };
-  // a body cut short fails like any other fetch, without the underlying error's text
+  // the time waited so far (for the headers), and the body's bytes so far
+  let waited = performance.now() - started;
+  let received = 0;
+  // a body cut short fails like any other fetch, without the underlying error's text; one too
+  // large or too slow fails as soon as a limit is passed, naming the limit
   async function* chunks(): AsyncGenerator<Uint8Array> {
+    const reader = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
     try {
-      for await (const chunk of body) yield chunk as Buffer;
-    } catch {
-      throw unretrievable(iri);
+      for (;;) {
+        const before = performance.now();
+        let next: IteratorResult<Buffer>;
+        let limitTimer: NodeJS.Timeout | undefined;
+        try {
+          next = waitLimit === Infinity ? await reader.next() : await Promise.race([reader.next(), new Promise<never>((_, reject) => (limitTimer = setTimeout(() => reject(tooSlow()), Math.max(0, waitLimit - waited))))]);
+        } catch (e) {
+          if (e instanceof ParsingError) throw e;
+          throw unretrievable(iri);
+        } finally {
+          clearTimeout(limitTimer);
+        }
+        waited += performance.now() - before;
+        if (next.done === true) return;
+        received += next.value.length;
+        if (received > maxBytes) throw tooLarge();
+        yield next.value;
+      }
     } finally {
       await close();
     }

@@ -1,7 +1,10 @@
 /**
  * What a server may read when it is given IRIs to import (text/uri-list bodies, SPARQL LOAD,
- * `importData(type, { iris })`): the server parameters `sandbox-directory` and
- * `allowed-url-schemes-on-import`, and the opening of an IRI under them.
+ * `importData(type, { iris })`): the server parameters `sandbox-directory`,
+ * `allowed-url-schemes-on-import`, `max-fetch-size` (bytes a fetched body may have, 1 GiB by
+ * default) and `fetch-timeout` (milliseconds a fetch may wait for the network, headers and body
+ * together, 5 minutes by default; time spent importing what arrived does not count), and the
+ * opening of an IRI under them.
  *
  * - A `file:` IRI is read only when `file` is an allowed scheme and the file lies, after every
  *   symbolic link and `..` is resolved, inside the sandbox directory. The file is opened, and
@@ -36,6 +39,18 @@ export const SANDBOX_DIRECTORY = 'sandbox-directory';
 /** The server parameter listing the URL schemes that imports by IRI may read. */
 export const ALLOWED_URL_SCHEMES_ON_IMPORT = 'allowed-url-schemes-on-import';
 
+/** The server parameter bounding the size of a fetched body, in bytes (or `none`). */
+export const MAX_FETCH_SIZE = 'max-fetch-size';
+
+/** The server parameter bounding the time a fetch may wait for the network, in milliseconds (or `none`). */
+export const FETCH_TIMEOUT = 'fetch-timeout';
+
+/** The default of `max-fetch-size`: 1 GiB. */
+export const DEFAULT_MAX_FETCH_SIZE = 2 ** 30;
+
+/** The default of `fetch-timeout`: 5 minutes. */
+export const DEFAULT_FETCH_TIMEOUT_MS = 300_000;
+
 /** The schemes that `allowed-url-schemes-on-import` may list. */
 export type ImportScheme = 'file' | 'http' | 'https';
 
@@ -51,6 +66,21 @@ export interface ReadPolicy {
   readonly sandboxDirectory: string | undefined;
   /** The URL schemes (without colon) IRIs may have. */
   readonly allowedSchemes: ReadonlySet<ImportScheme>;
+  /** The most bytes a fetched body may have (`max-fetch-size`; undefined: the default, Infinity: none). */
+  readonly maxFetchBytes?: number | undefined;
+  /** The most milliseconds a fetch may wait for the network (`fetch-timeout`; undefined: the default, Infinity: none). */
+  readonly fetchTimeoutMs?: number | undefined;
+}
+
+/** A positive integer or `none` (Infinity) of a server parameter, or `fallback` when it is absent. */
+function limitOf(parameters: Readonly<Record<string, string>>, name: string, unit: string, fallback: number): number {
+  const value = parameters[name];
+  if (value === undefined) return fallback;
+  if (value === 'none') return Infinity;
+  if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
+    throw new BadRequestError(`invalid value '${value}' for server parameter '${name}': a positive integer (${unit}) or 'none'`);
+  }
+  return Number(value);
 }
 
 /** The policy when none is given: `https` only, no file IRI. */
@@ -92,7 +122,9 @@ export function readPolicyOf(parameters: Readonly<Record<string, string>>): Read
     }
     if (!isDirectory) throw new BadRequestError(`invalid value '${directory}' for server parameter '${SANDBOX_DIRECTORY}': it is not an existing directory`);
   }
-  return Object.freeze({ sandboxDirectory, allowedSchemes });
+  const maxFetchBytes = limitOf(parameters, MAX_FETCH_SIZE, 'bytes', DEFAULT_MAX_FETCH_SIZE);
+  const fetchTimeoutMs = limitOf(parameters, FETCH_TIMEOUT, 'milliseconds', DEFAULT_FETCH_TIMEOUT_MS);
+  return Object.freeze({ sandboxDirectory, allowedSchemes, maxFetchBytes, fetchTimeoutMs });
 }
 
 /** The value of `allowed-url-schemes-on-import` a policy stands for, as messages show it. */
@@ -150,7 +182,12 @@ export function openIriUnder(iri: string, policy: ReadPolicy, options: OpenIriOp
     checkUrl: (url, name, redirectedFrom) => checkUrl(policy, url, name, redirectedFrom),
     openFile: (url, name) => openSandboxedFile(policy, url, name),
   };
-  return openIri(iri, checks, options);
+  return openIri(iri, checks, {
+    maxBytes: policy.maxFetchBytes ?? DEFAULT_MAX_FETCH_SIZE,
+    waitLimitMs: policy.fetchTimeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS,
+    limitNames: { size: `the server's ${MAX_FETCH_SIZE}`, time: `the server's ${FETCH_TIMEOUT}` },
+    ...options,
+  });
 }
 
 /** Whether `path` is `root` or lies below it (both absolute and normalised). */
