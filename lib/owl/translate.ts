@@ -12,7 +12,8 @@
  *   place, e.g. `A ⊓ ∃p.B ⊑ C` gives `C[?x] :- A[?x], [?x, p, ?y], B[?y] .`;
  * - cls-com, cax-dw, cax-adc, cls-maxc1, cls-maxqc1/2, cls-nothing2, prp-irp, prp-asyp, prp-pdw,
  *   prp-adp, prp-npa1/2, eq-diff1/2/3: contradictions derive `owl:Nothing` membership of the
- *   individuals involved;
+ *   individuals involved (a negative property assertion is read with or without its
+ *   `rdf:type owl:NegativePropertyAssertion` triple, as prp-npa1/2 match it);
  * - cls-maxc2, cls-maxqc3/4, prp-fp, prp-ifp, prp-key: derive `owl:sameAs` between distinct
  *   individuals (with equality reasoning off, `owl:sameAs` is an ordinary property); two
  *   different literals where at most one value is allowed are a contradiction;
@@ -171,6 +172,8 @@ class Translator {
     for (const t of g.withPredicate(V.sameAs)) this.sameAs(t);
     for (const t of g.withPredicate(V.differentFrom)) this.differentFrom(t);
     for (const t of g.withPredicate(V.type)) this.typed(t);
+    // a negative property assertion without its rdf:type triple, as the rules prp-npa1/2 read it
+    for (const t of g.withPredicate(V.sourceIndividual)) if (!g.isConsumed(t)) this.negativeAssertion(t.s);
     this.rest();
     const keys = [...this.axioms.keys()].sort();
     return {
