@@ -11,7 +11,13 @@
  *     <encoded store name>/
  *       snapshot.qsnap          the store's latest snapshot (snapshot.ts)
  *       transactions.qlog       transactions committed since it (log.ts)
+ *       transactions.<n>.qlog   sealed logs (only while a compaction is under way, or after one failed)
  * ```
+ *
+ * A compaction seals the log (renames it to `transactions.<n>.qlog`, `<n>` its base sequence)
+ * and starts a new `transactions.qlog` after it, then writes the new snapshot and deletes the
+ * sealed logs. Loading reads the snapshot, then the sealed logs in the order of their base
+ * sequence and the log, skipping what the snapshot already holds.
  *
  * A store's directory name is its name encoded so that it is a safe file name on every common
  * file system whatever the name holds: `a`–`z`, `0`–`9`, `_` and `-` stay; an upper-case letter
@@ -45,6 +51,8 @@ export const STORES_DIRECTORY = 'stores';
 export const STORE_SNAPSHOT_FILE = 'snapshot.qsnap';
 /** File name of a store's transaction log. */
 export const STORE_LOG_FILE = 'transactions.qlog';
+/** The name of a sealed log of a store: `transactions.<base>.qlog`, with `-<suffix>` after the base when that name is taken. */
+const SEALED_LOG = /^transactions\.\d+(-[0-9a-f]+)?\.qlog$/;
 /** The longest encoded store name used as it is. */
 export const MAX_ENCODED_NAME = 200;
 
@@ -91,6 +99,26 @@ export function storeLayout(server: ServerLayout, name: string, directoryName = 
   if (directoryName === '' || directoryName.includes('.') || directoryName.includes('/') || directoryName.includes('\\')) throw new RangeError(`invalid store directory name '${directoryName}'`);
   const directory = join(server.storesDirectory, directoryName);
   return { name, directory, snapshotFile: join(directory, STORE_SNAPSHOT_FILE), logFile: join(directory, STORE_LOG_FILE) };
+}
+
+/**
+ * The path a compaction gives the log of a store it seals, the log's base sequence in its
+ * name (`suffix`, when given, tells apart two sealed logs of the same base).
+ */
+export function sealedLogFile(store: StoreLayout, base: number, suffix?: string): string {
+  return join(store.directory, `transactions.${base}${suffix === undefined ? '' : `-${suffix}`}.qlog`);
+}
+
+/** The paths of a store's sealed logs (see the module documentation), in no particular order. */
+export async function listSealedLogs(store: StoreLayout): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(store.directory);
+  } catch (e) {
+    if (errorCode(e) === 'ENOENT') return [];
+    throw e;
+  }
+  return names.filter((n) => SEALED_LOG.test(n)).map((n) => join(store.directory, n));
 }
 
 /** Names Windows reserves (as encoded: only lower-case ASCII can match). */

@@ -35,7 +35,7 @@ import { link, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fsyncDirectory, temporaryPathFor, writeChunks } from './atomic-file.js';
 import { CorruptFileError, errorCode, PersistenceError, StorageWriteError } from './errors.js';
-import { describeTail, encodeFileHeader, encodeRecord, FILE_HEADER_SIZE, LOG_FILE, type RecordTail, recordSize, walkRecords, type WalkResult } from './framing.js';
+import { decodeFileHeader, describeTail, encodeFileHeader, encodeRecord, FILE_HEADER_SIZE, LOG_FILE, readFully, type RecordTail, recordSize, walkRecords, type WalkResult } from './framing.js';
 
 /** How an append is made durable: see the module documentation. */
 export type Durability = 'sync' | 'relaxed';
@@ -206,6 +206,48 @@ export class TransactionLog {
     }
   }
 
+  /**
+   * Seals this log and starts the next one (compaction; see `layout.ts`): writes the header of
+   * a new log following the last transaction appended here to a temporary file and flushes it,
+   * renames this log's file to `sealedPath` (which must not exist), gives the new file this
+   * log's path and flushes the directory. No append may be under way (the caller holds the
+   * store's write lock). This log stays open on its file, now named `sealedPath`, until the
+   * caller closes it. A crash between the two renames leaves the sealed log and no log at the
+   * path: loading then starts a new log after the sealed one.
+   * @throws StorageWriteError when the new log cannot be written or renamed (the files are
+   * then as they were, this log at its path); when only the final flush of the directory
+   * fails, the new log is returned refusing appends (the renames may not survive a crash).
+   */
+  async rotate(sealedPath: string, options: LogOptions = {}): Promise<TransactionLog> {
+    if (this.closed) throw new PersistenceError(`the transaction log ${this.path} is closed`, this.path);
+    if (this.broken) throw this.broken;
+    const base = this.last;
+    const temporary = temporaryPathFor(this.path);
+    let handle: FileHandle | undefined;
+    let sealed = false;
+    try {
+      handle = await open(temporary, 'wx+');
+      await writeChunks(handle, [encodeFileHeader(LOG_FILE, base)], 0);
+      await handle.sync();
+      await rename(this.path, sealedPath);
+      sealed = true;
+      await rename(temporary, this.path);
+    } catch (e) {
+      if (sealed) await rename(sealedPath, this.path).catch(() => undefined);
+      await handle?.close().catch(() => undefined);
+      await unlink(temporary).catch(() => undefined);
+      throw new StorageWriteError(this.path, 'could not seal the transaction log and start a new one', e, 'the log is as it was');
+    }
+    const io = options.wrapIO ? options.wrapIO(handleIO(handle)) : handleIO(handle);
+    const next = new TransactionLog(this.path, io, base, base, FILE_HEADER_SIZE, options.durability ?? this.durability);
+    try {
+      await fsyncDirectory(dirname(this.path));
+    } catch (e) {
+      next.broken = new StorageWriteError(this.path, 'started a new transaction log but could not flush its directory', e, 'it accepts no appends until the server restarts');
+    }
+    return next;
+  }
+
   /** The sequence number of the last record appended (the base when there is none). */
   get lastSequence(): number {
     return this.last;
@@ -329,6 +371,24 @@ async function walkLog(handle: FileHandle, path: string, onRecord: ((r: LogRecor
     if (onRecord) await onRecord({ sequence, tag: r.tag, offset: r.offset, body: r.payload.subarray(8) });
   });
   return { result, lastSequence: result.records > 0 ? last : result.header.sequence };
+}
+
+/**
+ * The base sequence in the header of the log at `path` (the transaction it follows), read
+ * without walking its records.
+ * @throws ForeignFileError, FileVersionError or CorruptFileError for a bad header; the
+ * file system's error (ENOENT) when the file cannot be opened.
+ */
+export async function readLogBase(path: string): Promise<number> {
+  const handle = await open(path, 'r');
+  try {
+    const size = (await handle.stat()).size;
+    const head = new Uint8Array(Math.min(size, FILE_HEADER_SIZE));
+    await readFully(handle, path, head, 0);
+    return decodeFileHeader(head, path, LOG_FILE).sequence;
+  } finally {
+    await handle.close();
+  }
 }
 
 /**

@@ -97,12 +97,49 @@ export interface SnapshotWriteOptions {
   readonly sequence: number;
   /** Flush before returning (default true; see `atomic-file.ts`). */
   readonly durable?: boolean;
+  /**
+   * Called between pieces of the work that does not wait for the disk (checksums of a few
+   * MiB each): a writer that must not hold the event loop long awaits a yield here.
+   */
+  readonly pause?: () => Promise<void>;
 }
+
+/** A section's bytes, type and checksum, ready to be laid out. */
+interface SectionBody {
+  readonly name: string;
+  readonly type: SectionType;
+  readonly bytes: Uint8Array;
+  crc: number;
+}
+
+/** Bytes checksummed between two pauses of a paced write. */
+const CRC_PIECE = 4 << 20;
 
 /** The byte chunks of a snapshot file (for {@link writeSnapshot}, and for tests that build files by hand). */
 export function encodeSnapshot(sections: readonly SnapshotSection[], sequence: number): { chunks: Uint8Array[]; toc: SectionInfo[]; size: number } {
+  const bodies = sectionBodies(sections);
+  for (const b of bodies) b.crc = crc32(b.bytes);
+  return layOut(bodies, sequence);
+}
+
+/** {@link encodeSnapshot}, computing the checksums a piece at a time with `pause` between pieces. */
+async function encodeSnapshotPaced(sections: readonly SnapshotSection[], sequence: number, pause: () => Promise<void>): Promise<{ chunks: Uint8Array[]; toc: SectionInfo[]; size: number }> {
+  const bodies = sectionBodies(sections);
+  for (const b of bodies) {
+    let crc = 0;
+    for (let at = 0; at < b.bytes.length; at += CRC_PIECE) {
+      crc = crc32(b.bytes.subarray(at, Math.min(b.bytes.length, at + CRC_PIECE)), crc);
+      await pause();
+    }
+    b.crc = crc;
+  }
+  return layOut(bodies, sequence);
+}
+
+/** The sections' bytes and types (checksums still to be computed), their names checked. */
+function sectionBodies(sections: readonly SnapshotSection[]): SectionBody[] {
   const names = new Set<string>();
-  const bodies: Array<{ name: string; type: SectionType; bytes: Uint8Array; crc: number }> = [];
+  const bodies: SectionBody[] = [];
   for (const s of sections) {
     if (typeof s.name !== 'string' || s.name === '') throw new TypeError('a snapshot section needs a non-empty name');
     if (names.has(s.name)) throw new TypeError(`two snapshot sections are named '${s.name}'`);
@@ -118,8 +155,13 @@ export function encodeSnapshot(sections: readonly SnapshotSection[], sequence: n
       type = 'json';
       bytes = Buffer.from(text, 'utf8');
     }
-    bodies.push({ name: s.name, type, bytes, crc: crc32(bytes) });
+    bodies.push({ name: s.name, type, bytes, crc: 0 });
   }
+  return bodies;
+}
+
+/** The file's chunks, table of contents and size for sections whose checksums are known. */
+function layOut(bodies: readonly SectionBody[], sequence: number): { chunks: Uint8Array[]; toc: SectionInfo[]; size: number } {
   // the table's size depends on the offsets it holds: iterate until the layout settles
   let tocBytes = new Uint8Array(0);
   let toc: SectionInfo[] = [];
@@ -148,7 +190,7 @@ export function encodeSnapshot(sections: readonly SnapshotSection[], sequence: n
  * @throws StorageWriteError (the old snapshot is then unchanged).
  */
 export async function writeSnapshot(path: string, sections: readonly SnapshotSection[], options: SnapshotWriteOptions): Promise<{ readonly bytes: number }> {
-  const { chunks, size } = encodeSnapshot(sections, options.sequence);
+  const { chunks, size } = options.pause === undefined ? encodeSnapshot(sections, options.sequence) : await encodeSnapshotPaced(sections, options.sequence, options.pause);
   await writeFileAtomically(path, chunks, { durable: options.durable ?? true, what: 'the snapshot' });
   return { bytes: size };
 }

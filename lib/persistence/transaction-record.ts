@@ -257,12 +257,16 @@ export interface TermSink {
 
 /**
  * Interns a record's new terms into a dictionary during replay, checking that the dictionary
- * is exactly as large as it was when the record was written and that each term gets the id it
- * had (a term already present, or a gap, means the log does not belong to this state).
+ * is at least as large as it was when the record was written and that each term gets the id it
+ * had (a term present under another id, or a gap, means the log does not belong to this
+ * state); terms the dictionary holds already under their ids are kept.
  * @throws CorruptFileError naming `origin`.
  */
 export function applyTerms(dictionary: TermSink, record: TransactionRecord, origin: RecordOrigin = { path: '(transaction record)', offset: 0 }): void {
-  if (dictionary.size !== record.firstTermId) {
+  // a record may repeat terms the snapshot holds already (terms a reader added to the
+  // dictionary before a compaction are logged with the next commit after it): each must then
+  // have the id it has here
+  if (dictionary.size < record.firstTermId) {
     throw new CorruptFileError(origin.path, origin.offset, `the record's new terms start at id ${record.firstTermId}, but the dictionary has ${dictionary.size} terms (the log does not follow this state)`);
   }
   const { ends, bytes } = record.terms;

@@ -10,22 +10,38 @@
  * holds the materialisation (or there is no snapshot: the store started empty), the replayed
  * explicit and rule changes are followed by one incremental maintenance run over their union;
  * only a snapshot without that mark is rematerialised from scratch. The store's version then
- * continues from the last one logged. Compaction writes a new snapshot (write, fsync, rename)
- * and then starts a new, empty log that follows it.
+ * continues from the last one logged.
+ *
+ * Compaction holds the store's write lock only to fix its point: it takes a reader of the
+ * committed version (which keeps that version's rows visible, see `storage/fact-store.ts`),
+ * notes the dictionary's size, and seals the log (renames it to `transactions.<n>.qlog`) and
+ * starts a new one after it, so that the commits that follow go to the new log. Then, while
+ * writers go on, it writes the snapshot of exactly that version from the reader's views, a
+ * slice at a time (yielding to the event loop every few milliseconds), installs it (temporary
+ * file, fsync, rename, fsync of the directory) and deletes the sealed logs. A crash at any
+ * step leaves files that load whole: before the install the old snapshot, the sealed logs
+ * and the new log; after it the new snapshot and the new log (sealed logs left over hold
+ * nothing newer than the snapshot and are deleted). Loading replays every transaction once:
+ * it skips the records at or below what the snapshot and the logs read before hold.
  * @module
  */
 import type { StoreLoadReport } from './recovery.js';
+import { randomBytes } from 'node:crypto';
+import { stat, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { OrderedMap } from 'immutable';
 import { parseDatalog } from '../formats/datalog-parser.js';
 import { Interrupter } from '../model/control.js';
 import { CorruptFileError, errorCode } from '../persistence/errors.js';
-import { type StoreLayout } from '../persistence/layout.js';
-import { type Durability, type LogFileIO, TransactionLog } from '../persistence/log.js';
+import { fsyncDirectory } from '../persistence/atomic-file.js';
+import { listSealedLogs, sealedLogFile, type StoreLayout } from '../persistence/layout.js';
+import { type Durability, type LogFileIO, type LogRecord, readLogBase, TransactionLog } from '../persistence/log.js';
 import { readSnapshot, type SnapshotSection, writeSnapshot } from '../persistence/snapshot.js';
-import { applyTerms, type CatalogueOperation, collectTerms, decodeTransaction, encodeTransaction, type JsonValue, type TableChanges, type TransactionRecord } from '../persistence/transaction-record.js';
+import { applyTerms, type CatalogueOperation, collectTerms, decodeTransaction, encodeTransaction, type JsonValue, type NewTerms, type TableChanges, type TransactionRecord } from '../persistence/transaction-record.js';
 import { type AxiomEntry, Catalogue, MEMORY_TABLE_TYPE, type TupleTableInfo } from '../storage/catalogue.js';
 import type { TransactionChanges } from '../storage/change-log.js';
-import type { WriteTransaction } from '../storage/fact-store.js';
+import type { Snapshot, WriteTransaction } from '../storage/fact-store.js';
+import type { TermDictionary } from '../model/dictionary.js';
 import type { DataStore } from './data-store.js';
 
 /** How a persistent server writes its stores. */
@@ -130,6 +146,12 @@ export class StorePersistence {
   /** SKOLEM terms of the dictionary whose arguments are already in the snapshot or the log. */
   private loggedSkolems = 0;
   private snapshotBytes = 0;
+  /** Whether the snapshot holds the materialisation of the committed state of its version. */
+  private snapshotMaterialised = false;
+  /** Sealed logs that the snapshot does not cover yet (a compaction under way, or failed). */
+  private sealed: string[] = [];
+  /** Their bytes. */
+  private sealedBytes = 0;
   private compacting: Promise<void> | undefined;
 
   private constructor(
@@ -153,6 +175,11 @@ export class StorePersistence {
     const facts = store.facts;
     const tx = await facts.beginWrite(0);
     let committed = false;
+    let active: TransactionLog | undefined;
+    // sealed logs still needed, and those the snapshot covers (deleted once loaded)
+    const kept: string[] = [];
+    const redundant: string[] = [];
+    let keptBytes = 0;
     try {
       let base = 0;
       let hasSnapshot = false;
@@ -209,22 +236,57 @@ export class StorePersistence {
       const changeLog = store.changeLog(tx);
       if (!materialised) changeLog.applyAtOnce();
       else if (baseRules.size > 0) changeLog.track();
-      const { log, report } = await TransactionLog.open(layout.logFile, {
-        durability: settings.durability,
-        wrapIO: settings.wrapLogIO,
-        onRecord: (record) => {
-          if (record.sequence <= base) return;
-          const origin = { path: layout.logFile, offset: record.offset };
-          const decoded = decodeTransaction(record.body, origin);
-          const logged = replay(store, tx, decoded, origin);
-          if (logged !== undefined) version = Math.max(version, logged);
-          records++;
-        },
-      });
-      if (report.baseSequence > base) {
-        await log.close();
-        throw new CorruptFileError(layout.logFile, 0, `the log follows transaction ${report.baseSequence}, but the snapshot holds transactions up to ${base} only (transactions are missing)`);
+      // the transactions replayed so far: the snapshot's, then each log's (a record at or
+      // below it is in the snapshot or in a log read before, and is skipped)
+      let applied = base;
+      const replayFrom = (path: string) => (record: LogRecord): void => {
+        if (record.sequence <= applied) return;
+        const origin = { path, offset: record.offset };
+        const decoded = decodeTransaction(record.body, origin);
+        const logged = replay(store, tx, decoded, origin);
+        if (logged !== undefined) version = Math.max(version, logged);
+        applied = record.sequence;
+        records++;
+      };
+      const follows = (path: string, logBase: number): void => {
+        if (logBase > applied) throw new CorruptFileError(path, 0, `the log follows transaction ${logBase}, but the snapshot${applied > base ? ' and the logs before it hold' : ' holds'} transactions up to ${applied} only (transactions are missing)`);
+      };
+      // sealed logs (a compaction was under way or failed), in the order of their bases
+      const sealed = await Promise.all((await listSealedLogs(layout)).map(async (path) => ({ path, base: await readLogBase(path) })));
+      sealed.sort((a, b) => a.base - b.base);
+      let activeBase: number | undefined;
+      try {
+        activeBase = await readLogBase(layout.logFile);
+      } catch (e) {
+        // without a log, sealed logs mean a crash between sealing the log and starting the next
+        if (errorCode(e) !== 'ENOENT' || sealed.length === 0) throw e;
       }
+      const cuts: string[] = [];
+      for (let i = 0; i < sealed.length; i++) {
+        const { path, base: logBase } = sealed[i]!;
+        const next = i + 1 < sealed.length ? sealed[i + 1]!.base : activeBase;
+        // every transaction of this log is in the snapshot: the install of the snapshot was not followed by the deletion
+        if (next !== undefined && next <= base) {
+          redundant.push(path);
+          continue;
+        }
+        follows(path, logBase);
+        const { log, report } = await TransactionLog.open(path, { durability: settings.durability, onRecord: replayFrom(path) });
+        await log.close();
+        if (report.cut !== undefined) cuts.push(report.cut);
+        kept.push(path);
+        keptBytes += log.size;
+      }
+      let log: TransactionLog;
+      if (activeBase === undefined) {
+        log = await TransactionLog.create(layout.logFile, applied, { durability: settings.durability, wrapIO: settings.wrapLogIO });
+      } else {
+        follows(layout.logFile, activeBase);
+        const opened = await TransactionLog.open(layout.logFile, { durability: settings.durability, wrapIO: settings.wrapLogIO, onRecord: replayFrom(layout.logFile) });
+        log = opened.log;
+        if (opened.report.cut !== undefined) cuts.push(opened.report.cut);
+      }
+      active = log;
       // mounted tables read their sources while reasoning
       const mounted = await store.attachMountedTables(tx.catalogue);
       const rules = tx.catalogue.rules.size > 0;
@@ -250,9 +312,17 @@ export class StorePersistence {
       persistence.loggedTerms = facts.dictionary.size;
       persistence.loggedSkolems = facts.dictionary.skolemCount;
       persistence.snapshotBytes = snapshotBytes;
-      return { persistence, report: { snapshot: hasSnapshot, records, rematerialised: rematerialise, maintained, cut: report.cut, unavailableSources: mounted.unavailable } };
+      persistence.snapshotMaterialised = hasSnapshot && materialised;
+      persistence.sealed = kept;
+      persistence.sealedBytes = keptBytes;
+      await removeFiles(redundant);
+      const cut = cuts.length === 0 ? undefined : cuts.join('; ');
+      return { persistence, report: { snapshot: hasSnapshot, records, rematerialised: rematerialise, maintained, cut, unavailableSources: mounted.unavailable } };
     } finally {
-      if (!committed) store.rollback(tx);
+      if (!committed) {
+        store.rollback(tx);
+        await active?.close().catch(() => undefined);
+      }
     }
   }
 
@@ -290,14 +360,15 @@ export class StorePersistence {
     return this.log.size > Math.max(this.settings.compactThreshold, this.snapshotBytes);
   }
 
-  /** Bytes of the snapshot and the log. */
+  /** Bytes of the snapshot and the logs. */
   get bytesOnDisk(): number {
-    return this.snapshotBytes + this.log.size;
+    return this.snapshotBytes + this.sealedBytes + this.log.size;
   }
 
   /**
-   * Writes a new snapshot of the committed state and starts a new log after it. Takes the
-   * store's write lock for the time it takes (`timeoutMs` to get it).
+   * Writes a new snapshot of the committed state and starts a new log after it (see the
+   * module documentation). Takes the store's write lock (`timeoutMs` to get it) only to fix
+   * the version and seal the log; the snapshot is written while writers go on.
    */
   compact(store: DataStore, timeoutMs: number): Promise<void> {
     this.compacting ??= this.compactNow(store, timeoutMs).finally(() => (this.compacting = undefined));
@@ -307,30 +378,52 @@ export class StorePersistence {
   private async compactNow(store: DataStore, timeoutMs: number): Promise<void> {
     const facts = store.facts;
     const tx = await facts.beginWrite(timeoutMs);
+    let point: CompactionPoint | undefined;
+    let sealed: TransactionLog | undefined;
     try {
-      const catalogue = facts.committed.catalogue;
-      const sections: SnapshotSection[] = [{ name: 'catalogue', json: catalogueToJson(catalogue, facts.nextTableIdentifier) }];
-      const terms = collectTerms(facts.dictionary, 0, facts.dictionary.size);
-      sections.push({ name: 'terms.ends', array: terms.ends }, { name: 'terms.bytes', array: terms.bytes }, { name: 'terms.hashes', array: facts.dictionary.exportHashes() });
-      const state: SnapshotState = { version: facts.committed.version, materialised: true };
-      sections.push({ name: STATE_SECTION, json: state as unknown as JsonValue }, { name: SKOLEMS_SECTION, array: facts.dictionary.exportSkolems() });
-      for (const info of catalogue.tupleTables.values()) {
-        if (info.type !== MEMORY_TABLE_TYPE) continue;
-        const table = facts.table(info.id);
-        const { data, flags } = table.exportRows();
-        sections.push({ name: `t${info.id}.data`, array: data }, { name: `t${info.id}.flags`, array: flags });
+      // nothing was committed since the snapshot, which holds the materialisation: it is up to date
+      if (this.log.lastSequence === this.log.baseSequence && this.sealed.length === 0 && this.snapshotMaterialised) return;
+      if (this.log.lastSequence > this.log.baseSequence) {
+        const path = await this.sealedPathFor(this.log.baseSequence);
+        const next = await this.log.rotate(path, { durability: this.settings.durability, wrapIO: this.settings.wrapLogIO });
+        sealed = this.log;
+        this.sealed.push(path);
+        this.sealedBytes += sealed.size;
+        this.log = next;
       }
-      const sequence = this.log.lastSequence;
-      const { bytes } = await writeSnapshot(this.layout.snapshotFile, sections, { sequence, durable: true });
-      this.snapshotBytes = bytes;
-      const old = this.log;
-      await old.close();
-      this.log = await TransactionLog.create(this.layout.logFile, sequence, { durability: this.settings.durability, wrapIO: this.settings.wrapLogIO, replace: true });
-      this.loggedTerms = facts.dictionary.size;
-      this.loggedSkolems = facts.dictionary.skolemCount;
+      // the log now starts at the point: every transaction up to it is in the committed version
+      point = { view: facts.read(), terms: facts.dictionary.size, skolems: facts.dictionary.skolemCount, nextTableId: facts.nextTableIdentifier, sequence: this.log.baseSequence };
     } finally {
       facts.rollback(tx);
     }
+    try {
+      // the sealed log's appends were flushed (relaxed commits); the snapshot is to hold them anyway
+      await sealed?.close().catch(() => undefined);
+      const pacer = new Pacer();
+      const sections = await snapshotSections(facts.dictionary, point, pacer);
+      const { bytes } = await writeSnapshot(this.layout.snapshotFile, sections, { sequence: point.sequence, durable: true, pause: () => pacer.pause() });
+      this.snapshotBytes = bytes;
+      this.snapshotMaterialised = true;
+      // the snapshot holds every transaction of the sealed logs
+      const doomed = this.sealed;
+      this.sealed = [];
+      this.sealedBytes = 0;
+      await removeFiles(doomed);
+    } finally {
+      facts.release(point.view);
+    }
+  }
+
+  /** The path to seal the log under (a fresh name, should one of that base be left over). */
+  private async sealedPathFor(base: number): Promise<string> {
+    const path = sealedLogFile(this.layout, base);
+    try {
+      await stat(path);
+    } catch (e) {
+      if (errorCode(e) === 'ENOENT') return path;
+      throw e;
+    }
+    return sealedLogFile(this.layout, base, randomBytes(4).toString('hex'));
   }
 
   /** Flushes and closes the log. */
@@ -392,4 +485,107 @@ function replay(store: DataStore, tx: WriteTransaction, record: TransactionRecor
     each(change.added, () => log.addExplicit(change.tableId, tuple));
   }
   return version;
+}
+
+/** What a compaction fixes while it holds the write lock. */
+interface CompactionPoint {
+  /** A reader of the committed version (released when the snapshot is written). */
+  readonly view: Snapshot;
+  /** The dictionary's size. */
+  readonly terms: number;
+  /** The SKOLEM terms remembered. */
+  readonly skolems: number;
+  /** The next table id. */
+  readonly nextTableId: number;
+  /** The last transaction in the version (the new log's base). */
+  readonly sequence: number;
+}
+
+/** The longest a compaction works before it yields to the event loop, in milliseconds. */
+const SLICE_MS = 8;
+/** Rows or terms handled between two looks at the clock. */
+const STEP = 1 << 15;
+/** Bytes copied between two looks at the clock. */
+const BYTES_STEP = 4 << 20;
+
+/** Yields to the event loop once {@link SLICE_MS} have passed since it last did. */
+class Pacer {
+  private since = performance.now();
+
+  /** Yields if the slice is used up. */
+  async pause(): Promise<void> {
+    if (performance.now() - this.since < SLICE_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.since = performance.now();
+  }
+}
+
+/** The sections of the snapshot of a compaction point, built a slice at a time. */
+async function snapshotSections(dictionary: TermDictionary, point: CompactionPoint, pacer: Pacer): Promise<SnapshotSection[]> {
+  const { view } = point;
+  const catalogue = view.catalogue;
+  const sections: SnapshotSection[] = [{ name: 'catalogue', json: catalogueToJson(catalogue, point.nextTableId) }];
+  const terms = await termsUpTo(dictionary, point.terms, pacer);
+  sections.push({ name: 'terms.ends', array: terms.ends }, { name: 'terms.bytes', array: terms.bytes }, { name: 'terms.hashes', array: dictionary.exportHashes().subarray(0, point.terms) });
+  const state: SnapshotState = { version: view.version, materialised: true };
+  sections.push({ name: STATE_SECTION, json: state as unknown as JsonValue }, { name: SKOLEMS_SECTION, array: firstSkolems(dictionary.exportSkolems(), point.skolems) });
+  await pacer.pause();
+  for (const info of catalogue.tupleTables.values()) {
+    if (info.type !== MEMORY_TABLE_TYPE) continue;
+    const { data, flags } = await rowsAt(view, info.id, pacer);
+    sections.push({ name: `t${info.id}.data`, array: data }, { name: `t${info.id}.flags`, array: flags });
+  }
+  return sections;
+}
+
+/** The first `count` terms of a dictionary as {@link collectTerms} gives them (the dictionary may grow meanwhile). */
+async function termsUpTo(dictionary: TermDictionary, count: number, pacer: Pacer): Promise<NewTerms> {
+  const ends = new Uint32Array(count);
+  if (count === 0) return { ends, bytes: new Uint8Array(0) };
+  const start = dictionary.startOf(0);
+  for (let from = 0; from < count; from += STEP) {
+    const to = Math.min(count, from + STEP);
+    for (let id = from; id < to; id++) ends[id] = dictionary.endOf(id) - start;
+    await pacer.pause();
+  }
+  const length = ends[count - 1]!;
+  const bytes = new Uint8Array(length);
+  for (let at = 0; at < length; at += BYTES_STEP) {
+    // the arena is replaced when it grows, with the same bytes below the point
+    bytes.set(dictionary.arenaBytes.subarray(start + at, start + Math.min(length, at + BYTES_STEP)), at);
+    await pacer.pause();
+  }
+  return { ends, bytes };
+}
+
+/** The first `count` entries of an {@link TermDictionary.exportSkolems} array. */
+function firstSkolems(flat: Uint32Array, count: number): Uint32Array {
+  let at = 0;
+  for (let i = 0; i < count && at < flat.length; i++) at += 2 + flat[at + 1]!;
+  return flat.subarray(0, at);
+}
+
+/** The rows of a table at a reader's version, with their status then, a slice at a time. */
+async function rowsAt(view: Snapshot, id: number, pacer: Pacer): Promise<{ data: Uint32Array; flags: Uint8Array }> {
+  for (;;) {
+    const table = view.table(id);
+    // a compaction of the table's rows (FactStore.compact) renumbers them: start over then
+    const epoch = table.compactions;
+    const limit = view.view(id).limit;
+    const data = new Uint32Array(limit * table.arity);
+    const flags = new Uint8Array(limit);
+    let n = 0;
+    for (let from = 0; from < limit && table.compactions === epoch; from += STEP) {
+      n += table.exportVisibleRows(view.view(id), from, from + STEP, data, flags, n);
+      await pacer.pause();
+    }
+    if (table.compactions === epoch) return { data: data.subarray(0, n * table.arity), flags: flags.subarray(0, n) };
+  }
+}
+
+/** Deletes files (sealed logs the snapshot covers) and flushes their directory; failures are left for the next load. */
+async function removeFiles(paths: readonly string[]): Promise<void> {
+  if (paths.length === 0) return;
+  for (const path of paths) await unlink(path).catch(() => undefined);
+  await fsyncDirectory(dirname(paths[0]!)).catch(() => undefined);
 }

@@ -506,6 +506,34 @@ export class TupleTable {
   }
 
   /**
+   * The rows among `[from, to)` that `view` sees, as {@link TupleTable.exportRows} gives the
+   * current ones: copies their tuples into `data` and their status bits into `flags` from row
+   * `at` on (the arrays must have room for `to - from` more rows) and returns how many it
+   * copied. A snapshot of a published version is taken this way a slice at a time while
+   * writers go on: rows appended later are past the view's limit, a row removed later is
+   * still visible to the view, and a row's status bits never change in place (a status change
+   * retires the row and appends a new one), so the rows are exactly those of the view's
+   * version. Rows are numbered afresh when the table is compacted ({@link TupleTable.compactions}
+   * changes): the view must then be taken again and the export started over.
+   */
+  exportVisibleRows(view: TableView, from: number, to: number, data: Uint32Array, flags: Uint8Array, at: number): number {
+    const arity = this.arity;
+    const source = this.data;
+    const status = this.flags;
+    const end = Math.min(to, view.limit, this.rows);
+    let n = at;
+    for (let row = from; row < end; row++) {
+      const f = status[row]!;
+      if ((f & REMOVED) !== 0 && !this.removedAfter(row, view.version)) continue;
+      const s = row * arity;
+      const d = n * arity;
+      for (let c = 0; c < arity; c++) data[d + c] = source[s + c]!;
+      flags[n++] = f & (EXPLICIT | DERIVED);
+    }
+    return n - at;
+  }
+
+  /**
    * Fills an empty table with rows as {@link TupleTable.exportRows} gave them, taking the
    * arrays over (not copied) and building the indexes in one pass each: the fast path of
    * loading a snapshot. `flags` must hold only EXPLICIT and DERIVED bits, each row some.

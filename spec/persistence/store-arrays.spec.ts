@@ -48,6 +48,50 @@ describe('persistence: storage arrays', () => {
     });
   });
 
+  describe('TupleTable.exportVisibleRows', () => {
+    /** The rows a view sees with their status, as `tuple:status`, exported in slices of `step` rows. */
+    function exported(table: TupleTable, view: { version: number; limit: number }, step: number): string[] {
+      const data = new Uint32Array(view.limit * 3);
+      const flags = new Uint8Array(view.limit);
+      let n = 0;
+      for (let from = 0; from < view.limit; from += step) n += table.exportVisibleRows(view, from, from + step, data, flags, n);
+      const rows: string[] = [];
+      for (let i = 0; i < n; i++) rows.push(`${[...data.subarray(i * 3, i * 3 + 3)].join(' ')}:${flags[i]}`);
+      return rows.sort();
+    }
+
+    it('exports the rows of an older version as they were then, whatever later commits removed, re-added or changed the status of', async () => {
+      const store = new FactStore();
+      const table = store.table(DEFAULT_TRIPLES_ID);
+      let tx = await store.beginWrite(1000);
+      for (let i = 0; i < 50; i++) table.add([i, 1, 2], i % 2 === 0 ? EXPLICIT : EXPLICIT | DERIVED, tx.version);
+      store.commit(tx);
+      const reader = store.read();
+      const before = exported(table, reader.view(DEFAULT_TRIPLES_ID), 1 << 20);
+      expect(before).to.have.length(50);
+      tx = await store.beginWrite(1000);
+      table.remove([0, 1, 2], EXPLICIT, tx.version); // removed
+      table.remove([1, 1, 2], EXPLICIT, tx.version); // explicit | derived → derived
+      table.add([2, 1, 2], DERIVED, tx.version); // explicit → explicit | derived
+      table.add([3, 1, 2], EXPLICIT, tx.version); // unchanged
+      table.add([100, 1, 2], EXPLICIT, tx.version); // new
+      store.commit(tx);
+      tx = await store.beginWrite(1000);
+      table.add([0, 1, 2], DERIVED, tx.version); // back, with another status
+      table.remove([4, 1, 2], EXPLICIT, tx.version); // removed by a transaction still open
+      for (const step of [1, 7, 1 << 20]) expect(exported(table, reader.view(DEFAULT_TRIPLES_ID), step), `slices of ${step}`).to.deep.equal(before);
+      store.rollback(tx);
+      expect(exported(table, reader.view(DEFAULT_TRIPLES_ID), 3)).to.deep.equal(before);
+      // the latest version: the commit's changes
+      const latest = store.read();
+      const now = exported(table, latest.view(DEFAULT_TRIPLES_ID), 5);
+      expect(now).to.include('1 1 2:2').and.to.include('2 1 2:3').and.to.include('100 1 2:1').and.not.to.include('0 1 2:1');
+      expect(now).to.have.length(50);
+      store.release(latest);
+      store.release(reader);
+    });
+  });
+
   describe('TupleTable.exportRows and restoreRows', () => {
     it('restores the live rows with their status, found by lookups and scans', () => {
       const table = new TupleTable(3);
