@@ -10,7 +10,7 @@ import { BadRequestError, ImportError, ParsingError, QueryCompilationError } fro
 import { SourceRefusedError } from '../model/source-refusal.js';
 import { termToKey } from '../model/terms.js';
 import { DEFAULT_TRIPLES_ID, QUADS_ID } from '../storage/fact-store.js';
-import { type Catalogue, storesFacts } from '../storage/catalogue.js';
+import { type Catalogue, storesFacts, unstoredFactsText } from '../storage/catalogue.js';
 import { EXPLICIT, DERIVED } from '../storage/tuple-table.js';
 import type { TermDictionary } from '../model/dictionary.js';
 import { StoreQuadSource, type DatasetGraphs } from './dataset.js';
@@ -173,7 +173,7 @@ function freshLabel(dictionary: TermDictionary): string {
 function writableTable(catalogue: Catalogue, atom: TupleAtomPattern, verb: string): number {
   const info = catalogue.tupleTables.get(atom.table);
   if (!info) throw new BadRequestError(`tuple table '${atom.table}' does not exist (in ${describeTupleAtom(atom)})`);
-  if (!storesFacts(info)) throw new BadRequestError(`tuple table '${atom.table}' is built in: its facts are computed by the store and cannot be ${verb} (in ${describeTupleAtom(atom)})`);
+  if (!storesFacts(info)) throw new BadRequestError(`tuple table '${atom.table}' ${unstoredFactsText(info, verb)} (in ${describeTupleAtom(atom)})`);
   if (atom.args.length < info.minArity || atom.args.length > info.maxArity) {
     throw new BadRequestError(`tuple table '${atom.table}' takes ${info.maxArity} arguments, not ${atom.args.length} (in ${describeTupleAtom(atom)})`);
   }

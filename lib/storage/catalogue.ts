@@ -44,6 +44,17 @@ export function storesFacts(info: TupleTableInfo): boolean {
 }
 
 /**
+ * Why a table that stores no facts ({@link storesFacts} false) refuses what was asked, for a
+ * message after the table's name: `is built in: <builtInReason> and cannot be <refused>` for a
+ * built-in table, `is a data-source table: its facts come from its data source, not from the
+ * store, and cannot be <refused>` for a mounted one (which is not built in).
+ */
+export function unstoredFactsText(info: TupleTableInfo, refused: string, builtInReason = 'its facts are computed by the store'): string {
+  if (info.type === DATA_SOURCE_TABLE_TYPE) return `is a data-source table: its facts come from its data source, not from the store, and cannot be ${refused}`;
+  return `is built in: ${builtInReason} and cannot be ${refused}`;
+}
+
+/**
  * Reads the rows of a tuple table mounted on a data source, synchronously, as canonical term
  * keys (see model/terms.ts). Rules and queries reach mounted tables through it.
  */
