@@ -13,7 +13,7 @@ import { AccessDeniedError, ImportError, InvalidConnectionError, BadRequestError
 import type { ImportResult, NotificationRow } from '../model/import-result.js';
 import { iriKey } from '../model/terms.js';
 import type { PropertyRow, TupleTableRow } from '../server/data-store.js';
-import type { ComponentInfoRow } from '../server/component-info.js';
+import { type ComponentInfoRow, componentRows, readableStoreComponent } from '../server/component-info.js';
 import type { DataSourceColumnRow, DataSourceRow, DataSourceSample, DataSourceTableRow } from '../server/data-sources.js';
 import { type ByteExportOutput, type ChunkWritable, emitChunk, type ExportCounters, type ExportDestination, type ExportOutput, type ExportParameters, exportsRules } from '../server/export.js';
 import { type ImportOptions, type ImportSource, UPDATE_TYPES, type UpdateType } from '../server/import.js';
@@ -812,8 +812,18 @@ export class DataStoreConnection extends ConnectionBase {
 
   // ---- diagnostics ----
 
-  /** Component information of the store (ComponentID, Property, Value). */
+  /**
+   * Component information of the store (ComponentID, Property, Value), as the role may see it:
+   * a tuple table it may not read shows only its name, counts leave out the facts of named
+   * graphs it may not read, and figures of the whole store (rows, terms, bytes) are left out
+   * once anything is hidden.
+   */
   async getComponentInfo(extended = false): Promise<ComponentInfoRow[]> {
-    return this.guard('getComponentInfo', () => this.session.componentInfo(extended));
+    return this.guard('getComponentInfo', () =>
+      this.session.read((state) => {
+        const store = this.server.dataStore(this.session.storeName);
+        return componentRows(readableStoreComponent(store.component(state, extended), state, this.session.access(state.catalogue)));
+      }),
+    );
   }
 }

@@ -4,7 +4,8 @@
  * privilege it needs first (AccessDeniedError otherwise) and changes nothing when refused.
  * @module
  */
-import type { ComponentInfoRow } from '../server/component-info.js';
+import { type Component, type ComponentInfoRow, componentRows, componentTree, readableStoreComponent } from '../server/component-info.js';
+import { storeAccess } from '../server/fact-access.js';
 import type { PropertyRow } from '../server/data-store.js';
 import { storeResources } from '../server/resource-specifiers.js';
 import { type AccessType, parseAccessTypes, type PasswordSpecificationType, type Privilege, type RoleDescription } from '../server/roles.js';
@@ -98,11 +99,26 @@ export class ServerConnection extends ConnectionBase {
     });
   }
 
-  /** Component information of the server (ComponentID, Property, Value); read on `|`. */
+  /**
+   * Component information of the server (ComponentID, Property, Value); read on `|`. Each data
+   * store appears as the role may see it: only its name for a store it may not read, else as
+   * {@link DataStoreConnection.getComponentInfo} shows it.
+   */
   getComponentInfo(extended = false): ComponentInfoRow[] {
     return this.guardSync('getComponentInfo', () => {
       this.require([], 'read');
-      return this.server.componentInfo(extended);
+      const rows = this.server.componentInfo(extended);
+      const roles = this.server.roles;
+      const root = componentTree(rows);
+      const children = root.children.map((child): Component => {
+        if (child.name !== 'Data store') return child;
+        const name = String(child.properties.find(([p]) => p === 'Name')?.[1] ?? '');
+        if (!roles.allows(this.roleName, storeResources.store(name), 'read')) return { name: child.name, properties: [['Name', name]], children: [] };
+        const store = this.server.dataStore(name);
+        const state = store.facts.committed;
+        return readableStoreComponent(child, state, storeAccess(roles, this.roleName, name, state.catalogue, store.facts.dictionary));
+      });
+      return componentRows({ ...root, children });
     });
   }
 
