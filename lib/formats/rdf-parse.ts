@@ -1,13 +1,15 @@
 /**
  * Reading RDF content into term ids: N-Triples and N-Quads through the byte-level
  * {@link NTriplesParser} (the bulk path), Turtle and TriG through n3's streaming parser.
- * Errors become notification rows with line and column; parsing goes on where the format's
- * parser can recover (the line-based formats skip the bad line), so every error found is
- * reported.
+ * Parsing hands its statements down as an async iterable of {@link QuadBatch}es (one for each
+ * slice of the input read), which the caller applies; terms get their ids from the
+ * {@link TermIds} it is given, and nothing else is called back. Errors become notification
+ * rows with line and column; parsing goes on where the format's parser can recover (the
+ * line-based formats skip the bad line), so every error found is reported.
  * @module
  */
+import { EventEmitter } from 'node:events';
 import { StringDecoder } from 'node:string_decoder';
-import { Readable } from 'node:stream';
 import type * as RDF from '@rdfjs/types/data-model.js';
 import { DataFactory, Parser } from 'n3';
 
@@ -21,12 +23,9 @@ import { NTriplesParser } from './ntriples-parser.js';
 import { N3_MESSAGES_NOT_SHOWN, NOT_SHOWN_NOTE } from './hidden-content.js';
 import { InvalidUtf8Error, Utf8Validator } from './utf8-validation.js';
 import { type N3ErrorContext, PrefixPreamble } from './prefix-preamble.js';
+import { type QuadBatch, QuadBuffer } from './quad-batch.js';
 
-/** Where parsed statements go. */
-export interface StatementSink {
-  /** One statement of term ids; `g` is -1 for the default graph. */
-  statement(s: number, p: number, o: number, g: number): void;
-}
+export type { QuadBatch } from './quad-batch.js';
 
 /**
  * Where parsed terms get their ids: a store's dictionary (which interns them), or a lookup
@@ -69,11 +68,14 @@ export interface ParseOptions {
   readonly showContent?: boolean;
 }
 
-/** The result of {@link parseRdf}: the format read and the prefixes in force at the end. */
-export interface ParseOutcome {
-  /** The media type the content was read as. */
+/**
+ * RDF content being parsed ({@link parseRdf}): its statements, batch by batch, as it is
+ * iterated (once); the format it is read as; the prefixes it defines.
+ */
+export interface ParsedRdf extends AsyncIterable<QuadBatch> {
+  /** The media type the content is read as. */
   readonly mediaType: string;
-  /** Prefixes defined by the input, in order (name with colon → IRI). */
+  /** Prefixes defined by the content, in order (name with colon → IRI): complete once the batches are read to the end. */
   readonly definedPrefixes: ReadonlyMap<string, string>;
 }
 
@@ -116,37 +118,34 @@ export async function readText(chunks: AsyncIterable<Uint8Array>, interrupter: I
 }
 
 /**
- * Parses RDF content into `sink`, with term ids from `dictionary` and recording errors,
- * warnings and prefix definitions in `report`.
+ * Parses RDF content: its statements come as batches of term ids (from `dictionary`) as the
+ * result is iterated; errors, warnings and prefix definitions are recorded in `report`.
+ * Iterating reads the content; stopping early (or failing while a batch is applied) stops the
+ * parse and leaves the rest of the content unread.
  */
-export async function parseRdf(
-  content: SniffedContent,
-  dictionary: TermIds,
-  sink: StatementSink,
-  report: ImportReport,
-  options: ParseOptions,
-): Promise<ParseOutcome> {
-  const rest = content.chunks;
+export function parseRdf(content: SniffedContent, dictionary: TermIds, report: ImportReport, options: ParseOptions): ParsedRdf {
   // undefined when the content does not positively look like any format (e.g. broken lines)
   const recognized = content.recognized;
   let mediaType = options.mediaType ?? recognized ?? TURTLE;
   if (options.mediaType === undefined && options.fallBackToTurtle !== false && (recognized === N_TRIPLES || recognized === N_QUADS)) {
     mediaType = checkedGuess(content, recognized, options.baseIRI);
   }
-  const errorsBefore = report.errors;
-  let outcome: ParseOutcome;
-  if (mediaType === N_TRIPLES || mediaType === N_QUADS) {
-    outcome = await parseLines(rest, mediaType, dictionary, sink, report, options.interrupter, options.showContent !== false);
-  } else if (mediaType === TURTLE || mediaType === TRIG) {
-    outcome = await parseTurtle(rest, mediaType, dictionary, sink, report, options);
-  } else {
-    report.error(unsupportedMediaTypeMessage(mediaType));
-    return { mediaType, definedPrefixes: new Map() };
+  const definedPrefixes = new Map<string, string>();
+  async function* batches(): AsyncGenerator<QuadBatch, void, undefined> {
+    const errorsBefore = report.errors;
+    if (mediaType === N_TRIPLES || mediaType === N_QUADS) {
+      yield* parseLines(content.chunks, mediaType, dictionary, report, options.interrupter, options.showContent !== false);
+    } else if (mediaType === TURTLE || mediaType === TRIG) {
+      yield* parseTurtle(content.chunks, mediaType, dictionary, report, options, definedPrefixes);
+    } else {
+      report.error(unsupportedMediaTypeMessage(mediaType));
+      return;
+    }
+    if (report.errors > errorsBefore && options.mediaType !== undefined && recognized !== undefined && recognized !== options.mediaType && !compatible(options.mediaType, recognized)) {
+      report.error(`the content does not match the stated type ${options.mediaType}: it looks like ${recognized}`);
+    }
   }
-  if (report.errors > errorsBefore && options.mediaType !== undefined && recognized !== undefined && recognized !== options.mediaType && !compatible(options.mediaType, recognized)) {
-    report.error(`the content does not match the stated type ${options.mediaType}: it looks like ${recognized}`);
-  }
-  return outcome;
+  return { mediaType, definedPrefixes, [Symbol.asyncIterator]: batches };
 }
 
 /**
@@ -200,58 +199,69 @@ async function peek(chunks: AsyncIterable<Uint8Array>, bytes: number): Promise<{
     size += r.value.length;
   }
   const head = buffered.length === 1 ? buffered[0]! : Buffer.concat(buffered);
+  // a reader that stops early closes the content's iterator too
   async function* rest(): AsyncGenerator<Uint8Array> {
-    for (const b of buffered) yield b;
-    if (done) return;
-    for (;;) {
-      const r = await it.next();
-      if (r.done) return;
-      yield r.value;
+    try {
+      for (const b of buffered) yield b;
+      while (!done) {
+        const r = await it.next();
+        if (r.done) done = true;
+        else yield r.value;
+      }
+    } finally {
+      if (!done) await it.return?.();
     }
   }
   return { head: head.subarray(0, Math.min(head.length, bytes)), rest: rest(), complete: done && head.length <= bytes };
 }
 
-async function parseLines(
+/** The longest slice of input parsed between two batches (bytes of N-Triples, characters of Turtle). */
+const SLICE = 1 << 16;
+
+async function* parseLines(
   chunks: AsyncIterable<Uint8Array>,
   mediaType: string,
   dictionary: TermIds,
-  sink: StatementSink,
   report: ImportReport,
   interrupter: Interrupter,
   showContent: boolean,
-): Promise<ParseOutcome> {
+): AsyncGenerator<QuadBatch, void, undefined> {
+  const batch = new QuadBuffer();
   const parser = new NTriplesParser(
     {
       intern: (bytes, start, end) => dictionary.internBytes(bytes, start, end),
-      statement: (s, p, o, g) => sink.statement(s, p, o, g),
+      statement: (s, p, o, g) => batch.push(s, p, o, g),
       error: (line, column, message) => report.error(message, line, column),
     },
     { quads: mediaType === N_QUADS, showContent },
   );
-  const SLICE = 1 << 16;
   for await (const input of chunks) {
     // a plain Uint8Array view (not a Buffer), so that the byte loops downstream stay monomorphic
     const chunk = new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
-    // feed big chunks in slices so that interrupts and other requests get their turn
+    // feed big chunks in slices, each slice's statements a batch, so that interrupts and other
+    // requests get their turn and batches stay small
     for (let i = 0; i < chunk.length; i += SLICE) {
       parser.write(chunk.subarray(i, Math.min(chunk.length, i + SLICE)));
+      if (batch.count > 0) {
+        yield batch;
+        batch.clear();
+      }
       if (interrupter.due()) await interrupter.yield();
     }
     interrupter.check();
   }
   parser.end();
-  return { mediaType, definedPrefixes: new Map() };
+  if (batch.count > 0) yield batch;
 }
 
-async function parseTurtle(
+async function* parseTurtle(
   chunks: AsyncIterable<Uint8Array>,
   mediaType: string,
   dictionary: TermIds,
-  sink: StatementSink,
   report: ImportReport,
   options: ParseOptions,
-): Promise<ParseOutcome> {
+  defined: Map<string, string>,
+): AsyncGenerator<QuadBatch, void, undefined> {
   // the store's prefixes apply unless the input redefines them (n3 takes no initial prefixes)
   const preamble = new PrefixPreamble(options.prefixes);
   // Anonymous blank nodes (`[]`, lists) get fresh store-unique labels. Within this input a
@@ -284,80 +294,88 @@ async function parseTurtle(
     blankNode: (name?: string): RDF.BlankNode => DataFactory.blankNode(blankNode(name)),
   };
   const parser = new Parser({ format: mediaType === TRIG ? 'application/trig' : 'text/turtle', baseIRI: options.baseIRI, blankNodePrefix: '_:', factory });
-  const defined = new Map<string, string>();
   const showContent = options.showContent !== false;
   const errorsBefore = report.errors;
+  const interrupter = options.interrupter;
+  const internTerm = (term: RDF.Term): number => dictionary.intern(termToKey(term));
+  // n3 reads a stream by its data and end events, parsing each piece of text synchronously when
+  // it is emitted: the quads of one piece are one batch
+  const input = new EventEmitter();
+  const batch = new QuadBuffer();
+  // whether n3 is done (the end, or an error: it reports nothing after one)
+  let finished = false;
+  // a refused write, or a process past max-memory, ends the import (the caller rolls back)
+  let failure: { readonly error: unknown } | undefined;
+  parser.parse(input as unknown as NodeJS.ReadableStream, {
+    onQuad: (error: Error | null, quad: RDF.Quad | null) => {
+      if (finished) return;
+      if (error) {
+        finished = true;
+        const { line, column } = preamble.position((error as Error & { context?: N3ErrorContext }).context);
+        report.error(turtleErrorMessage(error.message, showContent), line, column);
+        return;
+      }
+      if (!quad) {
+        finished = true;
+        return;
+      }
+      try {
+        const g = quad.graph.termType === 'DefaultGraph' ? -1 : internTerm(quad.graph);
+        batch.push(internTerm(quad.subject), internTerm(quad.predicate), internTerm(quad.object), g);
+      } catch (e) {
+        if (e instanceof AccessDeniedError || e instanceof MemoryExhaustedError) {
+          finished = true;
+          failure = { error: e };
+          return;
+        }
+        report.error((e as Error).message);
+      }
+    },
+    onPrefix: (prefix: string, iri: RDF.NamedNode) => {
+      if (finished || !preamble.contentPrefix()) return;
+      const name = `${prefix}:`;
+      defined.set(name, iri.value);
+      if (showContent) report.prefix(name, iri.value);
+    },
+  } as unknown as Parameters<Parser['parse']>[1]);
+  // n3 answers nothing for a stream that gives it no text
+  let given = false;
+  function* parse(text: string): Generator<QuadBatch, void, undefined> {
+    for (let i = 0; i < text.length && !finished; i += SLICE) {
+      given = true;
+      input.emit('data', i === 0 && text.length <= SLICE ? text : text.slice(i, i + SLICE));
+      if (failure) throw failure.error;
+      if (batch.count > 0) {
+        yield batch;
+        batch.clear();
+      }
+    }
+  }
   const decoder = new StringDecoder('utf8');
   const validator = new Utf8Validator();
-  const interrupter = options.interrupter;
-  // malformed UTF-8 is an error row, and ends the input there (whatever n3 says of the rest is not reported)
-  let malformed = false;
-  async function* text(): AsyncGenerator<string> {
-    try {
-      for await (const chunk of chunks) {
-        validator.write(chunk);
-        const piece = preamble.input(decoder.write(chunk));
-        if (piece !== '') yield piece;
-        await interrupter.maybeYield();
-      }
-      validator.end();
-    } catch (e) {
-      if (!(e instanceof InvalidUtf8Error)) throw e;
-      malformed = true;
-      report.error(e.description, e.line, e.column);
-      // n3 answers nothing for a stream that gives it no text: give it a space
-      yield preamble.end() || ' ';
-      return;
+  try {
+    for await (const chunk of chunks) {
+      validator.write(chunk);
+      yield* parse(preamble.input(decoder.write(chunk)));
+      if (finished) break;
+      await interrupter.maybeYield();
     }
-    // n3 answers nothing for a stream that gives it no text: give it a space
-    yield preamble.input(decoder.end()) + preamble.end() || ' ';
+    if (!finished) validator.end();
+  } catch (e) {
+    // malformed UTF-8 is an error row, and ends the input there (whatever n3 would say of the rest is not reported)
+    if (!(e instanceof InvalidUtf8Error)) throw e;
+    report.error(e.description, e.line, e.column);
+    return;
   }
-  const input = Readable.from(text(), { objectMode: false, encoding: 'utf8' });
-  const internTerm = (term: RDF.Term): number => dictionary.intern(termToKey(term));
-  await new Promise<void>((resolve, reject) => {
-    input.on('error', reject);
-    parser.parse(input as unknown as NodeJS.ReadableStream & { setEncoding?: (e: string) => void }, {
-      onQuad: (error: Error | null, quad: RDF.Quad | null) => {
-        if (error) {
-          if (malformed) {
-            input.destroy();
-            resolve();
-            return;
-          }
-          const { line, column } = preamble.position((error as Error & { context?: N3ErrorContext }).context);
-          report.error(turtleErrorMessage(error.message, showContent), line, column);
-          input.destroy();
-          resolve();
-          return;
-        }
-        if (!quad) {
-          resolve();
-          return;
-        }
-        try {
-          const g = quad.graph.termType === 'DefaultGraph' ? -1 : internTerm(quad.graph);
-          sink.statement(internTerm(quad.subject), internTerm(quad.predicate), internTerm(quad.object), g);
-        } catch (e) {
-          // a refused write, or a process past max-memory, ends the import (the caller rolls back); other errors are notifications
-          if (e instanceof AccessDeniedError || e instanceof MemoryExhaustedError) {
-            input.destroy();
-            reject(e);
-            return;
-          }
-          report.error((e as Error).message);
-        }
-      },
-      onPrefix: (prefix: string, iri: RDF.NamedNode) => {
-        if (!preamble.contentPrefix()) return;
-        const name = `${prefix}:`;
-        defined.set(name, iri.value);
-        if (showContent) report.prefix(name, iri.value);
-      },
-    } as unknown as Parameters<Parser['parse']>[1]);
-  });
+  if (!finished) {
+    yield* parse(preamble.input(decoder.end()) + preamble.end());
+    if (!given) input.emit('data', ' ');
+    input.emit('end');
+    if (failure) throw failure.error;
+    if (batch.count > 0) yield batch;
+  }
   // the prefixes of content that is not shown are part of what it holds: reported only when it imports
   if (!showContent && report.errors === errorsBefore) for (const [name, iri] of defined) report.prefix(name, iri);
-  return { mediaType, definedPrefixes: defined };
 }
 
 /**

@@ -12,7 +12,7 @@ import { ByteCounter, openSource } from '../formats/byte-source.js';
 import type { ContentSource, OpenedSource } from '../formats/content-source.js';
 import { canonicalMediaType, DATALOG, mediaTypeOfFileName, TRIG, TURTLE, unsupportedMediaTypeMessage } from '../formats/media-types.js';
 import type { ImportReport } from '../formats/notifications.js';
-import { ABSENT_TERM, parseRdf, readText, sniffContent, type TermIds } from '../formats/rdf-parse.js';
+import { ABSENT_TERM, parseRdf, type QuadBatch, readText, sniffContent, type TermIds } from '../formats/rdf-parse.js';
 import { parseDatalog } from '../formats/datalog-parser.js';
 import { InvalidUtf8Error } from '../formats/utf8-validation.js';
 import { RULE_NOT_SHOWN, TUPLE_TABLE_NOT_SHOWN } from '../formats/hidden-content.js';
@@ -103,12 +103,18 @@ export async function importInto(
     const changed = deleting ? log.removeExplicit(tableId, tuple) : log.addExplicit(tableId, tuple);
     if (changed) report.changedFacts++;
   };
-  const sink = {
-    statement(s: number, p: number, o: number, g: number): void {
+  // the statements of one batch of parsed RDF (see QuadBatch)
+  const applyBatch = (batch: QuadBatch): void => {
+    const quads = batch.quads;
+    for (let i = 0, end = batch.count << 2; i < end; i += 4) {
+      const s = quads[i]!;
+      const p = quads[i + 1]!;
+      const o = quads[i + 2]!;
+      let g = quads[i + 3]!;
       if (g === -1) g = defaultGraph;
       if (s === ABSENT_TERM || p === ABSENT_TERM || o === ABSENT_TERM || g === ABSENT_TERM) {
         report.processedFacts++;
-        return;
+        continue;
       }
       if (g < 0) {
         triple[0] = s;
@@ -122,7 +128,7 @@ export async function importInto(
         quad[3] = g;
         apply(QUADS_ID, quad);
       }
-    },
+    }
   };
   // IRIs of built-in rule sets are not read: their rules go to (or leave) the internal domain
   let toOpen: ImportSource | undefined = source;
@@ -155,7 +161,7 @@ export async function importInto(
       importDatalog(store, tx, text, { baseIRI, prefixes, deleting, defaultGraph, showContent }, report, apply, definedPrefixes);
       return;
     }
-    const outcome = await parseRdf(content, ids, sink, report, {
+    const parsed = parseRdf(content, ids, report, {
       mediaType: stated,
       baseIRI,
       prefixes,
@@ -165,7 +171,8 @@ export async function importInto(
       fallBackToTurtle: stated === undefined && (declared === undefined || declared === TURTLE || declared === TRIG),
       showContent,
     });
-    for (const [name, iri] of outcome.definedPrefixes) definedPrefixes.set(name, iri);
+    for await (const batch of parsed) applyBatch(batch);
+    for (const [name, iri] of parsed.definedPrefixes) definedPrefixes.set(name, iri);
   };
   // when one source fails, the others are closed (files and responses not read to the end are
   // released, and their parsing stops); the first failure is thrown once every source is done

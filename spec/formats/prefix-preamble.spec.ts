@@ -22,10 +22,12 @@ async function read(text: string, prefixes: ReadonlyMap<string, string>, mediaTy
   };
   const report = new ImportReport();
   const statements: string[][] = [];
-  const sink = { statement: (s: number, p: number, o: number, g: number) => void statements.push([s, p, o, g].map((id) => (id < 0 ? '' : keys[id]!))) };
   let n = 0;
   const content = await sniffContent(chunksOf(text));
-  await parseRdf(content, ids, sink, report, { mediaType, baseIRI: EX, prefixes, freshBlankNode: () => `_:f${++n}`, interrupter: new Interrupter() });
+  const parsed = parseRdf(content, ids, report, { mediaType, baseIRI: EX, prefixes, freshBlankNode: () => `_:f${++n}`, interrupter: new Interrupter() });
+  for await (const batch of parsed) {
+    for (let i = 0; i < batch.count; i++) statements.push([...batch.quads.subarray(4 * i, 4 * i + 4)].map((id) => (id < 0 ? '' : keys[id]!)));
+  }
   return { errors: report.notifications.filter((r) => r.type === 'error'), prefixes: report.notifications.filter((r) => r.type === 'prefix'), statements };
 }
 
