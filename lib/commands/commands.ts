@@ -4,26 +4,29 @@
  * @module
  */
 import {
-  ANSWER_MEDIA_TYPES,
-  CONTENT_MEDIA_TYPES,
   EXPLANATION_TYPES,
   type ExplanationType,
   type ExportParameters,
   ImportError,
   type ImportResult,
   type ImportSource,
-  type QueryOptions,
   renderExplanation,
-  sparqlOperationType,
   type TransactionType,
   type UpdateType,
 } from '../index.js';
-import { bytesText, count, listing, plural, seconds, TablePrinter, TermFormatter } from './output.js';
+import { bytesText, count, listing, plural, seconds } from './output.js';
 import { ADMIN_COMMANDS } from './admin-commands.js';
 import { confirmed as confirm, isKeyword as keyword, pairs } from './arguments.js';
 import { type CommandContext, CommandError, SHELL_VARIABLES } from './base.js';
 import type { Shell } from './shell.js';
 import type { Word } from './words.js';
+import { runSparql } from './sparql-command.js';
+import { answer, evaluate, update } from './statements.js';
+import { dsconn, srvconn } from './connections.js';
+import { endpoint } from './endpoint-command.js';
+import { factAtom } from './fact-syntax.js';
+
+export { runSparql };
 
 /** A command of the shell. */
 export interface Command {
@@ -126,67 +129,6 @@ function rowText(row: ImportResult['rows'][number]): string {
 }
 
 
-// ---- SPARQL ----
-
-const PAGE_SIZE = 1000;
-
-/** Runs SPARQL typed as a command: queries print their answers, updates what they did. */
-export async function runSparql(ctx: CommandContext, text: string): Promise<void> {
-  const shell = ctx.shell;
-  const type = sparqlOperationType(text);
-  const ds = shell.store();
-  const summary = shell.variable('query.print-summary') !== 'false';
-  const start = performance.now();
-  if (type === 'UPDATE') {
-    await ds.evaluateUpdate(text);
-    if (summary) await ctx.note(`update done in ${elapsed(start)}\n`);
-    return;
-  }
-  const limit = shell.variable('query.time-limit') ?? 'none';
-  const memoryLimit = shell.variable('query.memory-limit') ?? 'none';
-  const options: QueryOptions = {
-    factDomain: shell.variable('query.fact-domain') ?? 'all',
-    ...(limit !== 'none' && Number(limit) > 0 ? { timeLimitMs: Number(limit) } : {}),
-    ...(memoryLimit !== 'none' ? { memoryLimitBytes: Number(memoryLimit) } : {}),
-  };
-  const format = shell.variable('query.answer-format') ?? 'table';
-  let answers = 0;
-  if (format !== 'table') {
-    const graph = type === 'CONSTRUCT' || type === 'DESCRIBE';
-    const mediaType = graph ? (CONTENT_MEDIA_TYPES.includes(format) ? format : 'text/turtle') : format;
-    if (!graph && !ANSWER_MEDIA_TYPES.includes(format)) throw new CommandError(`query.answer-format '${format}' is not an answer format (table, or one of ${ANSWER_MEDIA_TYPES.join(', ')})`);
-    answers = await ds.evaluateQueryTo(text, mediaType, (chunk) => ctx.out(chunk), options);
-  } else {
-    const formatter = new TermFormatter(await ds.getPrefixes());
-    const cursor = ds.createCursor(text, options);
-    try {
-      await shell.onInterrupt(
-        () => cursor.close(),
-        async () => {
-          let page = await cursor.open(PAGE_SIZE);
-          shell.checkInterrupted();
-          if (type === 'ASK') {
-            answers = page.rows.length > 0 ? 1 : 0;
-            await ctx.out(answers > 0 ? 'true\n' : 'false\n');
-            return;
-          }
-          const printer = new TablePrinter(formatter.header(page.variables));
-          for (;;) {
-            await ctx.out(printer.page(page.rows.map((row) => formatter.row(row))));
-            answers += page.rows.length;
-            if (!page.more) break;
-            page = await cursor.advance(PAGE_SIZE);
-            shell.checkInterrupted();
-          }
-        },
-      );
-    } finally {
-      cursor.close();
-    }
-  }
-  if (summary && type !== 'ASK') await ctx.note(`${plural(answers, 'answer')} in ${elapsed(start)}\n`);
-}
-
 // ---- the commands ----
 
 const active: Command = {
@@ -204,7 +146,8 @@ const active: Command = {
     }
     ctx.blame = name;
     ctx.shell.activate(name.text);
-    await ctx.note(`data store '${name.text}' is active\n`);
+    const store = ctx.shell.store().dataStoreName;
+    await ctx.note(store === name.text ? `data store '${store}' is active\n` : `data store connection '${name.text}' (data store '${store}') is active\n`);
   },
 };
 
@@ -222,8 +165,9 @@ const begin: Command = {
       if (keyword(kind, 'read-only', 'read')) type = 'read-only';
       else if (!keyword(kind, 'read-write', 'write')) throw new CommandError(`unknown transaction type '${kind.text}' (read-only or read-write)`, kind);
     }
-    await ctx.shell.store().beginTransaction(type);
-    await ctx.note(`${type} transaction started on '${ctx.shell.activeDataStore ?? ''}'\n`);
+    const ds = ctx.shell.store();
+    await ds.beginTransaction(type);
+    await ctx.note(`${type} transaction started on '${ds.dataStoreName}'\n`);
   },
 };
 
@@ -396,6 +340,8 @@ const explain: Command = {
   name: 'explain',
   syntax: 'explain [shortest | to-explicit | exhaustive] [<max-depth> [<max-rule-instances>]] <fact>',
   summary: 'explain how a fact of the active data store was derived, as an indented proof tree',
+  details:
+    'The fact is a Datalog atom — [ex:a, ex:p, ex:b] for a triple, ex:Person[ex:ann] for a class membership, [ex:a, ex:p, ex:b] ex:g in a named graph, T(ex:a, ex:b) in a tuple table — or three terms as in Turtle: ex:a ex:p ex:b (a stands for rdf:type, a fourth term names the graph, a final . is allowed). The store\'s prefixes apply. shortest (the default) prints one shortest proof, to-explicit every proof down to explicit facts, exhaustive every proof; <max-depth> and <max-rule-instances> bound the tree.',
   keywords: ['shortest', 'to-explicit', 'exhaustive'],
   async run(ctx) {
     const ds = ctx.shell.store();
@@ -407,7 +353,7 @@ const explain: Command = {
     while (limits.length < 2 && args[i] && /^\d+$/.test(args[i]!.text) && i < args.length - 1) limits.push(Number(args[i++]!.text));
     const first = args[i];
     if (!first) throw new CommandError('explain needs the fact to explain, in Datalog (for example: explain :Person[:ann])');
-    const fact = i === args.length - 1 && first.quoted ? first.text : (i === 0 ? ctx.command.text.slice(first.start) : ctx.rest(args[i - 1]!)).trim();
+    const fact = factAtom(i === args.length - 1 && first.quoted ? first.text : (i === 0 ? ctx.command.text.slice(first.start) : ctx.rest(args[i - 1]!)).trim());
     ctx.blame = first;
     const explanation = await ds.explain(fact, {
       ...(type !== undefined ? { type } : {}),
@@ -956,12 +902,16 @@ const sleep: Command = {
 /** Every command, in alphabetical order. */
 export const COMMANDS: readonly Command[] = [
   active,
+  answer,
   begin,
   clear,
   commit,
   compact,
+  dsconn,
   dstore,
   echo,
+  endpoint,
+  evaluate,
   exec,
   explain,
   exportCommand,
@@ -981,7 +931,9 @@ export const COMMANDS: readonly Command[] = [
   serverinfo,
   set,
   sleep,
+  srvconn,
   unset,
+  update,
   ...ADMIN_COMMANDS,
 ].sort((a, b) => a.name.localeCompare(b.name));
 

@@ -13,6 +13,7 @@ import {
   type ProgressReport,
   QuadlogError,
   type ServerConnection,
+  UnknownResourceError,
 } from '../index.js';
 import { CommandError, type CommandContext, SHELL_VARIABLES } from './base.js';
 import { COMMANDS, findCommand, isSparqlStart, runSparql, type Command } from './commands.js';
@@ -89,6 +90,52 @@ export interface ShellOptions {
   readonly variables?: Readonly<Record<string, string>> | undefined;
   /** Whether the shell runs inside a server for a remote client (named in messages). */
   readonly remote?: boolean | undefined;
+  /**
+   * The HTTP endpoint of the shell's server, for `endpoint start` and `endpoint stop`.
+   * Without it (shells of the HTTP endpoint, shells of a remote server), `endpoint` is refused.
+   */
+  readonly endpoint?: ShellEndpoint | undefined;
+}
+
+/** Parameters of {@link ShellEndpoint.start}, from the shell's `endpoint.*` variables. */
+export interface ShellEndpointParameters {
+  /** The TCP port (0: any free port). */
+  readonly port?: number | undefined;
+  /** The host or address to listen on. */
+  readonly host?: string | undefined;
+  /** The variant of the management interface (A or B). */
+  readonly variant?: 'A' | 'B' | undefined;
+  /** How long connections and shells opened over HTTP live without a request (ms). */
+  readonly objectKeepAliveTime?: number | undefined;
+  /** The largest request body accepted, in bytes. */
+  readonly maxContentBytes?: number | undefined;
+  /** Whether the web console is served at `/console/`. */
+  readonly console?: boolean | undefined;
+}
+
+/** The HTTP endpoint a shell may start and stop (see {@link ShellOptions.endpoint}). */
+export interface ShellEndpoint {
+  /** The URL of the running endpoint, or undefined when it is stopped. */
+  readonly url: string | undefined;
+  /**
+   * Starts the endpoint; resolves with its URL.
+   * @throws Error when it runs already or the port cannot be bound.
+   */
+  start(parameters: ShellEndpointParameters): Promise<string>;
+  /** Stops the endpoint; resolves with false when it was not running. */
+  stop(): Promise<boolean>;
+}
+
+/** A data store connection of a shell, as `dsconn list` shows it. */
+export interface DataStoreConnectionInfo {
+  /** The connection's name. */
+  readonly name: string;
+  /** The data store it is connected to. */
+  readonly dataStore: string;
+  /** The role it acts as. */
+  readonly role: string;
+  /** Its open transaction, if any. */
+  readonly transaction: string | undefined;
 }
 
 /** How {@link Shell.run} runs a script. */
@@ -134,6 +181,13 @@ export interface ShellRunResult {
   readonly failure?: ShellFailure | undefined;
 }
 
+/** A data store connection the shell holds: the connection, its store and the server connection it came from. */
+interface HeldStore {
+  ds: DataStoreConnection;
+  readonly store: string;
+  readonly server: string;
+}
+
 /** What `on-error` says to do after a failure. */
 type OnError = 'stop' | 'continue' | 'continue-if-exists';
 
@@ -141,6 +195,7 @@ const CHOICES: Readonly<Record<string, readonly string[]>> = {
   'on-error': ['stop', 'continue', 'continue-if-exists'],
   'query.fact-domain': ['explicit', 'derived', 'all'],
   'query.print-summary': ['true', 'false'],
+  'query.explain': ['true', 'false'],
   'import.monitor': ['off', 'progress', 'summary'],
   'export.monitor': ['off', 'progress', 'summary'],
   'reason.monitor': ['off', 'progress', 'summary'],
@@ -159,15 +214,18 @@ class ScriptAborted extends Error {
 /** A shell: see the module documentation. */
 export class Shell {
   /** @internal */
-  readonly sc: ServerConnection;
-  /** @internal */
   readonly io: ShellIO;
   /** @internal */
   readonly files: ShellFiles | undefined;
   /** Whether the shell runs in a server for a remote client. */
   readonly remote: boolean;
+  /** @internal */
+  readonly endpoint: ShellEndpoint | undefined;
   private readonly variables = new Map<string, string>();
-  private readonly stores = new Map<string, DataStoreConnection>();
+  private readonly servers = new Map<string, ServerConnection>();
+  private activeServer = 'sc1';
+  private readonly initialRole: string;
+  private readonly stores = new Map<string, HeldStore>();
   private active: string | undefined;
   private interruptRequested = false;
   private readonly interruptListeners = new Set<() => void>();
@@ -179,7 +237,9 @@ export class Shell {
 
   /** Creates a shell (see {@link ShellOptions}). */
   constructor(options: ShellOptions) {
-    this.sc = options.connection;
+    this.servers.set('sc1', options.connection);
+    this.initialRole = options.connection.roleName;
+    this.endpoint = options.endpoint;
     this.io = options.io;
     this.files = options.files;
     this.remote = options.remote ?? false;
@@ -187,9 +247,21 @@ export class Shell {
     for (const [name, value] of Object.entries(options.variables ?? {})) this.variables.set(name, value);
   }
 
-  /** The role the shell acts as. */
+  /** The role the shell acts as (that of the active server connection). */
   get roleName(): string {
-    return this.sc.roleName;
+    return this.servers.get(this.activeServer)?.roleName ?? this.initialRole;
+  }
+
+  /**
+   * @internal The active server connection.
+   * @throws CommandError when the connection of that name has been closed.
+   */
+  get sc(): ServerConnection {
+    const held = this.servers.get(this.activeServer);
+    if (!held || held.isClosed) {
+      throw new CommandError(`the active server connection '${this.activeServer}' is not open: open one with 'srvconn open' or choose another with 'srvconn active <name>'`);
+    }
+    return held;
   }
 
   /** The name of the active data store, if any. */
@@ -228,14 +300,15 @@ export class Shell {
 
   /** The value of a variable, or undefined. */
   variable(name: string): string | undefined {
-    if (name === 'role') return this.sc.roleName;
-    if (name === 'active') return this.active ?? '';
+    if (name === 'role') return this.roleName;
+    if (name === 'active' || name === 'active-data-store-connection') return this.active ?? '';
+    if (name === 'active-server-connection') return this.activeServer;
     return this.variables.get(name);
   }
 
   /** The names of the variables that are set. */
   variableNames(): string[] {
-    return [...this.variables.keys()].sort();
+    return [...this.variables.keys(), 'active-data-store-connection', 'active-server-connection'].sort();
   }
 
   /**
@@ -245,6 +318,8 @@ export class Shell {
   async setVariable(name: string, value: string, word?: Word): Promise<void> {
     const known = SHELL_VARIABLES.find((v) => v.name === name);
     if (known?.readOnly || name === 'role' || name === 'active' || /^\d+$/.test(name)) throw new CommandError(`variable '${name}' cannot be set`, word);
+    if (name === 'active-data-store-connection') return this.activate(value);
+    if (name === 'active-server-connection') return this.activateServer(value);
     const choices = CHOICES[name];
     if (choices && !choices.includes(value)) throw new CommandError(`invalid value '${value}' for '${name}' (expected ${choices.join(', ')})`, word);
     if (name === 'query.time-limit' && value !== 'none' && !/^\d+$/.test(value)) throw new CommandError(`invalid value '${value}' for 'query.time-limit' (expected a number of milliseconds, or none)`, word);
@@ -326,8 +401,8 @@ export class Shell {
   interrupt(): void {
     if (!this.running) return;
     this.interruptRequested = true;
-    this.sc.interrupt();
-    for (const ds of this.stores.values()) ds.interrupt();
+    for (const sc of this.servers.values()) sc.interrupt();
+    for (const held of this.stores.values()) held.ds.interrupt();
     for (const listener of [...this.interruptListeners]) listener();
   }
 
@@ -355,19 +430,22 @@ export class Shell {
     this.interrupt();
     await this.rollbackAll('the shell ended').catch(() => undefined);
     this.closed = true;
-    for (const ds of this.stores.values()) ds.close();
+    for (const held of this.stores.values()) held.ds.close();
     this.stores.clear();
     await this.closeOutput().catch(() => undefined);
-    this.sc.close();
+    for (const sc of this.servers.values()) sc.close();
+    this.servers.clear();
   }
 
   /** Rolls back the open transactions of the shell's connections, with a note for each. */
   private async rollbackAll(why: string): Promise<void> {
-    for (const [name, ds] of this.stores) {
+    for (const [name, held] of this.stores) {
+      const ds = held.ds;
       if (ds.transactionType === undefined || ds.isClosed) continue;
       try {
         await ds.rollbackTransaction();
-        await this.message(`transaction on data store '${name}' rolled back: ${why} without commit\n`);
+        const connection = name === held.store ? '' : ` (connection '${name}')`;
+        await this.message(`transaction on data store '${held.store}'${connection} rolled back: ${why} without commit\n`);
       } catch {
         ds.close();
         this.stores.delete(name);
@@ -383,28 +461,122 @@ export class Shell {
     return this.connectionTo(this.active);
   }
 
-  /** @internal A connection to a data store (kept for later commands). */
+  /**
+   * @internal The data store connection of a name: the shell's connection of that name
+   * (reopened when it is no longer usable), else a new connection, named after the store, to
+   * the data store of that name through the active server connection.
+   */
   connectionTo(name: string): DataStoreConnection {
     const held = this.stores.get(name);
-    if (held && held.isUsable) return held;
-    held?.close();
-    this.stores.delete(name);
+    if (held) {
+      if (held.ds.isUsable) return held.ds;
+      held.ds.close();
+      const server = this.servers.get(held.server);
+      if (!server || server.isClosed) {
+        this.stores.delete(name);
+        throw new CommandError(`the data store connection '${name}' was closed, and its server connection '${held.server}' is closed too: open it again with 'dsconn open'`);
+      }
+      held.ds = server.newDataStoreConnection(held.store);
+      return held.ds;
+    }
     const ds = this.sc.newDataStoreConnection(name);
-    this.stores.set(name, ds);
+    this.stores.set(name, { ds, store: name, server: this.activeServer });
     return ds;
   }
 
-  /** @internal Makes a store active (it must exist and be readable). */
+  /** @internal Makes a data store connection active (opening one to the store of that name when there is none). */
   activate(name: string): void {
     this.connectionTo(name);
     this.active = name;
   }
 
-  /** @internal Forgets a store's connection (after the store was deleted). */
-  forget(name: string): void {
-    this.stores.get(name)?.close();
+  /** @internal Forgets every connection to a data store (after the store was deleted). */
+  forget(store: string): void {
+    for (const [name, held] of [...this.stores]) {
+      if (held.store !== store) continue;
+      held.ds.close();
+      this.stores.delete(name);
+      if (this.active === name) this.active = undefined;
+    }
+    if (this.active === store) this.active = undefined;
+  }
+
+  /** @internal The data store connections of the shell, by name. */
+  dataStoreConnections(): DataStoreConnectionInfo[] {
+    return [...this.stores]
+      .map(([name, held]) => ({ name, dataStore: held.store, role: held.ds.roleName, transaction: held.ds.isClosed ? undefined : held.ds.transactionType }))
+      .sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /**
+   * @internal Opens a data store connection named `name` (by default the store's name, or
+   * `ds<n>` when that is taken) to a store, through `server` (default: the active server
+   * connection); returns its name.
+   */
+  openDataStoreConnection(name: string | undefined, store: string, server?: { readonly name: string; readonly connection: ServerConnection }): string {
+    if (name !== undefined && this.stores.has(name)) throw new DuplicateResourceError(`a data store connection named '${name}' is open already`);
+    let chosen = name ?? store;
+    for (let i = 1; this.stores.has(chosen); i++) chosen = `ds${i}`;
+    const via = server ?? { name: this.activeServer, connection: this.sc };
+    const ds = via.connection.newDataStoreConnection(store);
+    this.stores.set(chosen, { ds, store, server: via.name });
+    return chosen;
+  }
+
+  /**
+   * @internal Closes a data store connection (an open transaction is rolled back, and said so);
+   * false when there is none of that name.
+   */
+  async closeDataStoreConnection(name: string): Promise<boolean> {
+    const held = this.stores.get(name);
+    if (!held) return false;
+    if (held.ds.transactionType !== undefined && !held.ds.isClosed) {
+      await held.ds.rollbackTransaction().catch(() => undefined);
+      await this.message(`transaction on data store '${held.store}' rolled back: its connection '${name}' was closed without commit\n`);
+    }
+    held.ds.close();
     this.stores.delete(name);
     if (this.active === name) this.active = undefined;
+    return true;
+  }
+
+  /** @internal The server connections of the shell: name, role, and whether it is the active one. */
+  serverConnections(): Array<{ readonly name: string; readonly role: string; readonly active: boolean }> {
+    return [...this.servers]
+      .map(([name, sc]) => ({ name, role: sc.roleName, active: name === this.activeServer }))
+      .sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** @internal The name of the active server connection. */
+  get activeServerConnection(): string {
+    return this.activeServer;
+  }
+
+  /** @internal Adds a server connection under a name (default `sc<n>`); returns the name. */
+  addServerConnection(name: string | undefined, connection: ServerConnection): string {
+    if (name !== undefined && this.servers.has(name)) {
+      connection.close();
+      throw new DuplicateResourceError(`a server connection named '${name}' is open already`);
+    }
+    let chosen = name ?? 'sc1';
+    for (let i = 1; this.servers.has(chosen); i++) chosen = `sc${i}`;
+    this.servers.set(chosen, connection);
+    return chosen;
+  }
+
+  /** @internal Makes a server connection active. */
+  activateServer(name: string): void {
+    if (!this.servers.has(name)) throw new UnknownResourceError(`no server connection is named '${name}' (srvconn list shows them)`);
+    this.activeServer = name;
+  }
+
+  /** @internal Closes a server connection; false when there is none of that name. */
+  closeServerConnection(name: string): boolean {
+    const sc = this.servers.get(name);
+    if (!sc) return false;
+    sc.close();
+    this.servers.delete(name);
+    return true;
   }
 
   // ---- output ----

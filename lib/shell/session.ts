@@ -9,7 +9,8 @@ import { access } from 'node:fs/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { ConnectionFactory, Server } from '../index.js';
-import { type CommandText, complete, type ShellFiles, type ShellIO, Shell, SHELL_VARIABLES } from '../commands/index.js';
+import { type CommandText, complete, type ShellEndpoint, type ShellEndpointParameters, type ShellFiles, type ShellIO, Shell, SHELL_VARIABLES } from '../commands/index.js';
+import { type EndpointHandle, startEndpoint } from '../http/index.js';
 import { readScriptFile } from './script-text.js';
 
 /** How a run of commands ended. */
@@ -51,6 +52,35 @@ export const LOCAL_FILES: ShellFiles = {
   ),
 };
 
+/** The HTTP endpoint of a server, started and stopped by the shell's `endpoint` command. */
+export function endpointOf(server: Server): ShellEndpoint {
+  let handle: EndpointHandle | undefined;
+  return {
+    get url() {
+      return handle?.url;
+    },
+    async start(parameters: ShellEndpointParameters) {
+      if (handle) throw new Error(`the endpoint is running already at ${handle.url}`);
+      handle = await startEndpoint(server, {
+        ...(parameters.port !== undefined ? { port: parameters.port } : {}),
+        ...(parameters.host !== undefined ? { host: parameters.host } : {}),
+        ...(parameters.variant !== undefined ? { variant: parameters.variant } : {}),
+        ...(parameters.objectKeepAliveTime !== undefined ? { objectKeepAliveTime: parameters.objectKeepAliveTime } : {}),
+        ...(parameters.maxContentBytes !== undefined ? { maxContentBytes: parameters.maxContentBytes } : {}),
+        ...(parameters.console !== undefined ? { console: parameters.console } : {}),
+      });
+      return handle.url;
+    },
+    async stop() {
+      const running = handle;
+      handle = undefined;
+      if (!running) return false;
+      await running.close();
+      return true;
+    },
+  };
+}
+
 /** Options of a local session. */
 export interface LocalSessionOptions {
   /** The name of the in-process server's first role (the shell's role). */
@@ -81,7 +111,7 @@ export class LocalSession implements ShellSession {
     const server = await Server.create({ roleName: options.role, password, parameters: options.parameters });
     try {
       const connection = await ConnectionFactory.newServerConnection(server.url, options.role, password);
-      const shell = new Shell({ connection, io: options.io, files: LOCAL_FILES, variables: { 'dir.root': options.root } });
+      const shell = new Shell({ connection, io: options.io, files: LOCAL_FILES, variables: { 'dir.root': options.root }, endpoint: endpointOf(server) });
       return new LocalSession(server, shell);
     } catch (e) {
       await server.shutdown();
