@@ -12,7 +12,7 @@ import { DataFactory, Literal as N3Literal } from 'n3';
 import { Algebra } from './sparql-libraries.js';
 import * as calendar from './calendar.js';
 import { castFunction } from './casts.js';
-import { termOrderEquals, valueCompare, valueEquals } from './comparison.js';
+import { sparqlOrderCompare, termOrderEquals, valueEquals } from './comparison.js';
 import { dateTimeFromDate } from './datetime.js';
 import { effectiveBooleanValue } from './ebv.js';
 import { ExpressionError, fail } from './errors.js';
@@ -110,10 +110,10 @@ const BUILTINS: ReadonlyMap<string, Builtin> = new Map<string, Builtin>([
   ['!', fixed(1, (a) => booleanLiteral(!effectiveBooleanValue(a)))],
   ['=', fixed(2, (a, b) => booleanLiteral(valueEquals(a, b)))],
   ['!=', fixed(2, (a, b) => booleanLiteral(!valueEquals(a, b)))],
-  ['<', fixed(2, (a, b) => booleanLiteral(valueCompare(a, b) < 0))],
-  ['>', fixed(2, (a, b) => booleanLiteral(valueCompare(a, b) > 0))],
-  ['<=', fixed(2, (a, b) => booleanLiteral(valueCompare(a, b) <= 0))],
-  ['>=', fixed(2, (a, b) => booleanLiteral(valueCompare(a, b) >= 0))],
+  ['<', fixed(2, (a, b) => booleanLiteral(sparqlOrderCompare(a, b) < 0))],
+  ['>', fixed(2, (a, b) => booleanLiteral(sparqlOrderCompare(a, b) > 0))],
+  ['<=', fixed(2, (a, b) => booleanLiteral(sparqlOrderCompare(a, b) <= 0))],
+  ['>=', fixed(2, (a, b) => booleanLiteral(sparqlOrderCompare(a, b) >= 0))],
   ['+', arithmetic(numericAdd, '+')],
   ['*', arithmetic(numericMultiply, '*')],
   ['/', arithmetic(numericDivide, '/')],

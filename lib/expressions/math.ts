@@ -9,7 +9,7 @@
  * error (`LOG(0)` is `-INF`, `SQRT(-1)` is `NaN`). A non-numeric argument is an error.
  * @module
  */
-import { valueCompare } from './comparison.js';
+import { sparqlOrderCompare } from './comparison.js';
 import { decimalFromBigInt, decimalMultiply, decimalSubtract, decimalToRational, rationalTruncate, type Decimal } from './decimal.js';
 import { fail } from './errors.js';
 import { type Numeric, commonType, decimal, double, float, integer, numericToInteger, toDouble, toFloat } from './numeric.js';
@@ -94,20 +94,20 @@ function isNaNValue(v: Value): boolean {
 /**
  * The least (`sign` −1) or greatest (`sign` 1) argument under the order of `<`, returned as it
  * is (its datatype kept; the first of equal ones). A NaN argument is the result; arguments that
- * `<` cannot order (a string and a number, two IRIs) make an error.
+ * `<` cannot order (a string and a number, an IRI and a literal) make an error.
  */
 function extreme(name: string, sign: 1 | -1, args: readonly Value[]): Value {
   if (args.length === 0) fail(`${name} takes at least one argument`);
   let best = args[0]!;
   if (isNaNValue(best)) return best;
-  if (args.length === 1) valueCompare(best, best); // a single argument must still be orderable
+  if (args.length === 1) sparqlOrderCompare(best, best); // a single argument must still be orderable
   for (let i = 1; i < args.length; i++) {
     const v = args[i]!;
     if (isNaNValue(v)) {
-      valueCompare(v, best);
+      sparqlOrderCompare(v, best);
       return v;
     }
-    if (valueCompare(v, best) * sign > 0) best = v;
+    if (sparqlOrderCompare(v, best) * sign > 0) best = v;
   }
   return best;
 }
