@@ -25,6 +25,7 @@ import { answer, evaluate, update } from './statements.js';
 import { dsconn, srvconn } from './connections.js';
 import { endpoint } from './endpoint-command.js';
 import { factAtom } from './fact-syntax.js';
+import { commitproc, dsprop, recompile, threads } from './store-commands.js';
 
 export { runSparql };
 
@@ -906,8 +907,10 @@ export const COMMANDS: readonly Command[] = [
   begin,
   clear,
   commit,
+  commitproc,
   compact,
   dsconn,
+  dsprop,
   dstore,
   echo,
   endpoint,
@@ -923,6 +926,7 @@ export const COMMANDS: readonly Command[] = [
   mat,
   prefix,
   quit,
+  recompile,
   remat,
   privilegeCommand('revoke'),
   role,
@@ -932,6 +936,7 @@ export const COMMANDS: readonly Command[] = [
   set,
   sleep,
   srvconn,
+  threads,
   unset,
   update,
   ...ADMIN_COMMANDS,

@@ -314,3 +314,64 @@ describe('shell: RDFox commands', () => {
     });
   });
 });
+
+describe('shell: RDFox commands about the store and the server', () => {
+  it('dsprop, commitproc, recompile and threads', async () => {
+    const dir = tempDir('quadlog-commitproc-');
+    writeFileSync(join(dir.path, 'stamp.ru'), 'INSERT { ex:log ex:saw ?x } WHERE { ?x ex:parentOf ?y }\n');
+    const s = await newShell({ root: dir.path });
+    try {
+      await s.shell.run(FAMILY);
+      s.take();
+      const result = await s.shell.run(
+        [
+          'dsprop set base-iri http://example.com/base/',
+          'dsprop set base-iri',
+          'commitproc show',
+          'commitproc set stamp.ru',
+          'commitproc show',
+          'import ! ex:carol ex:parentOf ex:dan .',
+          'SELECT ?x WHERE { ex:log ex:saw ?x } ORDER BY ?x',
+          'commitproc delete',
+          'commitproc show',
+          'recompile',
+          'threads 3',
+          'threads',
+        ].join('\n'),
+        { source: 's' },
+      );
+      expect(s.errors()).to.equal('');
+      expect(result.status).to.equal('completed');
+      expect(s.take()).to.equal(
+        [
+          'base-iri = http://example.com/base/',
+          'base-iri = http://example.com/base/',
+          'no commit procedure',
+          'commit procedure set',
+          'INSERT { ex:log ex:saw ?x } WHERE { ?x ex:parentOf ?y }',
+          '1 fact (1 new) in <t>',
+          ' ?x',
+          '----------',
+          ' ex:alice',
+          ' ex:bob',
+          ' ex:carol',
+          '3 answers in <t>',
+          'commit procedure deleted',
+          'no commit procedure',
+          'rules recompiled',
+          'the server may use 3 threads',
+          '3',
+          '',
+        ].join('\n'),
+      );
+      const listed = await s.shell.run('dsprop list');
+      expect(listed.status).to.equal('completed');
+      expect(s.take()).to.match(/^ Property +\| Value\n/);
+      await s.shell.run('set on-error continue\ndsprop set nosuch\nthreads many', { source: 't' });
+      expect(s.errors()).to.equal("t:2:12: dsprop, argument 2 'nosuch': error: data store 'family' has no property 'nosuch'\nt:3:9: threads, argument 1 'many': error: expected a number of threads\n");
+    } finally {
+      await s.close();
+      dir.remove();
+    }
+  });
+});
