@@ -61,6 +61,10 @@ export function endpointOf(server: Server): ShellEndpoint {
     },
     async start(parameters: ShellEndpointParameters) {
       if (handle) throw new Error(`the endpoint is running already at ${handle.url}`);
+      // what the shell's own user may read is not for everyone who signs in to the endpoint
+      if (server.readPolicy.sandboxDirectory === '/') {
+        throw new Error('the endpoint is not started: this shell\'s server reads every file you can read (sandbox directory /), and so would anyone who signs in to the endpoint; start the shell with --sandbox-directory DIR (and --allowed-url-schemes, default file,http,https) to serve it');
+      }
       handle = await startEndpoint(server, {
         ...(parameters.port !== undefined ? { port: parameters.port } : {}),
         ...(parameters.host !== undefined ? { host: parameters.host } : {}),

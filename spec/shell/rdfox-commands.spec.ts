@@ -8,8 +8,8 @@ import { endpointOf } from '../../lib/shell/session.js';
 import { normalise, tempDir } from './helpers.js';
 
 /** A shell of a fresh in-process server (with the endpoint control `quadlog shell` gives it, unless `remote`), its output collected. */
-async function newShell(options: { readonly root?: string; readonly remote?: boolean; readonly io?: Partial<ShellIO> } = {}) {
-  const server = await Server.create({ roleName: 'admin', password: 'pw', parameters: { 'password-hashing': 'fast' } });
+async function newShell(options: { readonly root?: string; readonly remote?: boolean; readonly io?: Partial<ShellIO>; readonly parameters?: Readonly<Record<string, string>> } = {}) {
+  const server = await Server.create({ roleName: 'admin', password: 'pw', parameters: { 'password-hashing': 'fast', ...options.parameters } });
   let out = '';
   let err = '';
   const shell = new Shell({
@@ -289,6 +289,17 @@ describe('shell: RDFox commands', () => {
         let refused = false;
         await fetch(`${url!}/health`).catch(() => (refused = true));
         expect(refused).to.equal(true);
+      } finally {
+        await s.close();
+      }
+    });
+
+    it("refuses to serve a shell's server that reads every file its user can read", async () => {
+      const s = await newShell({ parameters: { 'sandbox-directory': '/', 'allowed-url-schemes-on-import': 'file,http,https' } });
+      try {
+        await s.shell.run('set on-error continue\nset endpoint.port 0\nendpoint start\nendpoint status', { source: 's' });
+        expect(s.errors()).to.match(/^s:3:10: endpoint, argument 1 'start': error: the endpoint is not started: this shell's server reads every file you can read \(sandbox directory \/\).*--sandbox-directory DIR/);
+        expect(s.take()).to.equal('endpoint not running\n');
       } finally {
         await s.close();
       }

@@ -70,7 +70,7 @@ Barbara,80000
   it('serve.rdfox: a setup that tolerates what exists, a reader role, dsconn and srvconn, the endpoint started and stopped', async () => {
     const cwd = tempDir('quadlog-workshop-');
     try {
-      const result = await runCli(['shell', '-f', join(WORKSHOP, 'serve.rdfox')], { cwd: cwd.path });
+      const result = await runCli(['shell', '--sandbox-directory', WORKSHOP, '--allowed-url-schemes', 'file', '-f', join(WORKSHOP, 'serve.rdfox')], { cwd: cwd.path });
       expect(result.code).to.equal(0);
       expect(result.stderr).to.equal(`${join(WORKSHOP, 'serve.rdfox')}:6:15: dstore, argument 2 'org': DuplicateResourceError: data store 'org' already exists\n`);
       const out = normalise(result.stdout).replace(/http:\/\/127\.0\.0\.1:\d+/g, '<url>');
