@@ -145,8 +145,8 @@ export class TransactionLog {
   /**
    * Creates an empty log following transaction `baseSequence`, atomically (a temporary file
    * with the header, flushed, renamed to `path`, the directory flushed). With `replace`, an
-   * existing log at `path` is replaced (compaction: after the new snapshot is durable); without
-   * it, an existing file makes it fail.
+   * existing log at `path` is replaced; without it, an existing file makes it fail (compaction
+   * seals the log and starts the next one with {@link TransactionLog.rotate}).
    */
   static async create(path: string, baseSequence: number, options: LogOptions & { readonly replace?: boolean } = {}): Promise<TransactionLog> {
     const temporary = temporaryPathFor(path);

@@ -113,7 +113,7 @@ interface SectionBody {
 }
 
 /** Bytes checksummed between two pauses of a paced write. */
-const CRC_PIECE = 4 << 20;
+const CRC_PIECE = 2 << 20;
 
 /** The byte chunks of a snapshot file (for {@link writeSnapshot}, and for tests that build files by hand). */
 export function encodeSnapshot(sections: readonly SnapshotSection[], sequence: number): { chunks: Uint8Array[]; toc: SectionInfo[]; size: number } {

@@ -11,7 +11,7 @@ import type { Component } from './component-info.js';
 export interface StoreLoadReport {
   /** Whether a snapshot was read. */
   readonly snapshot: boolean;
-  /** Log records replayed. */
+  /** Log records replayed (of the sealed logs an interrupted compaction left, and of the log). */
   readonly records: number;
   /** Whether the materialisation was recomputed from scratch. */
   readonly rematerialised: boolean;
@@ -30,7 +30,8 @@ export interface StoreLoadReport {
    * acknowledged). The sentence names what was cut, where and how many whole records were
    * kept, e.g. `cut an incomplete record at byte 4120 (37 bytes to the end of the file: …)
    * from …/transactions.qlog; 12 whole records kept`. It is also the store's `recovery`
-   * property and the `Log tail cut` of its `Recovery` component.
+   * property and the `Log tail cut` of its `Recovery` component. When a sealed log (left by
+   * an interrupted compaction) was cut too, the sentences are joined with `; `.
    */
   readonly cut: string | undefined;
 }

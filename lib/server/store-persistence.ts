@@ -504,9 +504,9 @@ interface CompactionPoint {
 /** The longest a compaction works before it yields to the event loop, in milliseconds. */
 const SLICE_MS = 8;
 /** Rows or terms handled between two looks at the clock. */
-const STEP = 1 << 15;
+const STEP = 1 << 13;
 /** Bytes copied between two looks at the clock. */
-const BYTES_STEP = 4 << 20;
+const BYTES_STEP = 1 << 20;
 
 /** Yields to the event loop once {@link SLICE_MS} have passed since it last did. */
 class Pacer {
