@@ -9,7 +9,7 @@ import { access } from 'node:fs/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { ConnectionFactory, Server } from '../index.js';
-import { type CommandText, complete, type ShellEndpoint, type ShellEndpointParameters, type ShellFiles, type ShellIO, Shell, SHELL_VARIABLES } from '../commands/index.js';
+import { CommandError, type CommandText, complete, type ShellEndpoint, type ShellEndpointParameters, type ShellFiles, type ShellIO, Shell, SHELL_VARIABLES } from '../commands/index.js';
 import { type EndpointHandle, startEndpoint } from '../http/index.js';
 import { readScriptFile } from './script-text.js';
 
@@ -63,7 +63,7 @@ export function endpointOf(server: Server): ShellEndpoint {
       if (handle) throw new Error(`the endpoint is running already at ${handle.url}`);
       // what the shell's own user may read is not for everyone who signs in to the endpoint
       if (server.readPolicy.sandboxDirectory === '/') {
-        throw new Error('the endpoint is not started: this shell\'s server reads every file you can read (sandbox directory /), and so would anyone who signs in to the endpoint; start the shell with --sandbox-directory DIR (and --allowed-url-schemes, default file,http,https) to serve it');
+        throw new CommandError('the endpoint is not started: this shell\'s server reads every file you can read (sandbox directory /), and so would anyone who signs in to the endpoint; start the shell with --sandbox-directory DIR (and --allowed-url-schemes, default file,http,https) to serve it');
       }
       handle = await startEndpoint(server, {
         ...(parameters.port !== undefined ? { port: parameters.port } : {}),
