@@ -102,6 +102,29 @@ function seamPatterns(/** @type {string} */ folder, /** @type {number} */ depth)
 }
 
 /**
+ * Modules of one folder that may not import each other although the layers allow it, to keep a
+ * cycle from coming back: module → the modules it may not import (both relative to `lib/`,
+ * without extension, in the same folder). The data store and the importer: the server gives
+ * each store its loader for SPARQL LOAD (docs/architecture.md, the import walk).
+ * @type {Readonly<Record<string, readonly string[]>>}
+ */
+export const apart = {
+  'server/data-store': ['server/import'],
+  'server/import': ['server/data-store'],
+};
+
+/** The `no-restricted-imports` setting of a module of {@link apart}: its folder's, and the modules it may not import. */
+function apartRestriction(/** @type {string} */ module) {
+  const [folder = '', ...rest] = module.split('/');
+  const depth = rest.length;
+  const patterns = (apart[module] ?? []).map((other) => ({
+    regex: `^\\./${escape(other.split('/').slice(1).join('/'))}\\.js$`,
+    message: `Cycles (eslint.config.js, apart): lib/${module}.ts may not import lib/${other}.ts; they meet through what the server gives them.`,
+  }));
+  return { 'no-restricted-imports': /** @type {const} */ (['error', { patterns: [...restrictedPatterns(folder, depth), ...seamPatterns(folder, depth), ...patterns] }]) };
+}
+
+/**
  * Who may open a write transaction: the session; the data store, for its non-transactional
  * catalogue changes; the store's persistence, for the replay of its log at start-up and for
  * compaction (the store's own work, for no role).
@@ -125,6 +148,7 @@ const layerRules = [
     files: [`lib/${module}`],
     rules: restriction(module.split('/')[0] ?? module, module.split('/').length - 1, extra),
   })),
+  ...Object.keys(apart).map((module) => ({ name: `quadlog/apart/${module}`, files: [`lib/${module}.ts`], rules: apartRestriction(module) })),
 ];
 
 export default defineConfig(

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { OrderedMap } from 'immutable';
-import { BadRequestError, DuplicateResourceError, ParsingError, ResourceInUseError, UnknownResourceError } from '../model/errors.js';
+import { BadRequestError, DuplicateResourceError, ResourceInUseError, UnknownResourceError } from '../model/errors.js';
 import { FactStore, DEFAULT_TRIPLES, QUADS, skolemTableInfo, type StoreState, type WriteTransaction } from '../storage/fact-store.js';
 import { attachMountedReader, DATA_SOURCE_TABLE_TYPE, storesFacts, type TupleTableInfo } from '../storage/catalogue.js';
 import { SKOLEM_TABLE } from '../model/skolem.js';
@@ -17,9 +17,7 @@ import { equalityRules, type ReasoningSavepoint, ruleKey, StoreReasoner } from '
 import { executeUpdate, parseUpdate, type UpdateDataset } from '../sparql/update.js';
 import { parseUpdateOffThread } from '../sparql/parse-off-thread.js';
 import type { EvaluationLimits } from '../sparql/query-budget.js';
-import { ImportReport } from '../formats/notifications.js';
-import { importInto } from './import.js';
-import { type ReadPolicy, STRICT_READ_POLICY } from './read-policy.js';
+import type { ReadPolicy } from './read-policy.js';
 import { PREFIX_NAME_RE } from '../formats/turtle-lexical.js';
 import type { BodyLiteral, Rule } from '../datalog/ast.js';
 
@@ -36,6 +34,7 @@ import type { StorePersistence } from './store-persistence.js';
 import { recoveryComponent, type StoreRecovery } from './recovery.js';
 import type { Catalogue } from '../storage/catalogue.js';
 import { CommitFeed, type CommitRecord, type CommitSubscription, type CommitSubscriptionOptions } from './commit-feed.js';
+import { DeltaQueryRegistry } from './delta-queries.js';
 
 /** One row of a Property/Value/Mutable listing. */
 export interface PropertyRow {
@@ -85,6 +84,13 @@ export function checkIri(iri: string, what: string): void {
   if (!/^[A-Za-z][A-Za-z0-9+.-]*:[^\u0000-\u0020<>"{}|^`\\]*$/.test(iri)) throw new BadRequestError(`invalid IRI '${iri}' for ${what}: it must be an absolute IRI`);
 }
 
+/**
+ * Reads the RDF at an IRI into a transaction of a store, its triples into `graph` when given
+ * (SPARQL LOAD). The server gives each store its loader (the importer, `server/import.ts`),
+ * which this module does not import.
+ */
+export type IriLoader = (store: DataStore, tx: WriteTransaction, iri: string, graph: string | undefined, interrupter: Interrupter) => Promise<void>;
+
 /** @internal A named data store. */
 export class DataStore {
   /** Its facts, versions and transactions. */
@@ -122,6 +128,8 @@ export class DataStore {
   private blankCounter = 0;
   /** The subscriptions to the store's commits. */
   private readonly feed = new CommitFeed();
+  /** The store's delta queries (delta-queries.ts): told of every commit as it publishes its version. */
+  readonly deltaQueries: DeltaQueryRegistry = new DeltaQueryRegistry(this);
 
   /** Creates an empty store (validating type and parameters). */
   constructor(
@@ -130,7 +138,9 @@ export class DataStore {
     type: string | undefined,
     parameters: Readonly<Record<string, string>>,
     /** What imports by IRI and SPARQL LOAD may read (the server's sandbox and URL schemes). */
-    readonly readPolicy: ReadPolicy = STRICT_READ_POLICY,
+    readonly readPolicy: ReadPolicy,
+    /** How SPARQL LOAD reads the RDF at an IRI into a transaction (the server's importer). */
+    private readonly loader: IriLoader,
     uniqueId: string = randomUUID(),
     /** Whether the server keeps its stores in a server directory (persistence=file is then allowed). */
     persistentServer = false,
@@ -215,7 +225,7 @@ export class DataStore {
     }
     const snapshot = this.facts.commit(tx);
     this.reasoner.committedTransaction(tx);
-    if (record) this.feed.publish(record);
+    if (record) this.publish(snapshot, record);
     this.persistence?.compactAfter(this);
     return snapshot;
   }
@@ -227,9 +237,10 @@ export class DataStore {
    * gets it). Both take the explicit changes from the change log, computed once.
    */
   private async logCommit(log: ChangeLog<Rule>): Promise<CommitRecord | undefined> {
-    let explicit = this.persistence || this.feed.listening ? log.changes(EXPLICIT) : undefined;
+    const listening = this.feed.listening || this.deltaQueries.active;
+    let explicit = this.persistence || listening ? log.changes(EXPLICIT) : undefined;
     if (this.persistence) await (await this.persistence.files).append(this, log.tx, explicit!);
-    if (!this.feed.listening) return undefined;
+    if (!this.feed.listening && !this.deltaQueries.active) return undefined;
     explicit ??= log.changes(EXPLICIT);
     return { version: log.tx.version, explicit, all: log.changes(EXPLICIT | DERIVED), catalogueChanged: log.catalogueChanged };
   }
@@ -252,8 +263,14 @@ export class DataStore {
       this.facts.rollback(tx);
       throw e;
     }
-    this.facts.commit(tx);
-    if (record) this.feed.publish(record);
+    const snapshot = this.facts.commit(tx);
+    if (record) this.publish(snapshot, record);
+  }
+
+  /** Hands a commit's record to the commit feed and the delta queries (right after the version is published). */
+  private publish(snapshot: Snapshot, record: CommitRecord): void {
+    this.feed.publish(record);
+    this.deltaQueries.committed(snapshot, record);
   }
 
   /**
@@ -290,15 +307,7 @@ export class DataStore {
         limits,
         addFact: (tableId, tuple) => this.writeExplicit(tx, tableId, tuple, 'add'),
         removeFact: (tableId, tuple) => this.writeExplicit(tx, tableId, tuple, 'remove'),
-        load: async (iri, graph) => {
-          const report = new ImportReport();
-          await importInto(this, tx, 'ADD', { iris: [iri] }, { defaultGraph: graph }, report, interrupter);
-          if (report.errors > 0) {
-            const first = report.notifications.find((r) => r.type === 'error');
-            const at = first?.line !== undefined ? `line ${first.line}${first.column !== undefined ? `, column ${first.column}` : ''}: ` : '';
-            throw new ParsingError(`LOAD <${iri}> failed: ${at}${first?.description ?? 'errors in the content'}`);
-          }
-        },
+        load: (iri, graph) => this.loader(this, tx, iri, graph, interrupter),
       },
       baseIRI,
     );
@@ -330,6 +339,7 @@ export class DataStore {
     this.deleted = true;
     this.dataSources.closeAll();
     this.feed.closeAll();
+    this.deltaQueries.closeAll();
   }
 
   /** A blank node label not used in the store yet (for anonymous blank nodes of imports). */

@@ -11,16 +11,39 @@ import { DataFactory } from 'n3';
 import { ByteCounter, openSource } from '../formats/byte-source.js';
 import type { ContentSource, OpenedSource } from '../formats/content-source.js';
 import { canonicalMediaType, DATALOG, mediaTypeOfFileName, TRIG, TURTLE, unsupportedMediaTypeMessage } from '../formats/media-types.js';
-import type { ImportReport } from '../formats/notifications.js';
+import { ImportReport } from '../formats/notifications.js';
 import { ABSENT_TERM, parseRdf, type QuadBatch, readText, sniffContent, type TermIds } from '../formats/rdf-parse.js';
 import { parseDatalog } from '../formats/datalog-parser.js';
 import { InvalidUtf8Error } from '../formats/utf8-validation.js';
 import { RULE_NOT_SHOWN, TUPLE_TABLE_NOT_SHOWN } from '../formats/hidden-content.js';
 import { DEFAULT_TRIPLES, DEFAULT_TRIPLES_ID, QUADS, QUADS_ID, type WriteTransaction } from '../storage/fact-store.js';
 import { storesFacts } from '../storage/catalogue.js';
-import type { DataStore } from './data-store.js';
+import type { ChangeLog } from '../storage/change-log.js';
+import type { TermDictionary } from '../model/dictionary.js';
+import type { Rule } from '../datalog/ast.js';
+import type { StoreReasoner } from './reasoning.js';
 import { checkIri, openIriUnder, type ReadPolicy } from './read-policy.js';
 import { builtinRuleSet, isBuiltinRuleSet } from './builtin-rules.js';
+
+/**
+ * What an import writes to: the part of a data store it needs (the server's `DataStore` is
+ * one; this module does not import it, and the store reaches the importer only through what
+ * the server gives it, see {@link loadIri}).
+ */
+export interface ImportTarget {
+  /** The store's facts: their term dictionary. */
+  readonly facts: { readonly dictionary: TermDictionary };
+  /** The change log of a write transaction: every fact goes through it. */
+  changeLog(tx: WriteTransaction): ChangeLog<Rule>;
+  /** Refuses an operation that adds to memory when the process is past the server's max-memory (undefined: no check). */
+  readonly memoryGuard: ((what: string) => void) | undefined;
+  /** What imports by IRI may read. */
+  readonly readPolicy: ReadPolicy;
+  /** A fresh, store-unique blank node label. */
+  freshBlankNodeLabel(): string;
+  /** Adds and removes rules. */
+  readonly reasoner: Pick<StoreReasoner, 'addRules' | 'removeRules'>;
+}
 
 /** How an import changes the store. */
 export type UpdateType = 'ADD' | 'DELETE' | 'ADDITION_UPDATE_PREFIXES';
@@ -72,7 +95,7 @@ export function statedMediaType(mediaType: string | undefined): string | undefin
  * @internal
  */
 export async function importInto(
-  store: DataStore,
+  store: ImportTarget,
   tx: WriteTransaction,
   updateType: UpdateType,
   source: ImportSource,
@@ -199,6 +222,22 @@ export async function importInto(
 }
 
 /**
+ * SPARQL LOAD: imports the RDF at `iri` into `tx`, its triples into `graph` when given (the
+ * default graph otherwise). Errors in the content fail the load with a ParsingError naming the
+ * first; nothing of it is then kept in `tx` by the caller.
+ * @internal
+ */
+export async function loadIri(store: ImportTarget, tx: WriteTransaction, iri: string, graph: string | undefined, interrupter: Interrupter): Promise<void> {
+  const report = new ImportReport();
+  await importInto(store, tx, 'ADD', { iris: [iri] }, { defaultGraph: graph }, report, interrupter);
+  if (report.errors > 0) {
+    const first = report.notifications.find((r) => r.type === 'error');
+    const at = first?.line !== undefined ? `line ${first.line}${first.column !== undefined ? `, column ${first.column}` : ''}: ` : '';
+    throw new ParsingError(`LOAD <${iri}> failed: ${at}${first?.description ?? 'errors in the content'}`);
+  }
+}
+
+/**
  * Opens the sources; the IRIs of a list as `policy` allows, every one checked before any is
  * opened. For IRI lists, checks a forced type against each item's declared type. When one
  * fails, those opened are closed and the error of the first failing item is thrown.
@@ -239,7 +278,7 @@ async function closeSources(sources: readonly OpenedSource[]): Promise<void> {
 }
 
 /** Adds (or removes) the rules of built-in rule sets named by IRI, in the `internal` domain. */
-function importBuiltinRuleSets(store: DataStore, tx: WriteTransaction, iris: readonly string[], deleting: boolean, report: ImportReport): void {
+function importBuiltinRuleSets(store: ImportTarget, tx: WriteTransaction, iris: readonly string[], deleting: boolean, report: ImportReport): void {
   tx.access?.checkRules();
   for (const iri of iris) {
     const rules = builtinRuleSet(iri)!;
@@ -265,7 +304,7 @@ function positioned(message: string): { message: string; line?: number; column?:
  * name, a rule), and prefix rows are reported only when the text has no error.
  */
 function importDatalog(
-  store: DataStore,
+  store: ImportTarget,
   tx: WriteTransaction,
   text: string,
   options: { baseIRI: string; prefixes: ReadonlyMap<string, string>; deleting: boolean; defaultGraph: number; showContent: boolean },
