@@ -12,6 +12,7 @@ import { checkBracketNesting, checkTreeNesting } from './nesting.js';
 import { functionNameEdits } from '../expressions/function-names.js';
 import { BadRequestError, QueryCompilationError } from '../model/errors.js';
 import { checkFunctionArity } from './errors.js';
+import { orderSelectStarColumns } from './select-star.js';
 import { checkBlankNodeScopes, keepOptionalFilterScope, parseSparqlText, type TextRewrite } from './syntax.js';
 import { tupleTableEdits } from './tuple-table-syntax.js';
 import type { UpdateDataset } from './types.js';
@@ -75,12 +76,18 @@ export function cachedCompiledQuery(text: string, prefixes: ReadonlyMap<string, 
   return compiledOf(prefixes).get(`${baseIRI}\u0000${text}`);
 }
 
-/** Parses and translates a query, reusing the result for the same text, prefixes and base. */
+/**
+ * Parses and translates a query, reusing the result for the same text, prefixes and base. The
+ * columns of `SELECT *` are its variables in the order they first appear in the text.
+ */
 export function compileQuery(text: string, prefixes: ReadonlyMap<string, string>, baseIRI: string): CompiledQuery {
   const cached = cachedCompiledQuery(text, prefixes, baseIRI);
   if (cached) return cached;
   const parsed = parseQuery(text, prefixes, baseIRI);
-  const entry = { parsed, algebra: toAlgebra(parsed, baseIRI, prefixes, false) };
+  const algebra = toAlgebra(parsed, baseIRI, prefixes, false);
+  // the columns of SELECT * in the order of the query text, not sorted by name
+  orderSelectStarColumns(text, parsed, algebra);
+  const entry = { parsed, algebra };
   rememberCompiledQuery(text, prefixes, baseIRI, entry);
   return entry;
 }
