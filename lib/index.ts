@@ -62,6 +62,18 @@ export {
   type ExplanationType,
 } from './server/explanation.js';
 export type { QueryTerm } from './sparql/query-terms.js';
+export type {
+  DeltaQueryAnswer,
+  DeltaQueryChange,
+  DeltaQueryDescription,
+  DeltaQueryEvaluationMode,
+  DeltaQueryEvent,
+  DeltaQueryOptions,
+  DeltaQueryRow,
+  DeltaQueryVersionAnswer,
+  DeltaQueryWatch,
+  WatchOptions,
+} from './server/delta-queries.js';
 export { type NotificationRow, type NotificationType, NOTIFICATION_COLUMNS, formatNotification } from './formats/notifications.js';
 export { TURTLE, N_TRIPLES, N_QUADS, TRIG, DATALOG, CONTENT_MEDIA_TYPES, unsupportedMediaTypeMessage, baseMediaType } from './formats/media-types.js';
 export {

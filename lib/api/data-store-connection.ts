@@ -19,7 +19,8 @@ import { type ByteExportOutput, type ChunkWritable, emitChunk, type ExportCounte
 import { type ImportOptions, type ImportSource, UPDATE_TYPES, type UpdateType } from '../server/import.js';
 import type { Server } from '../server/server.js';
 import { ConnectionBase } from './connection-base.js';
-import { specifiersOf } from '../server/fact-access.js';
+import { specifiersOf, storeAccess } from '../server/fact-access.js';
+import { type AccessFor, deltaQueriesOf, type DeltaQueryDescription, type DeltaQueryOptions, type DeltaQueryRegistry, type DeltaQueryVersionAnswer, type DeltaQueryWatch, type WatchOptions } from '../server/delta-queries.js';
 import { type ResourcePath, storeResources } from '../server/resource-specifiers.js';
 import { AnswerBindings, type AnswerRow, Cursor, rowsInto } from './cursor.js';
 import { type AnswerSink, type ImportCounter, IMPLICIT_LOCK_TIMEOUT_MS, type QueryAnswer, type QueryOptions, type QueryTerm, StoreSession, type TransactionType } from '../server/session.js';
@@ -808,6 +809,84 @@ export class DataStoreConnection extends ConnectionBase {
       this.session.noTransaction('sampling a data source table');
       return this.session.dataSources.sample(source, table, limit);
     }));
+  }
+
+  // ---- delta queries ----
+
+  /** The store's delta-query registry. */
+  private get deltaQueries(): DeltaQueryRegistry {
+    return deltaQueriesOf(this.server.dataStore(this.session.storeName));
+  }
+
+  /** The role's fact access to the store, for the answers of a query it registers or watches. */
+  private accessForRole(): AccessFor {
+    const roles = this.server.roles;
+    const { roleName } = this;
+    const ds = this.session.storeName;
+    return (catalogue, dictionary) => storeAccess(roles, roleName, ds, catalogue, dictionary);
+  }
+
+  /**
+   * Registers a SELECT query under `name` (write on `|datastores|<ds>|deltaqueries|<name>`):
+   * from the current version on, the changes of its answer at every commit are computed in the
+   * background and kept (options: RDFox's `snapshots-max-size`, `additions-max-size`,
+   * `deletions-max-size`, evaluation mode `delta` or `snapshot`, fact domain). Its answers obey
+   * this role's privileges. See docs/delta-queries.md.
+   */
+  async registerDeltaQuery(name: string, query: string, options: DeltaQueryOptions = {}): Promise<DeltaQueryDescription> {
+    return this.guard('registerDeltaQuery', () =>
+      this.checked(['deltaqueries', name], 'write', () => this.deltaQueries.register(name, query, this.roleName, this.accessForRole(), options)),
+    );
+  }
+
+  /** The description of a delta query (read on `|datastores|<ds>|deltaqueries|<name>`). */
+  async describeDeltaQuery(name: string): Promise<DeltaQueryDescription> {
+    return this.guard('describeDeltaQuery', () => this.checked(['deltaqueries', name], 'read', () => this.deltaQueries.describe(name)));
+  }
+
+  /** The names of the store's delta queries (read on `|datastores|<ds>|deltaqueries`). */
+  async listDeltaQueries(): Promise<string[]> {
+    return this.guard('listDeltaQueries', () => this.checked(['deltaqueries'], 'read', () => this.deltaQueries.list()));
+  }
+
+  /** Deregisters a delta query (write on `|datastores|<ds>|deltaqueries|<name>`): its watches end. */
+  async deregisterDeltaQuery(name: string): Promise<void> {
+    return this.guard('deregisterDeltaQuery', () => this.checked(['deltaqueries', name], 'write', () => this.deltaQueries.deregister(name)));
+  }
+
+  /**
+   * The answers a delta query keeps (read on its resource), oldest first: per version, its
+   * additions and deletions, and in `snapshot` mode its whole answer, as many versions as its
+   * size parameters allow. Waits for the changes of the commits made so far to be computed.
+   */
+  async getDeltaQueryAnswers(name: string): Promise<DeltaQueryVersionAnswer[]> {
+    return this.guard('getDeltaQueryAnswers', async () => {
+      this.requireOn(['deltaqueries', name], 'read');
+      await this.deltaQueries.idle();
+      return this.deltaQueries.answers(name);
+    });
+  }
+
+  /**
+   * Watches a query's answer: `for await (const event of ds.watch(query))`. `query` is the name
+   * of a registered delta query (read on its resource) or a SELECT query's text (registered for
+   * this watch alone, with this role's privileges). The first event is the whole answer
+   * (`kind: 'answer'`), then one `change` per version whose answer changed
+   * (`{ version, additions, deletions }`). A consumer that falls behind by more than
+   * `highWaterMark` events never slows commits: its buffered events are dropped and it receives
+   * the whole answer again, with `missedFrom` naming the first version it missed. Leaving the
+   * loop (or `close()`) ends the watch.
+   */
+  watch(query: string, options: WatchOptions & { readonly query?: DeltaQueryOptions } = {}): DeltaQueryWatch {
+    return this.guardSync('watch', () => {
+      const registry = this.deltaQueries;
+      const watchOptions = options.highWaterMark !== undefined ? { highWaterMark: options.highWaterMark } : {};
+      if (registry.list().includes(query)) {
+        this.requireOn(['deltaqueries', query], 'read');
+        return registry.watch({ name: query }, watchOptions);
+      }
+      return registry.watch({ text: query, role: this.roleName, accessFor: this.accessForRole(), options: options.query }, watchOptions);
+    });
   }
 
   // ---- diagnostics ----
