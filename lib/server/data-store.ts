@@ -34,7 +34,7 @@ import type { StorePersistence } from './store-persistence.js';
 import { recoveryComponent, type StoreRecovery } from './recovery.js';
 import type { Catalogue } from '../storage/catalogue.js';
 import { CommitFeed, type CommitRecord, type CommitSubscription, type CommitSubscriptionOptions } from './commit-feed.js';
-import { DeltaQueryRegistry } from './delta-queries.js';
+import { deltaQueriesOf, type DeltaQueryRegistry } from './delta-queries.js';
 
 /** One row of a Property/Value/Mutable listing. */
 export interface PropertyRow {
@@ -129,7 +129,7 @@ export class DataStore {
   /** The subscriptions to the store's commits. */
   private readonly feed = new CommitFeed();
   /** The store's delta queries (delta-queries.ts): told of every commit as it publishes its version. */
-  readonly deltaQueries: DeltaQueryRegistry = new DeltaQueryRegistry(this);
+  readonly deltaQueries: DeltaQueryRegistry = deltaQueriesOf(this);
 
   /** Creates an empty store (validating type and parameters). */
   constructor(
