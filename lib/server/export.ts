@@ -102,20 +102,27 @@ export function exportsRules(mediaType: string): boolean {
 }
 
 /**
- * Writes the facts of `state` as `mediaType` to `destination`; with `access`, only what the role
- * may read (facts of named graphs it may not read are left out). `counters`, when given, is
- * kept up to date as the export goes (for progress reports).
+ * One export's context: the state it reads, the store's dictionary, the interrupter that stops
+ * it, the role's access (only what the role may read is written: facts of named graphs it may
+ * not read are left out; undefined: everything) and counters kept up to date as it goes (for
+ * progress reports). A session builds one for each export.
  */
-export async function exportFacts(
-  state: StoreState,
-  dictionary: TermDictionary,
-  destination: ExportDestination,
-  mediaType: string,
-  parameters: ExportParameters,
-  interrupter: Interrupter,
-  access?: FactAccess,
-  counters?: ExportCounters,
-): Promise<void> {
+export interface ExportRun {
+  /** The store state exported. */
+  readonly state: StoreState;
+  /** The store's term dictionary. */
+  readonly dictionary: TermDictionary;
+  /** Stops the export. */
+  readonly interrupter: Interrupter;
+  /** The role's access (undefined: unrestricted). */
+  readonly access?: FactAccess | undefined;
+  /** Progress counters, when wanted. */
+  readonly counters?: ExportCounters | undefined;
+}
+
+/** Writes the facts (or, for Datalog, the rules) of the run's state as `mediaType` to `destination`. */
+export async function exportFacts(run: ExportRun, destination: ExportDestination, mediaType: string, parameters: ExportParameters): Promise<void> {
+  const { state, dictionary, interrupter, access, counters } = run;
   const type = canonicalMediaType(mediaType);
   if (type === DATALOG) {
     for (const key of Object.keys(parameters)) {

@@ -88,22 +88,35 @@ export function statedMediaType(mediaType: string | undefined): string | undefin
   return canonical;
 }
 
+/** A write by an importer: the store written, its write transaction, and the interrupter that stops the work. */
+export interface ImportWrite {
+  /** The store written. */
+  readonly store: ImportTarget;
+  /** The write transaction the import changes. */
+  readonly tx: WriteTransaction;
+  /** Stops the import. */
+  readonly interrupter: Interrupter;
+}
+
 /**
- * Imports content into `tx`. Errors are recorded in `report` (not thrown); the caller rolls
- * back when `report.errors > 0`. Interrupts and source failures throw. When `counters` is
- * given, a counter of the bytes read is added to it for every source opened (for progress).
+ * One import's context: its write, the report that records its errors, warnings, prefixes and
+ * counts, and, when progress is wanted, a list that gets a counter of the bytes read of each
+ * source opened. A session builds one for each import.
+ */
+export interface ImportRun extends ImportWrite {
+  /** Where errors, warnings, prefix rows and counts go. */
+  readonly report: ImportReport;
+  /** Gets a byte counter for every source opened (for progress), when given. */
+  readonly counters?: ByteCounter[] | undefined;
+}
+
+/**
+ * Imports content into the run's transaction. Errors are recorded in the run's report (not
+ * thrown); the caller rolls back when `report.errors > 0`. Interrupts and source failures throw.
  * @internal
  */
-export async function importInto(
-  store: ImportTarget,
-  tx: WriteTransaction,
-  updateType: UpdateType,
-  source: ImportSource,
-  options: ImportOptions,
-  report: ImportReport,
-  interrupter: Interrupter,
-  counters?: ByteCounter[],
-): Promise<void> {
+export async function importInto(run: ImportRun, updateType: UpdateType, source: ImportSource, options: ImportOptions): Promise<void> {
+  const { store, tx, interrupter, report, counters } = run;
   const mediaType = statedMediaType(options.mediaType);
   const dictionary = store.facts.dictionary;
   const deleting = updateType === 'DELETE';
@@ -222,14 +235,14 @@ export async function importInto(
 }
 
 /**
- * SPARQL LOAD: imports the RDF at `iri` into `tx`, its triples into `graph` when given (the
+ * SPARQL LOAD: imports the RDF at `iri` into the write's transaction, its triples into `graph` when given (the
  * default graph otherwise). Errors in the content fail the load with a ParsingError naming the
  * first; nothing of it is then kept in `tx` by the caller.
  * @internal
  */
-export async function loadIri(store: ImportTarget, tx: WriteTransaction, iri: string, graph: string | undefined, interrupter: Interrupter): Promise<void> {
+export async function loadIri(write: ImportWrite, iri: string, graph: string | undefined): Promise<void> {
   const report = new ImportReport();
-  await importInto(store, tx, 'ADD', { iris: [iri] }, { defaultGraph: graph }, report, interrupter);
+  await importInto({ ...write, report }, 'ADD', { iris: [iri] }, { defaultGraph: graph });
   if (report.errors > 0) {
     const first = report.notifications.find((r) => r.type === 'error');
     const at = first?.line !== undefined ? `line ${first.line}${first.column !== undefined ? `, column ${first.column}` : ''}: ` : '';

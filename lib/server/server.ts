@@ -10,7 +10,7 @@ import { availableParallelism, totalmem } from 'node:os';
 import { Map as IMap } from 'immutable';
 import { BadRequestError, DuplicateResourceError, UnknownResourceError } from '../model/errors.js';
 import { componentRows, type ComponentInfoRow } from './component-info.js';
-import { DataStore, type PropertyRow } from './data-store.js';
+import { DataStore, type IriLoader, type PropertyRow } from './data-store.js';
 import { loadIri } from './import.js';
 import { parsePasswordHashing, PASSWORD_HASHING_PARAMETER } from './password-hash.js';
 import { GUEST_ROLE, RoleDatabase } from './roles.js';
@@ -22,6 +22,9 @@ import { type CatalogueEntry, persistenceOf, ServerFiles } from './server-persis
 import type { RecoveryEvent } from './recovery.js';
 import type { LogFileIO } from '../persistence/log.js';
 import type { StorePersistence } from './store-persistence.js';
+
+/** How every store's SPARQL LOAD reads an IRI: the importer, which the data store does not import. */
+const loadInto: IriLoader = (store, tx, iri, graph, interrupter) => loadIri({ store, tx, interrupter }, iri, graph);
 
 /** How to create a server. */
 export interface ServerOptions {
@@ -207,7 +210,7 @@ export class Server implements AsyncDisposable {
     };
     report({ kind: 'loading', store: entry.name });
     try {
-      const store = new DataStore(entry.name, entry.type, entry.parameters, this.readPolicy, loadIri, entry.uniqueId, true);
+      const store = new DataStore(entry.name, entry.type, entry.parameters, this.readPolicy, loadInto, entry.uniqueId, true);
       store.memoryGuard = (what) => this.checkMemory(what);
       await store.dataSources.restore(entry.dataSources ?? []);
       const loaded = await files.loadStore(store, entry).catch((e: unknown) => {
@@ -385,7 +388,7 @@ export class Server implements AsyncDisposable {
     if (this.stores.has(name)) throw new DuplicateResourceError(`data store '${name}' already exists`);
     if (this.offline.has(name)) throw new DuplicateResourceError(`data store '${name}' exists but is offline (its files could not be loaded)`);
     const persistence = parameters.persistence ?? (this.files ? 'file' : 'off');
-    const store = new DataStore(name, type, { ...parameters, ...(this.files ? { persistence } : {}) }, this.readPolicy, loadIri, undefined, this.files !== undefined);
+    const store = new DataStore(name, type, { ...parameters, ...(this.files ? { persistence } : {}) }, this.readPolicy, loadInto, undefined, this.files !== undefined);
     store.memoryGuard = (what) => this.checkMemory(what);
     if (this.files && persistence === 'file') this.attach(store, this.files.createStore(store));
     this.stores = this.stores.set(name, store);

@@ -21,7 +21,7 @@ import { storesFacts } from '../storage/catalogue.js';
 import { readableFacts, type FactAccess } from '../storage/fact-access.js';
 import { DEFAULT_TRIPLES_ID, QUADS_ID, type Snapshot, type StoreState, type WriteTransaction } from '../storage/fact-store.js';
 import { factDomainMask } from '../storage/tuple-table.js';
-import { type AnswerSink, type EvaluationOptions, evaluateQuery, explainQuery, type QueryAnswer, type QueryOptions, runQuery } from '../sparql/query.js';
+import { type AnswerSink, type EvaluationOptions, evaluateQuery, explainQuery, type QueryAnswer, type QueryOptions, type QueryRun, runQuery } from '../sparql/query.js';
 import { parseUpdate } from '../sparql/update.js';
 import { importAxioms } from './axioms.js';
 import type { ComponentInfoRow } from './component-info.js';
@@ -319,7 +319,7 @@ export class StoreSession {
     if (counters) watch.onStart!(counters, () => report.processedFacts);
     await this.write(
       async (tx) => {
-        await importInto(this.store, tx, updateType, source, options, report, this.interrupter, counters);
+        await importInto({ store: this.store, tx, interrupter: this.interrupter, report, counters }, updateType, source, options);
         // what follows in an implicit transaction is the reasoning of its commit
         watch.onReasoning?.(derivedSince(tx));
       },
@@ -330,7 +330,9 @@ export class StoreSession {
 
   /** Writes the store's facts (or rules) to `destination` as `mediaType`, as the role may read them. */
   exportTo(destination: ExportDestination, mediaType: string, parameters: ExportParameters, counters?: ExportCounters): Promise<void> {
-    return this.read((state) => exportFacts(state, this.store.facts.dictionary, destination, mediaType, parameters, this.interrupter, this.access(state.catalogue), counters));
+    return this.read((state) =>
+      exportFacts({ state, dictionary: this.store.facts.dictionary, interrupter: this.interrupter, access: this.access(state.catalogue), counters }, destination, mediaType, parameters),
+    );
   }
 
   /** Reads OWL axioms from triples into the axioms of a graph (see DataStoreConnection.importAxiomsFromTriples). */
@@ -345,16 +347,20 @@ export class StoreSession {
 
   // ---- queries, updates, explanation ----
 
-  /** The options of an evaluation by the session's role, with the limits the server sets. */
-  private evaluation(state: StoreState, options: QueryOptions): EvaluationOptions {
+  /**
+   * An evaluation on `state` by the session's role: the options with the limits the server
+   * sets and the role's access, stopped by `interrupter`, pausing for `pause`.
+   */
+  private queryRun(state: StoreState, options: QueryOptions, interrupter = this.interrupter, pause?: () => Promise<void> | undefined): QueryRun {
     const access = this.access(state.catalogue);
     const limited = { ...options, ...this.server.queryLimits(options) };
-    return access === undefined ? { ...limited, agent: this.roleName } : { ...limited, access, agent: this.roleName };
+    const evaluation: EvaluationOptions = access === undefined ? { ...limited, agent: this.roleName } : { ...limited, access, agent: this.roleName };
+    return { state, dictionary: this.store.facts.dictionary, options: evaluation, interrupter, pause };
   }
 
   /** Evaluates a query and returns its whole answer. */
   evaluateQuery(query: string, options: QueryOptions): Promise<QueryAnswer> {
-    return this.read((state) => evaluateQuery(state, this.store.facts.dictionary, query, this.evaluation(state, options), this.interrupter));
+    return this.read((state) => evaluateQuery(this.queryRun(state, options), query));
   }
 
   /**
@@ -362,7 +368,7 @@ export class StoreSession {
    * (its prefixes and base IRI); `pause` is awaited between batches (backpressure).
    */
   runQuery(query: string, options: QueryOptions, sinkFor: (state: StoreState) => AnswerSink, pause?: () => Promise<void> | undefined): Promise<void> {
-    return this.read((state) => runQuery(state, this.store.facts.dictionary, query, this.evaluation(state, options), this.interrupter, sinkFor(state), undefined, pause));
+    return this.read((state) => runQuery(this.queryRun(state, options, this.interrupter, pause), query, sinkFor(state)));
   }
 
   /**
@@ -376,7 +382,7 @@ export class StoreSession {
     const own = this.transaction?.type === 'read-only' ? undefined : this.store.facts.read();
     const state = own ?? (this.transaction as { snapshot: Snapshot }).snapshot;
     try {
-      await runQuery(state, this.store.facts.dictionary, query, this.evaluation(state, options), interrupter, sink, undefined, pause);
+      await runQuery(this.queryRun(state, options, interrupter, pause), query, sink);
     } finally {
       if (own) this.store.facts.release(own);
     }
@@ -384,7 +390,7 @@ export class StoreSession {
 
   /** The plan of a query as text. */
   explainQuery(query: string, options: QueryOptions): Promise<string> {
-    return this.read((state) => explainQuery(state, this.store.facts.dictionary, query, this.evaluation(state, options), this.interrupter));
+    return this.read((state) => explainQuery(this.queryRun(state, options), query));
   }
 
   /** Explains why a fact holds, showing only what the role may read. */

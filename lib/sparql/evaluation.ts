@@ -25,20 +25,31 @@ import { TupleTableReader } from './tuple-table-access.js';
 import type { AnswerIds, AnswerSink, EvaluationOptions, QueryAnswer } from './types.js';
 
 /**
- * Evaluates a query on a store state, pushing the answer into `sink` as it is produced. The
- * evaluation yields to the event loop between batches of its driving scan (so that it can be
- * interrupted); `pause`, called there too, may return a promise to wait for (backpressure).
+ * One evaluation's context: the state it reads, the store's dictionary, the options (limits,
+ * dataset, the role's access), the interrupter that stops it and, for a streamed answer, the
+ * pause awaited between batches (backpressure). A session builds one for each query.
  */
-export async function runQuery(
-  state: StoreState,
-  dictionary: TermDictionary,
-  text: string,
-  options: EvaluationOptions,
-  interrupter: Interrupter,
-  sink: AnswerSink,
-  plan?: string[],
-  pause?: () => Promise<void> | undefined,
-): Promise<void> {
+export interface QueryRun {
+  /** The store state the query reads. */
+  readonly state: StoreState;
+  /** The store's term dictionary. */
+  readonly dictionary: TermDictionary;
+  /** Base IRI, dataset, fact domain, limits and the role's access. */
+  readonly options: EvaluationOptions;
+  /** Stops the evaluation. */
+  readonly interrupter: Interrupter;
+  /** Called between batches of the driving scan; may return a promise to wait for (backpressure). */
+  readonly pause?: (() => Promise<void> | undefined) | undefined;
+}
+
+/**
+ * Evaluates a query, pushing the answer into `sink` as it is produced. The evaluation yields
+ * to the event loop between batches of its driving scan (so that it can be interrupted), and
+ * calls the run's `pause` there too. `plan`, when given, receives the join order chosen for
+ * each basic graph pattern.
+ */
+export async function runQuery(run: QueryRun, text: string, sink: AnswerSink, plan?: string[]): Promise<void> {
+  const { state, dictionary, options, interrupter, pause } = run;
   const baseIRI = options.baseIRI ?? state.catalogue.baseIRI;
   const prefixes = state.catalogue.prefixes;
   // the time limit covers parsing (a long text is parsed on the parsing thread)
@@ -116,14 +127,15 @@ export async function runQuery(
  * pattern (found by evaluating the query, since orders depend on the bindings that reach a
  * pattern), with the number of answers and the time taken.
  */
-export async function explainQuery(state: StoreState, dictionary: TermDictionary, text: string, options: EvaluationOptions, interrupter: Interrupter): Promise<string> {
+export async function explainQuery(run: QueryRun, text: string): Promise<string> {
+  const { state, options, interrupter } = run;
   const baseIRI = options.baseIRI ?? state.catalogue.baseIRI;
   const deadline = options.timeLimitMs !== undefined ? performance.now() + options.timeLimitMs : Infinity;
   const { algebra } = await compileQueryOffThread(text, state.catalogue.prefixes, baseIRI, { interrupter, deadline });
   const plan: string[] = [];
   let answers = 0;
   const start = performance.now();
-  await runQuery(state, dictionary, text, options, interrupter, {
+  await runQuery(run, text, {
     variables: () => undefined,
     row: () => void answers++,
     boolean: (v) => void (answers = v ? 1 : 0),
@@ -153,12 +165,12 @@ function describeAlgebra(op: Algebra.Operation, depth: number): string {
 }
 
 /** Evaluates a query on a store state and returns the whole answer. */
-export async function evaluateQuery(state: StoreState, dictionary: TermDictionary, text: string, options: EvaluationOptions, interrupter: Interrupter): Promise<QueryAnswer> {
+export async function evaluateQuery(run: QueryRun, text: string): Promise<QueryAnswer> {
   let answer: QueryAnswer | undefined;
   let variables: readonly string[] = [];
   let ordered = false;
   const rows: Array<ReadonlyArray<QueryTerm | undefined>> = [];
-  await runQuery(state, dictionary, text, options, interrupter, {
+  await runQuery(run, text, {
     variables: (names, isOrdered) => {
       variables = names;
       ordered = isOrdered;

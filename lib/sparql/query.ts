@@ -9,12 +9,11 @@
  * Importing quadlog loads neither.
  * @module
  */
-import type { Interrupter } from '../model/control.js';
-import type { TermDictionary } from '../model/dictionary.js';
-import type { StoreState } from '../storage/fact-store.js';
+import type { QueryRun } from './evaluation.js';
 import { loadedAsCommonJS, requireSparqlModule } from './lazy-load.js';
-import type { AnswerSink, EvaluationOptions, QueryAnswer } from './types.js';
+import type { AnswerSink, QueryAnswer } from './types.js';
 
+export type { QueryRun } from './evaluation.js';
 export type { AnswerSink, EvaluationOptions, QueryAnswer, QueryOptions } from './types.js';
 
 let evaluator: Promise<typeof import('./evaluation.js')> | undefined;
@@ -25,22 +24,13 @@ function loadEvaluator(): Promise<typeof import('./evaluation.js')> {
 }
 
 /**
- * Evaluates a query on a store state, pushing the answer into `sink` as it is produced. The
- * evaluation yields to the event loop between batches of its driving scan (so that it can be
- * interrupted); `pause`, called there too, may return a promise to wait for (backpressure).
- * `plan`, when given, receives the join order chosen for each basic graph pattern.
+ * Evaluates a query, pushing the answer into `sink` as it is produced. The evaluation yields
+ * to the event loop between batches of its driving scan (so that it can be interrupted); the
+ * run's `pause`, called there too, may return a promise to wait for (backpressure). `plan`,
+ * when given, receives the join order chosen for each basic graph pattern.
  */
-export async function runQuery(
-  state: StoreState,
-  dictionary: TermDictionary,
-  text: string,
-  options: EvaluationOptions,
-  interrupter: Interrupter,
-  sink: AnswerSink,
-  plan?: string[],
-  pause?: () => Promise<void> | undefined,
-): Promise<void> {
-  return (await loadEvaluator()).runQuery(state, dictionary, text, options, interrupter, sink, plan, pause);
+export async function runQuery(run: QueryRun, text: string, sink: AnswerSink, plan?: string[]): Promise<void> {
+  return (await loadEvaluator()).runQuery(run, text, sink, plan);
 }
 
 /**
@@ -48,11 +38,11 @@ export async function runQuery(
  * pattern (found by evaluating the query, since orders depend on the bindings that reach a
  * pattern), with the number of answers and the time taken.
  */
-export async function explainQuery(state: StoreState, dictionary: TermDictionary, text: string, options: EvaluationOptions, interrupter: Interrupter): Promise<string> {
-  return (await loadEvaluator()).explainQuery(state, dictionary, text, options, interrupter);
+export async function explainQuery(run: QueryRun, text: string): Promise<string> {
+  return (await loadEvaluator()).explainQuery(run, text);
 }
 
-/** Evaluates a query on a store state and returns the whole answer. */
-export async function evaluateQuery(state: StoreState, dictionary: TermDictionary, text: string, options: EvaluationOptions, interrupter: Interrupter): Promise<QueryAnswer> {
-  return (await loadEvaluator()).evaluateQuery(state, dictionary, text, options, interrupter);
+/** Evaluates a query and returns the whole answer. */
+export async function evaluateQuery(run: QueryRun, text: string): Promise<QueryAnswer> {
+  return (await loadEvaluator()).evaluateQuery(run, text);
 }
