@@ -17,7 +17,7 @@ import { parseDatalog } from '../formats/datalog-parser.js';
 import { InvalidUtf8Error } from '../formats/utf8-validation.js';
 import { RULE_NOT_SHOWN, TUPLE_TABLE_NOT_SHOWN } from '../formats/hidden-content.js';
 import { DEFAULT_TRIPLES, DEFAULT_TRIPLES_ID, QUADS, QUADS_ID, type WriteTransaction } from '../storage/fact-store.js';
-import { storesFacts } from '../storage/catalogue.js';
+import { storesFacts, unstoredFactsText } from '../storage/catalogue.js';
 import type { ChangeLog } from '../storage/change-log.js';
 import type { TermDictionary } from '../model/dictionary.js';
 import type { Rule } from '../datalog/ast.js';
@@ -349,7 +349,7 @@ function importDatalog(
       continue;
     }
     if (!storesFacts(info)) {
-      report.error(`${named(table)} is built in: its facts are computed by the store and cannot be ${options.deleting ? 'deleted' : 'imported'}`, at.line, at.column);
+      report.error(`${named(table)} ${unstoredFactsText(info, options.deleting ? 'deleted' : 'imported')}`, at.line, at.column);
       continue;
     }
     if (args.length < info.minArity || args.length > info.maxArity) {

@@ -17,14 +17,13 @@ import type { ImportResult, NotificationRow } from '../model/import-result.js';
 import type { ByteCounter } from '../formats/byte-source.js';
 import { ImportReport } from '../formats/notifications.js';
 import type { Catalogue } from '../storage/catalogue.js';
-import { storesFacts } from '../storage/catalogue.js';
+import { storesFacts, unstoredFactsText } from '../storage/catalogue.js';
 import { readableFacts, type FactAccess } from '../storage/fact-access.js';
 import { DEFAULT_TRIPLES_ID, QUADS_ID, type Snapshot, type StoreState, type WriteTransaction } from '../storage/fact-store.js';
 import { factDomainMask } from '../storage/tuple-table.js';
 import { type AnswerSink, type EvaluationOptions, evaluateQuery, explainQuery, type QueryAnswer, type QueryOptions, type QueryRun, runQuery } from '../sparql/query.js';
 import { parseUpdate } from '../sparql/update.js';
 import { importAxioms } from './axioms.js';
-import type { ComponentInfoRow } from './component-info.js';
 import type { DataStore, PropertyRow, TupleTableRow } from './data-store.js';
 import { type ExportCounters, type ExportDestination, type ExportParameters, exportFacts } from './export.js';
 import { type Explanation, explainFact, type ExplanationOptions } from './explanation.js';
@@ -379,12 +378,13 @@ export class StoreSession {
    */
   async runCursorQuery(query: string, options: QueryOptions, sink: AnswerSink, interrupter: Interrupter, pause: () => Promise<void> | undefined): Promise<void> {
     if (this.transaction?.type === 'read-write') return this.runQuery(query, options, () => sink);
-    const own = this.transaction?.type === 'read-only' ? undefined : this.store.facts.read();
-    const state = own ?? (this.transaction as { snapshot: Snapshot }).snapshot;
+    // a cursor may outlive the read-only transaction it was opened in: it holds its snapshot as a reader of its own
+    const facts = this.store.facts;
+    const state = this.transaction?.type === 'read-only' ? facts.retain(this.transaction.snapshot) : facts.read();
     try {
       await runQuery(this.queryRun(state, options, interrupter, pause), query, sink);
     } finally {
-      if (own) this.store.facts.release(own);
+      facts.release(state);
     }
   }
 
@@ -456,7 +456,7 @@ export class StoreSession {
     return this.read((state) => {
       const mask = factDomainMask(options.factDomain, 'all');
       const info = options.tupleTable !== undefined ? this.store.tableInfo(state, options.tupleTable) : undefined;
-      if (info && !storesFacts(info)) throw new BadRequestError(`tuple table '${info.name}' is built in: its facts are computed, not stored, and cannot be counted`);
+      if (info && !storesFacts(info)) throw new BadRequestError(`tuple table '${info.name}' ${unstoredFactsText(info, 'counted', 'its facts are computed, not stored,')}`);
       const ids = info ? [info.id] : [DEFAULT_TRIPLES_ID, QUADS_ID];
       const access = this.access(state.catalogue);
       let n = 0;
@@ -600,10 +600,5 @@ export class StoreSession {
   /** The store's data sources (registration, description and samples are not transactional). */
   get dataSources(): DataStore['dataSources'] {
     return this.store.dataSources;
-  }
-
-  /** Component information of the store. */
-  componentInfo(extended: boolean): Promise<ComponentInfoRow[]> {
-    return this.read((state) => this.store.componentInfo(state, extended));
   }
 }

@@ -77,6 +77,7 @@ export async function runQuery(run: QueryRun, text: string, sink: AnswerSink, pl
   const source = new StoreQuadSource(state, dictionary, factDomainMask(options.factDomain, 'all', QueryCompilationError), dataset, options.access);
   const engine = new Engine(source, terms, interrupter, parsed.base ?? baseIRI, () => source.graphNames());
   engine.tupleTables = new TupleTableReader(state, dictionary, terms, factDomainMask(options.factDomain, 'all', QueryCompilationError), options.access);
+  engine.tupleTables.deadline = () => engine.deadline;
   engine.plan = plan;
   engine.pause = pause;
   engine.agent = options.agent;

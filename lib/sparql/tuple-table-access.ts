@@ -162,6 +162,8 @@ export class TupleTableReader {
   private readonly cursors: TableCursor[] = [];
   /** The depth of the innermost scan running. */
   private depth = 0;
+  /** The reading query's deadline (`performance.now()` time; Infinity: none): a wait on a data source (a SQL statement) is cancelled when it passes. */
+  deadline: () => number = () => Infinity;
 
   /** Creates the reader; `mask` selects fact statuses; with `access`, reading a table the role may not read fails. */
   constructor(
@@ -252,7 +254,7 @@ export class TupleTableReader {
         return id >= 0 && id < this.dictionary.size ? id : this.terms.idOf(keyToTerm(key));
       });
       return onRow((c) => ids[c]!);
-    });
+    }, this.deadline());
   }
 
   /**

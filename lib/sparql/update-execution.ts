@@ -196,6 +196,7 @@ function deleteInsert(op: Algebra.DeleteInsert, target: UpdateTarget, baseIRI: s
   applyLimits(engine, target.limits, started);
   const tupleTables = new TupleTableReader(target.tx, dictionary, terms, EXPLICIT | DERIVED, target.tx.access);
   engine.tupleTables = tupleTables;
+  tupleTables.deadline = () => engine.deadline;
   engine.collectVariables(op);
   // tuple table atoms of the templates write to their tables (checked before anything runs)
   const deleteSplit = op.delete ? tupleAtomsOf(op.delete) : undefined;
