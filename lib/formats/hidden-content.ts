@@ -21,14 +21,3 @@ export const RULE_NOT_SHOWN = `a rule cannot be compiled (the rule is not shown:
 
 /** A tuple table, unnamed. */
 export const TUPLE_TABLE_NOT_SHOWN = `the tuple table (its name is not shown: ${NOT_SHOWN_NOTE})`;
-
-/**
- * The messages of n3's parser that quote the input, by their text before the quote, as they are
- * said without it.
- */
-export const N3_MESSAGES_NOT_SHOWN: Readonly<Record<string, string>> = {
-  Unexpected: `unexpected text: not a statement, directive or term (the text is not shown: ${NOT_SHOWN_NOTE})`,
-  'Undefined prefix': UNKNOWN_PREFIX_NOT_SHOWN,
-  'Expected punctuation to follow': "expected '.', ';' or ',' after the object",
-  'Expected IRI to follow prefix': 'expected an IRI after the prefix name of @prefix',
-};

@@ -2,10 +2,10 @@
  * The store's prefixes given to n3's Turtle/TriG parser, which takes no initial prefixes (its
  * `parse` starts every document with none): they are declared as `@prefix` directives on one
  * line written before the content, the preamble. This module writes that line, tells the
- * content's own prefix declarations from the preamble's, and maps the positions n3 reports
- * back to the content: line L of n3's input is line L - 1 of the content, columns unchanged
- * (the preamble ends with its own line break). A position on the preamble's line is in no
- * line of the content and maps to none.
+ * content's own prefix declarations from the preamble's, and maps the lines n3 reports back
+ * to the content: line L of n3's input is line L - 1 of the content, columns unchanged (the
+ * preamble ends with its own line break). The preamble's line is no line of the content and
+ * maps to none (`formats/turtle-errors.ts` places n3's errors with it).
  *
  * Only prefixes Turtle can declare are written (a name that is a Turtle prefix name, an IRI
  * without the characters an IRI reference excludes); the store's checks admit no others, so
@@ -14,36 +14,6 @@
  * @module
  */
 import { PREFIX_NAME_RE } from './turtle-lexical.js';
-
-/** A position in the content: 1-based line and column; absent parts are unknown. */
-export interface ContentPosition {
-  /** The 1-based line of the content, when known. */
-  readonly line?: number | undefined;
-  /** The 1-based column (UTF-16 code units, as n3 counts) of that line, when known. */
-  readonly column?: number | undefined;
-}
-
-/** A token as n3's lexer describes it in an error's context (lines 1-based, columns 0-based). */
-export interface N3Token {
-  /** The line the token starts on. */
-  readonly line?: number | undefined;
-  /** The line a token that spans lines ends on (absent: {@link N3Token.line}). */
-  readonly endLine?: number | undefined;
-  /** The column the token starts at, on {@link N3Token.line}. */
-  readonly start?: number | undefined;
-  /** The column just after the token, on its last line. */
-  readonly end?: number | undefined;
-}
-
-/** The context n3 attaches to a syntax error (`error.context`). */
-export interface N3ErrorContext {
-  /** The line of n3's input where the error was found. */
-  readonly line?: number | undefined;
-  /** The offending token, when the parser (not the lexer) found the error. */
-  readonly token?: N3Token | undefined;
-  /** The token read before the error. */
-  readonly previousToken?: N3Token | undefined;
-}
 
 /** IRIs an IRI reference (`<…>`) cannot hold as written. */
 // eslint-disable-next-line no-control-regex
@@ -98,15 +68,8 @@ export class PrefixPreamble {
     return ++this.prefixesSeen > this.declared;
   }
 
-  /** The content's position of an error n3 reports with `context` (none for a position in the preamble). */
-  position(context: N3ErrorContext | undefined): ContentPosition {
-    const at = context?.line;
-    if (at === undefined || at <= this.lines) return {};
-    const line = at - this.lines;
-    const token = context?.token;
-    if (token?.start !== undefined && (token.line ?? at) === at) return { line, column: token.start + 1 };
-    const previous = context?.previousToken;
-    if (previous?.end !== undefined && (previous.endLine ?? previous.line) === at) return { line, column: previous.end + 1 };
-    return { line };
+  /** The content's line of line `line` of n3's input (undefined for the preamble's line). */
+  contentLine(line: number): number | undefined {
+    return line > this.lines ? line - this.lines : undefined;
   }
 }

@@ -17,12 +17,11 @@ import type { Interrupter } from '../model/control.js';
 import { AccessDeniedError, MemoryExhaustedError } from '../model/errors.js';
 import { termToKey } from '../model/terms.js';
 import { DATALOG, N_QUADS, N_TRIPLES, TRIG, TURTLE, recognizeMediaType, unsupportedMediaTypeMessage } from './media-types.js';
-import { unknownPrefixMessage } from '../model/messages.js';
 import type { ImportReport } from './notifications.js';
 import { NTriplesParser } from './ntriples-parser.js';
-import { N3_MESSAGES_NOT_SHOWN, NOT_SHOWN_NOTE } from './hidden-content.js';
 import { InvalidUtf8Error, Utf8Validator } from './utf8-validation.js';
-import { type N3ErrorContext, PrefixPreamble } from './prefix-preamble.js';
+import { PrefixPreamble } from './prefix-preamble.js';
+import { describeTurtleError, RecentLines } from './turtle-errors.js';
 import { type QuadBatch, QuadBuffer } from './quad-batch.js';
 
 export type { QuadBatch } from './quad-batch.js';
@@ -301,6 +300,8 @@ async function* parseTurtle(
   // n3 reads a stream by its data and end events, parsing each piece of text synchronously when
   // it is emitted: the quads of one piece are one batch
   const input = new EventEmitter();
+  // the last lines given to n3, for errors to quote
+  const recent = new RecentLines();
   const batch = new QuadBuffer();
   // whether n3 is done (the end, or an error: it reports nothing after one)
   let finished = false;
@@ -311,8 +312,8 @@ async function* parseTurtle(
       if (finished) return;
       if (error) {
         finished = true;
-        const { line, column } = preamble.position((error as Error & { context?: N3ErrorContext }).context);
-        report.error(turtleErrorMessage(error.message, showContent), line, column);
+        const described = describeTurtleError(error, { showContent, lineText: (l) => recent.line(l), mapLine: (l) => preamble.contentLine(l) });
+        report.error(described.message, described.line, described.column);
         return;
       }
       if (!quad) {
@@ -343,7 +344,9 @@ async function* parseTurtle(
   function* parse(text: string): Generator<QuadBatch, void, undefined> {
     for (let i = 0; i < text.length && !finished; i += SLICE) {
       given = true;
-      input.emit('data', i === 0 && text.length <= SLICE ? text : text.slice(i, i + SLICE));
+      const piece = i === 0 && text.length <= SLICE ? text : text.slice(i, i + SLICE);
+      recent.add(piece);
+      input.emit('data', piece);
       if (failure) throw failure.error;
       if (batch.count > 0) {
         yield batch;
@@ -376,24 +379,4 @@ async function* parseTurtle(
   }
   // the prefixes of content that is not shown are part of what it holds: reported only when it imports
   if (!showContent && report.errors === errorsBefore) for (const [name, iri] of defined) report.prefix(name, iri);
-}
-
-/**
- * The message of an error of n3's parser, without its line (the row has it), in quadlog's
- * wording where quadlog has one. When the content is not shown, what n3 quotes of it is left
- * out: n3 quotes the input only in double quotes (`Unexpected "…"`, `Undefined prefix "…"`),
- * and a message holding no double quote is a fixed text or names a token type
- * (`Unexpected literal`, `Expected entity but got .`).
- */
-function turtleErrorMessage(message: string, showContent: boolean): string {
-  const text = message.replace(/ on line \d+\.$/, '');
-  if (!showContent) {
-    const quote = text.indexOf('"');
-    if (quote < 0) return text;
-    const before = text.slice(0, quote).trim();
-    return N3_MESSAGES_NOT_SHOWN[before] ?? `${before.replace(/:$/, '')} (the text is not shown: ${NOT_SHOWN_NOTE})`;
-  }
-  const undefinedPrefix = /^Undefined prefix "([^"]*)"$/.exec(text);
-  if (undefinedPrefix) return unknownPrefixMessage(undefinedPrefix[1]!);
-  return text;
 }

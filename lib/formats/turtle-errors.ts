@@ -7,32 +7,34 @@
  * @module
  */
 import { unknownPrefixMessage } from '../model/messages.js';
-import { NOT_SHOWN_NOTE } from './hidden-content.js';
+import { NOT_SHOWN_NOTE, UNKNOWN_PREFIX_NOT_SHOWN } from './hidden-content.js';
 
 /** A token as n3 describes it in an error's context (lines 1-based, columns 0-based). */
 export interface N3Token {
   /** The token's type (`literal`, `prefixed`, `.`, `eof`, …). */
-  readonly type: string;
+  readonly type?: string | undefined;
   /** Its value (a prefixed name's local part, a literal's text…). */
-  readonly value?: string;
+  readonly value?: string | undefined;
   /** A prefixed name's prefix. */
-  readonly prefix?: string;
-  /** The line it is on. */
-  readonly line?: number;
-  /** The column it starts at (0-based). */
-  readonly start?: number;
-  /** The column after it (0-based). */
-  readonly end?: number;
+  readonly prefix?: string | undefined;
+  /** The line it starts on. */
+  readonly line?: number | undefined;
+  /** The line a token that spans lines ends on (absent: {@link N3Token.line}). */
+  readonly endLine?: number | undefined;
+  /** The column it starts at (0-based), on {@link N3Token.line}. */
+  readonly start?: number | undefined;
+  /** The column just after it (0-based), on its last line. */
+  readonly end?: number | undefined;
 }
 
-/** The context n3 attaches to a parse error. */
+/** The context n3 attaches to a syntax error (`error.context`). */
 export interface N3ErrorContext {
-  /** The line n3 was on. */
-  readonly line?: number;
-  /** The token met, for grammar errors (absent for lexer errors). */
-  readonly token?: N3Token;
-  /** The token before it. */
-  readonly previousToken?: N3Token;
+  /** The line of n3's input where the error was found. */
+  readonly line?: number | undefined;
+  /** The offending token, when the parser (not the lexer) found the error. */
+  readonly token?: N3Token | undefined;
+  /** The token read before the error. */
+  readonly previousToken?: N3Token | undefined;
 }
 
 /** A parse error as it is reported: the message, and where. */
@@ -51,8 +53,11 @@ export interface TurtleErrorOptions {
   readonly showContent: boolean;
   /** The text of a line as n3 numbered it, when still known. */
   readonly lineText?: (line: number) => string | undefined;
-  /** The user's line number of a line as n3 numbered it (n3 may have read lines before the user's). */
-  readonly mapLine?: (line: number) => number;
+  /**
+   * The user's line of a line as n3 numbered it (n3 may have read lines before the user's);
+   * undefined for a line that is not the user's, whose positions are then not reported.
+   */
+  readonly mapLine?: (line: number) => number | undefined;
 }
 
 /** Lines longer than this are quoted around the error's column only. */
@@ -82,20 +87,22 @@ export function describeTurtleError(error: Error & { context?: N3ErrorContext },
   const context = error.context ?? {};
   const text = error.message.replace(/ on line \d+\.$/, '');
   const found = diagnose(text, context, options);
-  const mapLine = options.mapLine ?? ((l: number): number => l);
   const n3Line = found.line ?? context.line;
-  const line = n3Line === undefined ? undefined : Math.max(1, mapLine(n3Line));
-  const lineText = n3Line === undefined ? undefined : options.lineText?.(n3Line);
+  const line = n3Line === undefined ? undefined : options.mapLine ? options.mapLine(n3Line) : n3Line;
+  if (line === undefined) return { message: found.message };
+  const lineText = options.lineText?.(n3Line!);
   let message = found.message;
-  if (options.showContent && lineText !== undefined && lineText.trim() !== '') message += ` (in: ${quoteLine(lineText, found.column)})`;
-  return { message, line, column: found.column === undefined ? undefined : found.column + 1 };
+  if (options.showContent && found.quote !== false && lineText !== undefined && lineText.trim() !== '') message += ` (in: ${quoteLine(lineText, found.column)})`;
+  return { message, line, column: found.column === undefined || found.line === undefined ? undefined : found.column + 1 };
 }
 
 /** What is wrong and where, in n3's line numbers and 0-based columns. */
 interface Diagnosis {
   readonly message: string;
-  readonly line?: number;
-  readonly column?: number;
+  readonly line?: number | undefined;
+  readonly column?: number | undefined;
+  /** Whether the line is quoted (default true). */
+  readonly quote?: boolean;
 }
 
 function diagnose(text: string, context: N3ErrorContext, options: TurtleErrorOptions): Diagnosis {
@@ -103,19 +110,20 @@ function diagnose(text: string, context: N3ErrorContext, options: TurtleErrorOpt
   const show = options.showContent;
   const undefinedPrefix = /^Undefined prefix "([^"]*)"$/.exec(text);
   if (undefinedPrefix) {
-    return { message: show ? unknownPrefixMessage(undefinedPrefix[1]!) : `unknown prefix: declare it in the input or add it to the store's prefixes (the prefix is not shown: ${NOT_SHOWN_NOTE})`, line: token?.line, column: token?.start };
+    // (named, as Datalog's reader says it: no quotation of the line)
+    return { message: show ? unknownPrefixMessage(undefinedPrefix[1]!) : UNKNOWN_PREFIX_NOT_SHOWN, line: token?.line, column: token?.start, quote: false };
   }
   if (text.startsWith('Expected punctuation to follow')) {
-    if (previous !== undefined && (token === undefined || token.type === 'eof' || (token.line ?? 0) > (previous.line ?? 0))) {
-      return { message: "missing '.' after the statement", line: previous.line, column: previous.end };
+    if (previous !== undefined && (token === undefined || token.type === 'eof' || (token.line ?? 0) > lastLine(previous))) {
+      return { message: "missing '.' after the statement", line: lastLine(previous), column: previous.end };
     }
     return { message: `expected '.', ';', ',' or a closing bracket after ${describeToken(previous, show)}, found ${describeToken(token, show)}`, line: token?.line, column: token?.start };
   }
   if (text.startsWith('Expected entity but got')) {
-    if (token !== undefined && /^@[A-Za-z]/.test(token.type)) {
+    if (token?.type !== undefined && /^@[A-Za-z]/.test(token.type)) {
       return { message: show ? `unknown directive '${token.type}': expected @prefix or @base` : 'unknown directive: expected @prefix or @base', line: token.line, column: token.start };
     }
-    if (token?.type === 'eof') return { message: `the input ends inside a statement: a term is missing after ${describeToken(previous, show)}`, line: previous?.line, column: previous?.end };
+    if (token?.type === 'eof') return { message: `the input ends inside a statement: a term is missing after ${describeToken(previous, show)}`, line: previous === undefined ? undefined : lastLine(previous), column: previous?.end };
     return { message: `expected a term (an IRI, a prefixed name, a blank node or a literal), found ${describeToken(token, show)}`, line: token?.line, column: token?.start };
   }
   if (text.startsWith('Expected IRI to follow prefix')) {
@@ -144,7 +152,7 @@ function diagnoseLexical(snippet: string, context: N3ErrorContext, options: Turt
   const lineText = line === undefined ? undefined : options.lineText?.(line);
   let column: number | undefined;
   if (lineText !== undefined) {
-    const from = previous !== undefined && previous.line === line ? (previous.end ?? 0) : 0;
+    const from = previous !== undefined && lastLine(previous) === line ? (previous.end ?? 0) : 0;
     const at = lineText.indexOf(snippet, from);
     if (at >= 0) column = at;
   }
@@ -177,6 +185,11 @@ function diagnoseLexical(snippet: string, context: N3ErrorContext, options: Turt
   }
   if (first === '^') return { message: "invalid datatype: expected '^^' followed by an IRI or a prefixed name", line, column };
   return { message: show ? `unexpected text '${truncate(snippet, 40)}'` : `unexpected text (the text is not shown: ${NOT_SHOWN_NOTE})`, line, column };
+}
+
+/** The line a token ends on. */
+function lastLine(token: N3Token): number {
+  return token.endLine ?? token.line ?? 0;
 }
 
 /** The index of the quote closing a short string that starts at `text[0]`, or -1. */
@@ -226,6 +239,7 @@ function describeToken(token: N3Token | undefined, show: boolean): string {
     case 'blank':
       return 'a blank node';
     default:
+      if (token.type === undefined) return 'a token';
       if (!show) return /^[.;,()[\]{}]+$/.test(token.type) ? `'${token.type}'` : 'a token';
       return `'${token.value || token.type}'`;
   }
@@ -243,3 +257,38 @@ function quoteLine(line: string, column: number | undefined): string {
 function truncate(text: string, width: number): string {
   return text.length <= width ? text : `${text.slice(0, width)}…`;
 }
+
+/**
+ * The last lines of a text given to n3 piece by piece, by n3's line numbers (lines end at
+ * `\n`), so that an error can quote the line it is on: at least the last 64 KiB are kept.
+ */
+export class RecentLines {
+  private text = '';
+  /** n3's number of the first line of {@link RecentLines.text}. */
+  private first = 1;
+
+  /** Takes the next piece of n3's input. */
+  add(piece: string): void {
+    this.text += piece;
+    if (this.text.length <= 2 * KEEP) return;
+    const cut = this.text.indexOf('\n', this.text.length - KEEP);
+    if (cut < 0) return;
+    for (let i = this.text.indexOf('\n'); i >= 0 && i <= cut; i = this.text.indexOf('\n', i + 1)) this.first++;
+    this.text = this.text.slice(cut + 1);
+  }
+
+  /** The text of n3's line `line`, when it is still kept. */
+  line(line: number): string | undefined {
+    if (line < this.first) return undefined;
+    let start = 0;
+    for (let l = this.first; l < line; l++) {
+      start = this.text.indexOf('\n', start) + 1;
+      if (start === 0) return undefined;
+    }
+    const end = this.text.indexOf('\n', start);
+    return (end < 0 ? this.text.slice(start) : this.text.slice(start, end)).replace(/\r$/, '');
+  }
+}
+
+/** The characters of recent input {@link RecentLines} keeps at least. */
+const KEEP = 64 * 1024;

@@ -3,6 +3,7 @@ import { ImportReport, type NotificationRow } from '../../lib/formats/notificati
 import { PrefixPreamble } from '../../lib/formats/prefix-preamble.js';
 import { parseRdf, sniffContent, type TermIds } from '../../lib/formats/rdf-parse.js';
 import { TURTLE, TRIG } from '../../lib/formats/media-types.js';
+import { describeTurtleError, type N3ErrorContext } from '../../lib/formats/turtle-errors.js';
 import { Interrupter } from '../../lib/model/control.js';
 
 const EX = 'http://example.com/';
@@ -100,14 +101,16 @@ describe('the store prefixes before Turtle content (prefix preamble)', () => {
   it('maps a position n3 reports on the preamble line to no line of the content, never line 0', () => {
     const preamble = new PrefixPreamble(STORE);
     expect(preamble.lines).to.equal(1);
-    expect(preamble.position({ line: 1, token: { line: 1, start: 20, end: 25 } })).to.deep.equal({});
-    expect(preamble.position({ line: 2, token: { line: 2, start: 4, end: 8 } })).to.deep.equal({ line: 1, column: 5 });
-    expect(preamble.position({ line: 2, previousToken: { line: 1, start: 0, end: 30 } })).to.deep.equal({ line: 1 });
-    expect(preamble.position({ line: 4, previousToken: { line: 3, endLine: 4, start: 2, end: 3 } })).to.deep.equal({ line: 3, column: 4 });
-    expect(preamble.position(undefined)).to.deep.equal({});
+    expect([1, 2, 4].map((l) => preamble.contentLine(l))).to.deep.equal([undefined, 1, 3]);
+    const options = { showContent: true, mapLine: (l: number) => preamble.contentLine(l) };
+    const error = (message: string, context: N3ErrorContext): Error & { context: N3ErrorContext } => Object.assign(new Error(message), { context });
+    expect(describeTurtleError(error('Unexpected literal on line 1.', { line: 1, token: { type: 'literal', line: 1, start: 20, end: 25 } }), options)).to.deep.equal({ message: 'a literal can only be the object of a triple' });
+    expect(describeTurtleError(error('Unexpected literal on line 2.', { line: 2, token: { type: 'literal', line: 2, start: 4, end: 8 } }), options)).to.deep.include({ line: 1, column: 5 });
+    // a missing '.' after a string that spans lines is reported where the string ends
+    const afterLong = error('Expected punctuation to follow "x" on line 5.', { line: 5, token: { type: 'prefixed', line: 5, start: 0, end: 4 }, previousToken: { type: 'literal', line: 3, endLine: 4, start: 2, end: 3 } });
+    expect(describeTurtleError(afterLong, options)).to.deep.include({ line: 3, column: 4, message: "missing '.' after the statement" });
     const none = new PrefixPreamble(new Map());
-    expect([none.text, none.lines]).to.deep.equal(['', 0]);
-    expect(none.position({ line: 1, token: { line: 1, start: 0, end: 1 } })).to.deep.equal({ line: 1, column: 1 });
+    expect([none.text, none.lines, none.contentLine(1)]).to.deep.equal(['', 0, 1]);
   });
 
   it('reads empty content, with or without store prefixes', async () => {

@@ -4,7 +4,9 @@
  */
 import { expect } from 'chai';
 import { Parser } from 'n3';
+import { ImportError } from '../../lib/index.js';
 import { describeTurtleError, type DescribedError, type N3ErrorContext } from '../../lib/formats/turtle-errors.js';
+import { expectError, useServer } from '../helpers/server.js';
 
 const PREFIX = '@prefix ex: <http://e/> .\n';
 
@@ -98,5 +100,19 @@ describe('formats/turtle-errors', () => {
     const e = errorOf(long);
     expect(e.message).to.match(/unterminated string/);
     expect(e.message.length).to.be.below(220);
+  });
+});
+
+describe('formats/turtle-errors in an import', () => {
+  const env = useServer('turtle-errors');
+
+  it("tells a store's importer what is wrong in the user's terms, at the user's line, with the store's prefixes in force", async () => {
+    const ds = await env.newStore();
+    await ds.setPrefixes({ 'ex:': 'http://e/' });
+    const missingDot = await expectError(ds.importData('ADD', 'ex:a ex:p ex:b\nex:c ex:p ex:d .\n', { mediaType: 'text/turtle' }), ImportError);
+    expect(missingDot.message).to.equal("import failed, nothing was changed: line 1: column 15: missing '.' after the statement (in: ex:a ex:p ex:b)");
+    const unterminated = await expectError(ds.importData('ADD', 'ex:a ex:p ex:b .\nex:a ex:name "Bob .\n', { mediaType: 'text/turtle' }), ImportError);
+    expect(unterminated.message).to.equal('import failed, nothing was changed: line 2: column 14: unterminated string: no closing " on the line (in: ex:a ex:name "Bob .)');
+    expect(await ds.countFacts()).to.equal(0);
   });
 });
