@@ -85,7 +85,7 @@ export function checkIri(iri: string, what: string): void {
 }
 
 /**
- * Reads the RDF at an IRI into a transaction of a store, its triples into `graph` when given
+ * @internal Reads the RDF at an IRI into a transaction of a store, its triples into `graph` when given
  * (SPARQL LOAD). The server gives each store its loader (the importer, `server/import.ts`),
  * which this module does not import.
  */

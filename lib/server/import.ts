@@ -26,7 +26,7 @@ import { checkIri, openIriUnder, type ReadPolicy } from './read-policy.js';
 import { builtinRuleSet, isBuiltinRuleSet } from './builtin-rules.js';
 
 /**
- * What an import writes to: the part of a data store it needs (the server's `DataStore` is
+ * @internal What an import writes to: the part of a data store it needs (the server's `DataStore` is
  * one; this module does not import it, and the store reaches the importer only through what
  * the server gives it, see {@link loadIri}).
  */
@@ -88,7 +88,7 @@ export function statedMediaType(mediaType: string | undefined): string | undefin
   return canonical;
 }
 
-/** A write by an importer: the store written, its write transaction, and the interrupter that stops the work. */
+/** @internal A write by an importer: the store written, its write transaction, and the interrupter that stops the work. */
 export interface ImportWrite {
   /** The store written. */
   readonly store: ImportTarget;
@@ -99,7 +99,7 @@ export interface ImportWrite {
 }
 
 /**
- * One import's context: its write, the report that records its errors, warnings, prefixes and
+ * @internal One import's context: its write, the report that records its errors, warnings, prefixes and
  * counts, and, when progress is wanted, a list that gets a counter of the bytes read of each
  * source opened. A session builds one for each import.
  */
