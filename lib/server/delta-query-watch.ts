@@ -51,7 +51,7 @@ export type DeltaQueryEvent = DeltaQueryAnswer | DeltaQueryChange;
 
 /** Options of a watch. */
 export interface WatchOptions {
-  /** How many events may wait for the consumer before it is resynchronised (default {@link DEFAULT_WATCH_BUFFER}). */
+  /** How many events may wait for the consumer before it is resynchronised (default 256). */
   readonly highWaterMark?: number;
 }
 
