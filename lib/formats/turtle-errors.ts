@@ -126,6 +126,9 @@ function diagnose(text: string, context: N3ErrorContext, options: TurtleErrorOpt
     if (token?.type === 'eof') return { message: `the input ends inside a statement: a term is missing after ${describeToken(previous, show)}`, line: previous === undefined ? undefined : lastLine(previous), column: previous?.end };
     return { message: `expected a term (an IRI, a prefixed name, a blank node or a literal), found ${describeToken(token, show)}`, line: token?.line, column: token?.start };
   }
+  if (text.startsWith('Expected prefix to follow')) {
+    return { message: "invalid prefix declaration: expected a prefix name ending with ':' (such as ex:)", line: token?.line, column: token?.start };
+  }
   if (text.startsWith('Expected IRI to follow prefix')) {
     return { message: 'expected an IRI in <…> after the prefix name of @prefix', line: token?.line, column: token?.start };
   }

@@ -64,6 +64,8 @@ describe('formats/turtle-errors', () => {
   it('names bad directives, prefix declarations and language tags', () => {
     expect(errorOf('@prefx ex: <http://e/> .\n').message).to.match(/^unknown directive '@prefx'/);
     expect(errorOf('@prefix ex <http://e/> .\n').message).to.match(/^invalid prefix declaration/);
+    expect(errorOf('PREFIX PREFIX ex: <http://e/>\n')).to.deep.include({ line: 1, column: 8 });
+    expect(errorOf('PREFIX PREFIX ex: <http://e/>\n').message).to.match(/^invalid prefix declaration/);
     expect(errorOf(`${PREFIX}ex:a ex:p "x"@ .\n`).message).to.match(/^invalid language tag/);
   });
 
