@@ -230,6 +230,11 @@ export class Engine implements ExpressionHost {
   /** Called between batches of the driving scan; a promise it returns is awaited (backpressure). */
   pause: (() => Promise<void> | undefined) | undefined;
 
+  /** A path evaluated at once when its async evaluation would be at once too (see `PathPatterns.evaluateNow`); else undefined. */
+  evaluatePathNow(op: Algebra.Path, seed: Int32Array, active: number, emit: Emit): boolean | undefined {
+    return this.paths.evaluateNow(op, seed, active, emit);
+  }
+
   /** {@link Engine.runAsync} with `active` as the active graph. */
   async evaluateAsync(op: Op, seed: Int32Array, active: number, emit: Emit): Promise<boolean> {
     const pushed = this.pushableFilter(op, active);

@@ -75,7 +75,20 @@ export async function joinAsync(engine: Engine, inputs: readonly Op[], seed: Int
   return joinFrom(engine, inputs, 0, seed, active, emit, held);
 }
 
-async function joinFrom(engine: Engine, inputs: readonly Op[], i: number, seed: Int32Array, active: number, emit: Emit, held: Map<number, Int32Array[]>): Promise<boolean> {
+/**
+ * The join from input `i` on: a path that ends the join and needs no pause answers at once (no
+ * promise per solution of the inputs before it), the rest through {@link joinFromAsync}.
+ */
+function joinFrom(engine: Engine, inputs: readonly Op[], i: number, seed: Int32Array, active: number, emit: Emit, held: Map<number, Int32Array[]>): boolean | Promise<boolean> {
+  const op = inputs[i]!;
+  if (i > 0 && i + 1 === inputs.length && op.type === Algebra.types.PATH) {
+    const now = engine.evaluatePathNow(op, seed, active, emit);
+    if (now !== undefined) return now;
+  }
+  return joinFromAsync(engine, inputs, i, seed, active, emit, held);
+}
+
+async function joinFromAsync(engine: Engine, inputs: readonly Op[], i: number, seed: Int32Array, active: number, emit: Emit, held: Map<number, Int32Array[]>): Promise<boolean> {
   const op = inputs[i]!;
   const last = i + 1 === inputs.length;
   const next = (s: Int32Array): boolean | Promise<boolean> => (last ? emit(s) === true : joinFrom(engine, inputs, i + 1, s, active, emit, held));

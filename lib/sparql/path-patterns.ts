@@ -57,13 +57,26 @@ export class PathPatterns {
   }
 
   /**
+   * A path evaluated at once, when that is how {@link PathPatterns.evaluateAsync} would
+   * evaluate it too (not a closure with both ends free): the answer, else undefined. A join
+   * that evaluates a path once per solution then pays no promise per solution.
+   */
+  evaluateNow(op: Algebra.Path, seed: Int32Array, active: number, emit: Emit): boolean | undefined {
+    const closure = op.predicate.type === Algebra.types.ZERO_OR_MORE_PATH || op.predicate.type === Algebra.types.ONE_OR_MORE_PATH;
+    const r = this.refs(op, seed, active);
+    if (!closure || r.sv !== UNBOUND || r.ov !== UNBOUND) return this.evaluate(op, seed, active, emit, r);
+    return undefined;
+  }
+
+  /**
    * A path; a closure (`*`, `+`) with both ends free runs one search per start node, with
    * backpressure and yields between batches of starts. Other paths are evaluated at once.
    */
   async evaluateAsync(op: Algebra.Path, seed: Int32Array, active: number, emit: Emit): Promise<boolean> {
-    const closure = op.predicate.type === Algebra.types.ZERO_OR_MORE_PATH || op.predicate.type === Algebra.types.ONE_OR_MORE_PATH ? op.predicate : undefined;
+    const now = this.evaluateNow(op, seed, active, emit);
+    if (now !== undefined) return now;
+    const closure = op.predicate as Algebra.ZeroOrMorePath | Algebra.OneOrMorePath;
     const r = this.refs(op, seed, active);
-    if (!closure || r.sv !== UNBOUND || r.ov !== UNBOUND) return this.evaluate(op, seed, active, emit, r);
     for (const g of r.graphs) {
       const free = this.evaluator(g).freeClosure(closure.path, closure.type === Algebra.types.ZERO_OR_MORE_PATH);
       const sink = (s: number, o: number): boolean => {
