@@ -214,10 +214,13 @@ async function fetchIri(first: URL, iri: string, checks: IriChecks, options: Ope
   const names = options.limitNames ?? { size: 'the size limit', time: 'the time limit' };
   const tooSlow = (): ParsingError => new ParsingError(`cannot import from '${iri}': the fetch waited longer than ${names.time} of ${waitLimit} ms for the resource`);
   let timedOut = false;
+  // (which limit the timer is for is known when it is set: a timer may fire a little before
+  // the clock says its time has passed)
+  const fetchTimeout = options.timeoutMs ?? FETCH_TIMEOUT_MS;
   const timer = setTimeout(() => {
-    timedOut = performance.now() - started >= waitLimit;
+    timedOut = waitLimit <= fetchTimeout;
     controller.abort();
-  }, Math.min(options.timeoutMs ?? FETCH_TIMEOUT_MS, waitLimit));
+  }, Math.min(fetchTimeout, waitLimit));
   const init: RequestInit = {
     headers: { accept: 'application/n-quads, application/trig;q=0.9, text/turtle;q=0.9, application/n-triples;q=0.8, */*;q=0.1' },
     redirect: 'manual',
