@@ -141,9 +141,9 @@ export interface OpenIriOptions {
   /** The time limit of a fetch until its headers (default {@link FETCH_TIMEOUT_MS}). */
   readonly timeoutMs?: number | undefined;
   /**
-   * The most bytes a fetched body may have (as sent, before any decompression; default: no
-   * limit). A larger body fails as soon as the limit is passed, or at once when its
-   * Content-Length says so; `limitNames.size` names the limit in the error.
+   * The most bytes a fetched body may have, as sent and once decompressed (default: no limit).
+   * A larger body fails as soon as the limit is passed, or at once when its Content-Length says
+   * so; `limitNames.size` names the limit in the error.
    */
   readonly maxBytes?: number | undefined;
   /**
@@ -305,7 +305,17 @@ async function fetchIri(first: URL, iri: string, checks: IriChecks, options: Ope
       await close();
     }
   }
-  const opened: OpenedSource = { chunks: gunzipIfNeeded(counted(chunks(), counter)), name: iri, close };
+  // a gzip'd body (sent as such, not as a Content-Encoding fetch undoes) is held to the same
+  // limit once decompressed: a small body must not expand past it
+  async function* decompressed(): AsyncGenerator<Uint8Array> {
+    let expanded = 0;
+    for await (const chunk of gunzipIfNeeded(counted(chunks(), counter))) {
+      expanded += chunk.length;
+      if (expanded > maxBytes) throw tooLarge();
+      yield chunk;
+    }
+  }
+  const opened: OpenedSource = { chunks: decompressed(), name: iri, close };
   return declared !== undefined ? { ...opened, declaredType: declared } : opened;
 }
 

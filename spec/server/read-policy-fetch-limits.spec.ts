@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { gzipSync } from 'node:zlib';
 import { BadRequestError, ParsingError } from '../../lib/index.js';
 import type { OpenedSource } from '../../lib/formats/content-source.js';
 import { openIriUnder, readPolicyOf } from '../../lib/server/read-policy.js';
@@ -7,6 +8,8 @@ import { expectError, useServer } from '../helpers/server.js';
 
 const TRIPLE = '<http://e/a> <http://e/p> <http://e/b> .\n';
 const SECRET = 'SECRET-BODY-TEXT';
+/** 20 MB of triples that gzip to a few kilobytes. */
+const BOMB = gzipSync(Buffer.from(`${SECRET}${TRIPLE}`.repeat(20_000_000 / (SECRET.length + TRIPLE.length))));
 
 /** Reads a source to its end, returning how many bytes came. */
 async function drain(opened: OpenedSource): Promise<number> {
@@ -42,6 +45,8 @@ describe('server: limits on fetched bodies (max-fetch-size, fetch-timeout)', fun
         };
         res.on('close', () => sent.set('endless', n));
         more();
+      } else if (req.url === '/bomb.nt.gz') {
+        res.end(BOMB);
       } else if (req.url === '/slow.nt') {
         // a byte now and then, for ever
         res.write(SECRET);
@@ -93,6 +98,14 @@ describe('server: limits on fetched bodies (max-fetch-size, fetch-timeout)', fun
     for (let i = 0; i < 100 && !sent.has('endless'); i++) await new Promise((r) => setTimeout(r, 20));
     // the server was cut off long before the end of its 50 MB
     expect(sent.get('endless')).to.be.below(20_000_000);
+  });
+
+  it('holds a gzip\'d body to max-fetch-size once decompressed, however small it is sent', async () => {
+    const iri = `${site.url}/bomb.nt.gz`;
+    expect(BOMB.length).to.be.below(100_000);
+    const e = await expectError(drain(await openIriUnder(iri, policy({ 'max-fetch-size': '100000' }))), ParsingError);
+    expect(e.message).to.include(iri).and.include('max-fetch-size').and.include('100000 bytes');
+    expect(e.message).not.to.include(SECRET);
   });
 
   it('stops a body that trickles past fetch-timeout, and a server that never answers', async () => {
