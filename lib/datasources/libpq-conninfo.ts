@@ -3,7 +3,9 @@
  * client. Two forms are accepted (PostgreSQL manual, section "Connection Strings"):
  *
  * - a URI (`postgresql://…` or `postgres://…`, or any other `scheme://`), passed to `pg` as it
- *   is (its own parser, pg-connection-string, reads URIs only);
+ *   is (its own parser, pg-connection-string, reads URIs only), except that the query
+ *   parameters this client does not honour are refused as keywords are (`sslcert`, `sslkey`
+ *   and `sslrootcert` among them: `pg` would read them as files);
  * - keyword/value settings separated by whitespace, `host=127.0.0.1 port=5432 dbname=d`. Spaces
  *   around `=` are optional. A value is either unquoted (it ends at whitespace) or in single
  *   quotes (`password='a b'`, which is how an empty value or one with spaces is written); in
@@ -303,13 +305,39 @@ function settingsOf(text: string): PgConnectionSettings {
 }
 
 /**
+ * Refuses the query parameters of a URI that libpq defines but this client does not honour,
+ * as for keyword/value settings: among them `sslcert`, `sslkey` and `sslrootcert`, which `pg`
+ * would read as files from any path the caller names.
+ * @throws ConnectionStringSyntaxError at the parameter's name.
+ */
+function checkUriParameters(text: string): void {
+  const query = text.indexOf('?');
+  if (query < 0) return;
+  const end = text.indexOf('#', query);
+  let at = query + 1;
+  for (const part of text.slice(at, end < 0 ? undefined : end).split('&')) {
+    let name: string;
+    try {
+      name = decodeURIComponent(part.split('=', 1)[0]!.replace(/\+/g, ' '));
+    } catch {
+      name = part;
+    }
+    if (UNSUPPORTED.has(name)) throw new ConnectionStringSyntaxError(`the libpq setting '${name}' is not supported by quadlog's PostgreSQL client (supported: ${SUPPORTED.join(', ')})`, at);
+    at += part.length + 1;
+  }
+}
+
+/**
  * The `pg` settings of a connection string of data source `source`: a URI as it is, keyword/
  * value settings read as libpq reads them.
  * @throws BadRequestError naming the source, the position and the problem (never a value).
  */
 export function pgSettingsOf(text: string, source: string): PgConnectionSettings {
-  if (isConnectionUri(text)) return { connectionString: text.trim() };
   try {
+    if (isConnectionUri(text)) {
+      checkUriParameters(text);
+      return { connectionString: text.trim() };
+    }
     return settingsOf(text);
   } catch (e) {
     if (e instanceof ConnectionStringSyntaxError) throw new BadRequestError(`invalid connection-string of data source '${source}' ${e.message}`);

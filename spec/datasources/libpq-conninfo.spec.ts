@@ -32,6 +32,21 @@ describe('datasources: libpq connection strings', () => {
     expect(pgSettingsOf(' postgres://h/d', 's')).to.deep.equal({ connectionString: 'postgres://h/d' });
   });
 
+  it('refuses the query parameters of a URI that would make the client read a file the caller names', () => {
+    for (const [uri, name, at] of [
+      ['postgresql://h/d?sslcert=/etc/shadow', 'sslcert', 18],
+      ['postgresql://h/d?sslmode=require&sslkey=%2Fhome%2Fx%2Fkey', 'sslkey', 34],
+      ['postgres://h/d?ssl%72ootcert=/root/ca.pem', 'sslrootcert', 16],
+    ] as const) {
+      expect(() => pgSettingsOf(uri, 'src'), uri).to.throw(BadRequestError, `invalid connection-string of data source 'src' (at character ${at}): the libpq setting '${name}' is not supported`);
+      try {
+        pgSettingsOf(uri, 'src');
+      } catch (e) {
+        expect((e as Error).message).not.to.match(/etc|home|root/);
+      }
+    }
+  });
+
   it('refuses errors naming the source, the position and the problem, without any value or unknown word', () => {
     const cases: Array<[string, string]> = [
       ["password='secret", "(at character 10): the quoted value of 'password' has no closing quote"],
