@@ -42,7 +42,7 @@ describe('datasources: libpq connection strings', () => {
       try {
         pgSettingsOf(uri, 'src');
       } catch (e) {
-        expect((e as Error).message).not.to.match(/etc|home|root/);
+        expect((e as Error).message).not.to.match(/shadow|%2F|ca\.pem/);
       }
     }
   });
