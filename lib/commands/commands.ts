@@ -26,6 +26,7 @@ import { dsconn, srvconn } from './connections.js';
 import { endpoint } from './endpoint-command.js';
 import { factAtom } from './fact-syntax.js';
 import { commitproc, dsprop, recompile, threads } from './store-commands.js';
+import { deltaquery, deltaqueryanswer } from './delta-query-commands.js';
 
 export { runSparql };
 
@@ -43,8 +44,8 @@ export interface Command {
   readonly details?: string;
   /** Subcommands and keywords (for completion). */
   readonly keywords?: readonly string[];
-  /** What arguments complete to: stores, variables, commands. */
-  readonly completes?: 'stores' | 'variables' | 'commands';
+  /** What arguments complete to: stores, variables, commands, delta queries (of the active store). */
+  readonly completes?: 'stores' | 'variables' | 'commands' | 'deltaqueries';
   /** Runs it. */
   run(ctx: CommandContext): Promise<void>;
 }
@@ -909,6 +910,8 @@ export const COMMANDS: readonly Command[] = [
   commit,
   commitproc,
   compact,
+  deltaquery,
+  deltaqueryanswer,
   dsconn,
   dsprop,
   dstore,

@@ -13,6 +13,17 @@ export interface CompletionSource {
   prefixNames(): Promise<string[]>;
   /** The names of the variables. */
   variableNames(): string[];
+  /** The names of the delta queries of the active data store (none when not given). */
+  deltaQueryNames?(): Promise<string[]>;
+}
+
+/** Whether the word being completed names a delta query: after show, deregister, watch [<n>], or deltaqueryanswer's name. */
+function deltaQuerySlot(before: readonly string[]): boolean {
+  const position = before.length;
+  const sub = (before[1] ?? '').toLowerCase();
+  if (position === 2) return /^(show|deregister|watch)$/.test(sub);
+  if (position === 3 && sub === 'watch') return /^\d+$/.test(before[2]!);
+  return position >= 3 && sub === 'list' && before[position - 1]!.toLowerCase() === 'name';
 }
 
 const SPARQL_WORDS = ['SELECT', 'ASK', 'CONSTRUCT', 'DESCRIBE', 'INSERT', 'DELETE', 'PREFIX', 'WHERE', 'FILTER', 'OPTIONAL', 'GRAPH', 'DATA'];
@@ -46,6 +57,7 @@ export async function complete(shell: CompletionSource, line: string): Promise<[
     if (storeSlot) candidates.push(...(await shell.dataStoreNames()));
     if (command.completes === 'variables' && position === 1) candidates.push(...shell.variableNames());
     if (command.completes === 'commands') candidates.push(...COMMANDS.map((c) => c.name));
+    if (command.completes === 'deltaqueries' && shell.deltaQueryNames && deltaQuerySlot(before)) candidates.push(...(await shell.deltaQueryNames()));
     if (candidates.length > 0) return [matching(candidates, partial, ' '), partial];
   }
   // anything else: prefix names of the active store (in SPARQL, imports, graph names…)

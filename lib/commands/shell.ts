@@ -288,6 +288,16 @@ export class Shell {
     }
   }
 
+  /** The names of the delta queries of the active data store (none when they cannot be listed now). */
+  async deltaQueryNames(): Promise<string[]> {
+    if (this.active === undefined || this.running) return [];
+    try {
+      return await this.connectionTo(this.active).listDeltaQueries();
+    } catch {
+      return [];
+    }
+  }
+
   /** Whether a `quit` command has ended the shell. */
   get hasQuit(): boolean {
     return this.quitRequested;
