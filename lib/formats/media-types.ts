@@ -11,11 +11,15 @@ export const N_TRIPLES = 'application/n-triples';
 export const N_QUADS = 'application/n-quads';
 /** TriG: Turtle with named graphs. */
 export const TRIG = 'application/trig';
+/** RDF/XML: triples of the default graph. */
+export const RDF_XML = 'application/rdf+xml';
+/** JSON-LD: triples and named graphs (`@graph` with `@id`). */
+export const JSON_LD = 'application/ld+json';
 /** Datalog rules and facts in RDFox's syntax. */
 export const DATALOG = 'application/x.datalog';
 
 /** The RDF formats of facts. */
-export const RDF_FORMATS: readonly string[] = [TURTLE, N_TRIPLES, N_QUADS, TRIG];
+export const RDF_FORMATS: readonly string[] = [TURTLE, N_TRIPLES, N_QUADS, TRIG, JSON_LD, RDF_XML];
 
 /** The media types of content that can be imported and exported: the RDF formats, and Datalog (rules and facts). */
 export const CONTENT_MEDIA_TYPES: readonly string[] = [...RDF_FORMATS, DATALOG];
@@ -52,6 +56,14 @@ const ALIASES: Readonly<Record<string, string>> = {
   'application/trig': TRIG,
   'application/x-trig': TRIG,
   trig: TRIG,
+  'application/rdf+xml': RDF_XML,
+  rdfxml: RDF_XML,
+  'rdf/xml': RDF_XML,
+  rdf: RDF_XML,
+  owl: RDF_XML,
+  'application/ld+json': JSON_LD,
+  jsonld: JSON_LD,
+  'json-ld': JSON_LD,
   'application/x.datalog': DATALOG,
   datalog: DATALOG,
   dlog: DATALOG,
@@ -84,7 +96,8 @@ export function mediaTypeOfFileName(name: string): string | undefined {
 /**
  * Guesses the format of content from its first bytes (decoded as text).
  * Line-based content whose statements have four terms is N-Quads, three terms N-Triples;
- * `{` or `GRAPH` blocks mean TriG; `:-` rules mean Datalog; anything else Turtle.
+ * `{` or `GRAPH` blocks mean TriG; `:-` rules mean Datalog; a JSON object or array of objects
+ * means JSON-LD, an XML declaration or root element RDF/XML; anything else Turtle.
  */
 export function detectMediaType(head: string): string {
   return recognizeMediaType(head) ?? TURTLE;
@@ -95,6 +108,8 @@ export function detectMediaType(head: string): string {
  * (for example N-Triples lines with syntax errors); {@link detectMediaType} then assumes Turtle.
  */
 export function recognizeMediaType(head: string): string | undefined {
+  const markup = recognizeMarkup(head);
+  if (markup !== undefined) return markup;
   const text = stripComments(head);
   const skeleton = text.replace(/"(?:[^"\\\n]|\\.)*"/g, '""').replace(/<[^>\s]*>/g, '<>');
   // rules, or statements that start with a Datalog atom: `[s, p, o]`, `ex:C[s]`, `Name(…)`
@@ -118,6 +133,19 @@ export function recognizeMediaType(head: string): string | undefined {
     sawStatement = true;
   }
   if (lineBased && sawStatement) return quads ? N_QUADS : N_TRIPLES;
+  return undefined;
+}
+
+/**
+ * JSON-LD or RDF/XML by their first characters (after a byte order mark and white space): a
+ * JSON object (`{` then a string) or an array of them; an XML declaration, comment,
+ * DOCTYPE, or an element that declares a namespace (`<rdf:RDF xmlns:rdf=…`: a Turtle IRI
+ * holds no space). TriG's `{ <a> …` and Datalog's `[?x, …]` do not look like either.
+ */
+function recognizeMarkup(head: string): string | undefined {
+  const start = head.replace(/^\uFEFF/, '').trimStart();
+  if (/^(?:\[\s*)?\{\s*"/.test(start)) return JSON_LD;
+  if (/^<(?:\?xml[\s?]|!--|!DOCTYPE[\s>])|^<[A-Za-z_][\w.-]*(?::[A-Za-z_][\w.-]*)?\s+xmlns[:=\s]/.test(start)) return RDF_XML;
   return undefined;
 }
 

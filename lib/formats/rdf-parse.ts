@@ -1,6 +1,7 @@
 /**
  * Reading RDF content into term ids: N-Triples and N-Quads through the byte-level
- * {@link NTriplesParser} (the bulk path), Turtle and TriG through n3's streaming parser.
+ * {@link NTriplesParser} (the bulk path), Turtle and TriG through n3's streaming parser,
+ * RDF/XML and JSON-LD through their streaming parsers (`rdfxml-parse.ts`, `jsonld-parse.ts`).
  * Parsing hands its statements down as an async iterable of {@link QuadBatch}es (one for each
  * slice of the input read), which the caller applies; terms get their ids from the
  * {@link TermIds} it is given, and nothing else is called back. Errors become notification
@@ -16,13 +17,15 @@ import { DataFactory, Parser } from 'n3';
 import type { Interrupter } from '../model/control.js';
 import { AccessDeniedError, MemoryExhaustedError } from '../model/errors.js';
 import { termToKey } from '../model/terms.js';
-import { DATALOG, N_QUADS, N_TRIPLES, TRIG, TURTLE, recognizeMediaType, unsupportedMediaTypeMessage } from './media-types.js';
+import { DATALOG, N_QUADS, N_TRIPLES, RDF_XML, TRIG, TURTLE, recognizeMediaType, unsupportedMediaTypeMessage } from './media-types.js';
+import { parseRdfXml } from './rdfxml-parse.js';
 import type { ImportReport } from './notifications.js';
 import { NTriplesParser } from './ntriples-parser.js';
 import { InvalidUtf8Error, Utf8Validator } from './utf8-validation.js';
 import { PrefixPreamble } from './prefix-preamble.js';
 import { describeTurtleError, RecentLines } from './turtle-errors.js';
 import { type QuadBatch, QuadBuffer } from './quad-batch.js';
+import { BlankNodeLabels } from './blank-node-labels.js';
 
 export type { QuadBatch } from './quad-batch.js';
 
@@ -136,6 +139,8 @@ export function parseRdf(content: SniffedContent, dictionary: TermIds, report: I
       yield* parseLines(content.chunks, mediaType, dictionary, report, options.interrupter, options.showContent !== false);
     } else if (mediaType === TURTLE || mediaType === TRIG) {
       yield* parseTurtle(content.chunks, mediaType, dictionary, report, options, definedPrefixes);
+    } else if (mediaType === RDF_XML) {
+      yield* parseRdfXml(content.chunks, dictionary, report, options, definedPrefixes);
     } else {
       report.error(unsupportedMediaTypeMessage(mediaType));
       return;
@@ -263,34 +268,11 @@ async function* parseTurtle(
 ): AsyncGenerator<QuadBatch, void, undefined> {
   // the store's prefixes apply unless the input redefines them (n3 takes no initial prefixes)
   const preamble = new PrefixPreamble(options.prefixes);
-  // Anonymous blank nodes (`[]`, lists) get fresh store-unique labels. Within this input a
-  // fresh label must not coincide with a label the input itself uses (`_:anon1`), before or
-  // after: fresh labels skip the input's labels seen so far, and a label seen later that
-  // equals an issued fresh label is renamed consistently.
-  const userLabels = new Set<string>();
-  const freshLabels = new Set<string>();
-  const renamed = new Map<string, string>();
-  const fresh = (): string => {
-    let label = options.freshBlankNode();
-    while (userLabels.has(label)) label = options.freshBlankNode();
-    freshLabels.add(label);
-    return label;
-  };
-  const blankNode = (name?: string): string => {
-    if (name === undefined) return fresh();
-    const replacement = renamed.get(name);
-    if (replacement !== undefined) return replacement;
-    if (freshLabels.has(name)) {
-      const label = fresh();
-      renamed.set(name, label);
-      return label;
-    }
-    userLabels.add(name);
-    return name;
-  };
+  // anonymous blank nodes (`[]`, lists) get fresh store-unique labels, the input's own are kept
+  const labels = new BlankNodeLabels(options.freshBlankNode);
   const factory = {
     ...DataFactory,
-    blankNode: (name?: string): RDF.BlankNode => DataFactory.blankNode(blankNode(name)),
+    blankNode: (name?: string): RDF.BlankNode => DataFactory.blankNode(labels.label(name)),
   };
   const parser = new Parser({ format: mediaType === TRIG ? 'application/trig' : 'text/turtle', baseIRI: options.baseIRI, blankNodePrefix: '_:', factory });
   const showContent = options.showContent !== false;

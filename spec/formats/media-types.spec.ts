@@ -2,9 +2,11 @@ import { expect } from 'chai';
 import {
   CONTENT_MEDIA_TYPES,
   DATALOG,
+  JSON_LD,
   N_QUADS,
   N_TRIPLES,
   RDF_FORMATS,
+  RDF_XML,
   TRIG,
   TURTLE,
   baseMediaType,
@@ -17,9 +19,17 @@ import {
 import { UNKNOWN_PREFIX_ADVICE, unknownPrefixMessage } from '../../lib/model/messages.js';
 
 describe('media types', () => {
-  it('names the four RDF formats and Datalog', () => {
-    expect([TURTLE, N_TRIPLES, N_QUADS, TRIG, DATALOG]).to.deep.equal(['text/turtle', 'application/n-triples', 'application/n-quads', 'application/trig', 'application/x.datalog']);
-    expect([...RDF_FORMATS].sort()).to.deep.equal([N_QUADS, N_TRIPLES, TRIG, TURTLE].sort());
+  it('names the six RDF formats and Datalog', () => {
+    expect([TURTLE, N_TRIPLES, N_QUADS, TRIG, JSON_LD, RDF_XML, DATALOG]).to.deep.equal([
+      'text/turtle',
+      'application/n-triples',
+      'application/n-quads',
+      'application/trig',
+      'application/ld+json',
+      'application/rdf+xml',
+      'application/x.datalog',
+    ]);
+    expect([...RDF_FORMATS].sort()).to.deep.equal([N_QUADS, N_TRIPLES, TRIG, TURTLE, JSON_LD, RDF_XML].sort());
   });
 
   describe('canonicalMediaType', () => {
@@ -45,6 +55,13 @@ describe('media types', () => {
       ['application/x.datalog', DATALOG],
       ['datalog', DATALOG],
       ['dlog', DATALOG],
+      ['application/ld+json', JSON_LD],
+      ['jsonld', JSON_LD],
+      ['json-ld', JSON_LD],
+      ['application/rdf+xml', RDF_XML],
+      ['rdfxml', RDF_XML],
+      ['rdf', RDF_XML],
+      ['owl', RDF_XML],
     ];
     for (const [alias, canonical] of cases) {
       it(`maps ${alias} to ${canonical}`, () => {
@@ -60,7 +77,7 @@ describe('media types', () => {
     });
 
     it('gives undefined for unknown types', () => {
-      for (const unknown of ['application/rdf+xml', 'text/plain', 'application/ld+json', '', 'turtle2', 'text/turtle2']) {
+      for (const unknown of ['text/csv', 'text/plain', 'application/json', 'application/xml', '', 'turtle2', 'text/turtle2']) {
         expect(canonicalMediaType(unknown), unknown).to.equal(undefined);
       }
     });
@@ -69,8 +86,8 @@ describe('media types', () => {
   describe('unsupportedMediaTypeMessage', () => {
     it('names the type and lists every content type by default', () => {
       expect(CONTENT_MEDIA_TYPES).to.deep.equal([...RDF_FORMATS, DATALOG]);
-      expect(unsupportedMediaTypeMessage('application/rdf+xml')).to.equal(
-        "unsupported media type 'application/rdf+xml' (supported: text/turtle, application/n-triples, application/n-quads, application/trig, application/x.datalog)",
+      expect(unsupportedMediaTypeMessage('text/csv')).to.equal(
+        "unsupported media type 'text/csv' (supported: text/turtle, application/n-triples, application/n-quads, application/trig, application/ld+json, application/rdf+xml, application/x.datalog)",
       );
     });
 
@@ -99,10 +116,13 @@ describe('media types', () => {
       expect(mediaTypeOfFileName('file:///x/y.trig')).to.equal(TRIG);
       expect(mediaTypeOfFileName('RULES.DLOG')).to.equal(DATALOG);
       expect(mediaTypeOfFileName('archive.tar.ttl.gz')).to.equal(TURTLE);
+      expect(mediaTypeOfFileName('data.jsonld')).to.equal(JSON_LD);
+      expect(mediaTypeOfFileName('univ-bench.owl')).to.equal(RDF_XML);
+      expect(mediaTypeOfFileName('data.rdf.gz')).to.equal(RDF_XML);
     });
 
     it('gives undefined without a known extension', () => {
-      for (const name of ['data', 'data.gz', 'data.rdf', 'data.ttl.zip', 'data.json', 'dir.ttl/file']) {
+      for (const name of ['data', 'data.gz', 'data.xml', 'data.ttl.zip', 'data.json', 'dir.ttl/file']) {
         expect(mediaTypeOfFileName(name), name).to.equal(undefined);
       }
     });
@@ -127,6 +147,13 @@ describe('media types', () => {
       ['TriG with a graph block', '<http://g> { <http://a> <http://b> <http://c> }', TRIG],
       ['TriG with GRAPH and prefixes', '@prefix ex: <http://ex/> .\nGRAPH ex:g { ex:a ex:b ex:c }', TRIG],
       ['Datalog rules', '[?x, a, :Person] :- [?x, :name, ?n] .', DATALOG],
+      ['a JSON-LD object', '{\n  "@context": {"ex": "http://ex/"}, "@id": "ex:a"\n}', JSON_LD],
+      ['a JSON-LD array after a byte order mark', '\uFEFF [ { "@id": "http://a" } ]', JSON_LD],
+      ['RDF/XML with an XML declaration', '<?xml version="1.0"?>\n<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"/>', RDF_XML],
+      ['RDF/XML without a declaration', '<rdf:RDF\n  xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"/>', RDF_XML],
+      ['RDF/XML starting with a comment', '<!-- an ontology -->\n<rdf:RDF/>', RDF_XML],
+      ['TriG with a default graph block', '{ <http://a> <http://b> <http://c> }', TRIG],
+      ['Turtle starting with an anonymous node', '[] <http://b> <http://c> .', TURTLE],
       ['empty content', '', TURTLE],
       ['only comments', '# nothing here\n', TURTLE],
     ];
