@@ -835,7 +835,7 @@ export class DataStoreConnection extends ConnectionBase {
    */
   async registerDeltaQuery(name: string, query: string, options: DeltaQueryOptions = {}): Promise<DeltaQueryDescription> {
     return this.guard('registerDeltaQuery', () =>
-      this.checked(['deltaqueries', name], 'write', () => this.deltaQueries.register(name, query, this.roleName, this.accessForRole(), options)),
+      this.checked(['deltaqueries', name], 'write', () => this.deltaQueries.registerDurably(name, query, this.roleName, this.accessForRole(), options)),
     );
   }
 

@@ -98,8 +98,10 @@ export const LOG_FILE: FileKind = { tag: 'TLOG', description: 'transaction log' 
 export const SNAPSHOT_FILE: FileKind = { tag: 'SNAP', description: 'snapshot' };
 /** A server-level document (the catalogue of stores, the role database). */
 export const DOCUMENT_FILE: FileKind = { tag: 'SDOC', description: 'server document' };
+/** The kept answers of one delta query of a store (a log of the same framing as the transaction log). */
+export const DELTA_ANSWERS_FILE: FileKind = { tag: 'DQAN', description: 'delta query answers file' };
 
-const KNOWN_KINDS: readonly FileKind[] = [LOG_FILE, SNAPSHOT_FILE, DOCUMENT_FILE];
+const KNOWN_KINDS: readonly FileKind[] = [LOG_FILE, SNAPSHOT_FILE, DOCUMENT_FILE, DELTA_ANSWERS_FILE];
 
 /** The decoded header of a file. */
 export interface FileHeader {

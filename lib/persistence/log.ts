@@ -35,7 +35,7 @@ import { link, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fsyncDirectory, temporaryPathFor, writeChunks } from './atomic-file.js';
 import { CorruptFileError, errorCode, PersistenceError, StorageWriteError } from './errors.js';
-import { decodeFileHeader, describeTail, encodeFileHeader, encodeRecord, FILE_HEADER_SIZE, LOG_FILE, readFully, type RecordTail, recordSize, walkRecords, type WalkResult } from './framing.js';
+import { decodeFileHeader, describeTail, encodeFileHeader, encodeRecord, FILE_HEADER_SIZE, type FileKind, LOG_FILE, readFully, type RecordTail, recordSize, walkRecords, type WalkResult } from './framing.js';
 
 /** How an append is made durable: see the module documentation. */
 export type Durability = 'sync' | 'relaxed';
@@ -87,6 +87,8 @@ export interface LogOptions {
   readonly durability?: Durability;
   /** @internal Wraps the file operations (tests inject failures with it). */
   readonly wrapIO?: (io: LogFileIO) => LogFileIO;
+  /** The kind in the file header (default: the transaction log's; delta-query answers use their own). */
+  readonly kind?: FileKind;
 }
 
 /** Options of {@link TransactionLog.open}. */
@@ -153,7 +155,7 @@ export class TransactionLog {
     let handle: FileHandle | undefined;
     try {
       handle = await open(temporary, 'wx+');
-      await writeChunks(handle, [encodeFileHeader(LOG_FILE, baseSequence)], 0);
+      await writeChunks(handle, [encodeFileHeader(options.kind ?? LOG_FILE, baseSequence)], 0);
       await handle.sync();
       if (options.replace === true) await rename(temporary, path);
       else await linkExclusively(temporary, path);
@@ -177,7 +179,7 @@ export class TransactionLog {
   static async open(path: string, options: LogOpenOptions = {}): Promise<{ log: TransactionLog; report: LogOpenReport }> {
     const handle = await open(path, 'r+');
     try {
-      const { result, lastSequence } = await walkLog(handle, path, options.onRecord);
+      const { result, lastSequence } = await walkLog(handle, path, options.onRecord, options.kind);
       const { tail } = result;
       if (tail.kind === 'corrupt' && tail.resumesAt !== undefined && options.repair !== true) {
         throw new CorruptFileError(
@@ -358,9 +360,9 @@ async function linkExclusively(temporary: string, path: string): Promise<void> {
   await unlink(temporary);
 }
 
-async function walkLog(handle: FileHandle, path: string, onRecord: ((r: LogRecord) => void | Promise<void>) | undefined): Promise<{ result: WalkResult; lastSequence: number }> {
+async function walkLog(handle: FileHandle, path: string, onRecord: ((r: LogRecord) => void | Promise<void>) | undefined, kind: FileKind = LOG_FILE): Promise<{ result: WalkResult; lastSequence: number }> {
   let last = -1;
-  const result = await walkRecords(handle, path, LOG_FILE, async (r, header) => {
+  const result = await walkRecords(handle, path, kind, async (r, header) => {
     if (r.payload.length < 8) throw new CorruptFileError(path, r.offset, `the record is ${r.payload.length} bytes long, too short for a transaction sequence number`);
     const sequence = Number(new DataView(r.payload.buffer, r.payload.byteOffset, 8).getBigUint64(0, true));
     const expected = last < 0 ? header.sequence + 1 : last + 1;

@@ -231,6 +231,28 @@ export class DataStore {
   }
 
   /**
+   * @internal Commits a transaction replayed from the store's log at start-up, after the
+   * versions its delta queries had computed (see `store-persistence.ts`): brings the
+   * materialisation up to date and publishes the version to the delta queries, so that they
+   * compute its changes as they did before the restart. Neither runs the commit procedure (its
+   * changes are in the record) nor appends to the log (the record is there).
+   */
+  async commitReplayed(tx: WriteTransaction, interrupter: Interrupter): Promise<void> {
+    let record: CommitRecord | undefined;
+    try {
+      await this.reasoner.reason(tx, interrupter);
+      const log = this.reasoner.changeLog(tx);
+      if (this.deltaQueries.active) record = { version: tx.version, explicit: log.changes(EXPLICIT), all: log.changes(EXPLICIT | DERIVED), catalogueChanged: log.catalogueChanged };
+    } catch (e) {
+      this.rollback(tx);
+      throw e;
+    }
+    const snapshot = this.facts.commit(tx);
+    this.reasoner.committedTransaction(tx);
+    if (record) this.deltaQueries.committed(snapshot, record);
+  }
+
+  /**
    * The last step of a commit before its version is published: appends the transaction's
    * record to the log when the store persists, and returns the record for the commit feed
    * when anyone listens (decided after the append, so that a subscription made meanwhile

@@ -92,6 +92,15 @@ export interface DeltaQueryDescription {
   readonly version: number | undefined;
   /** Why it stopped (an evaluation failed, e.g. the role lost a privilege); undefined while it works. */
   readonly error: string | undefined;
+  /**
+   * Undefined unless a restart of a persistent store lost the changes of some versions (the
+   * process stopped before computing them and the store's log no longer held those versions):
+   * then the first version from which every version's changes are kept again. Answers kept
+   * for earlier versions are exact; the versions in between have none.
+   */
+  readonly completeFrom: number | undefined;
+  /** What the last restart found in the query's files (a torn record cut, a damaged file replaced); undefined when nothing. */
+  readonly recovery: string | undefined;
 }
 
 /** What the registry needs of its store. */
@@ -109,6 +118,64 @@ export interface DeltaQueryStore {
 
 /** The access of the registering role for a catalogue (undefined: everything). */
 export type AccessFor = (catalogue: Catalogue, dictionary: TermDictionary) => FactAccess | undefined;
+
+/** @internal A registration as a persistent store keeps it (`delta-query-persistence.ts`). */
+export interface DeltaQueryRegistration {
+  /** The query's name. */
+  readonly name: string;
+  /** Its text. */
+  readonly text: string;
+  /** The role that registered it. */
+  readonly role: string;
+  /** The base IRI it was compiled with. */
+  readonly baseIRI: string;
+  /** The store's prefixes when it was registered (its text is compiled with them again). */
+  readonly prefixes: ReadonlyArray<readonly [string, string]>;
+  /** Its options as given. */
+  readonly options: DeltaQueryOptions;
+  /** The version the registry read from when it was registered (its answer is first computed there). */
+  readonly version: number;
+}
+
+/** @internal A query's progress as a persistent store keeps it: one version's kept answers, or everything kept (`whole`). */
+export interface DeltaQueryProgress {
+  /** Everything kept (replaces what came before), or the answers kept at `version` alone. */
+  readonly whole: boolean;
+  /** The last version whose changes are computed. */
+  readonly version: number;
+  /** The answer variables. */
+  readonly variables: readonly string[];
+  /** The version its answer was first computed at. */
+  readonly registeredAt: number | undefined;
+  /** See {@link DeltaQueryDescription.completeFrom}. */
+  readonly completeFrom: number | undefined;
+  /** The answers (of `version`, or all kept when whole), oldest first. */
+  readonly answers: readonly DeltaQueryVersionAnswer[];
+}
+
+/** @internal Where a persistent store's registry keeps its registrations and answers (`delta-query-persistence.ts`). */
+export interface DeltaQuerySink {
+  /** Keeps a registration; resolves once it is on disk. */
+  register(registration: DeltaQueryRegistration): Promise<void>;
+  /** Removes a registration and its answers; resolves once the registration is gone from disk. */
+  deregister(name: string): Promise<void>;
+  /** Keeps a query's progress, in the background; `state` gives everything it keeps, should the file be rewritten. */
+  save(name: string, progress: DeltaQueryProgress, state: () => DeltaQueryProgress): void;
+}
+
+/** @internal A query a persistent store kept, as read at start-up. */
+export interface SavedDeltaQuery {
+  /** Its name. */
+  readonly name: string;
+  /** Its registration (undefined when it cannot be read: `error` says why). */
+  readonly registration: DeltaQueryRegistration | undefined;
+  /** Why it cannot be registered again. */
+  readonly error: string | undefined;
+  /** Its progress records, in the order they were written. */
+  readonly records: readonly DeltaQueryProgress[];
+  /** What reading its answers found (a cut, a replaced file). */
+  readonly recovery: string | undefined;
+}
 
 /** A bag of rows by key. */
 type Bag = Map<string, { values: DeltaQueryRow; count: number }>;
@@ -188,6 +255,22 @@ class DeltaQuery {
   error: Error | undefined;
   readonly kept: DeltaQueryVersionAnswer[] = [];
   readonly watchers = new Set<Watcher>();
+  /** Its registration as a persistent store keeps it (undefined for a store in memory and for watches). */
+  registration: DeltaQueryRegistration | undefined;
+  /** Settles once its registration is on disk (rejects when it could not be written). */
+  saved: Promise<void> = Promise.resolve();
+  /** The last version whose progress was handed to the store's files. */
+  savedVersion = -1;
+  /** See {@link DeltaQueryDescription.completeFrom}. */
+  completeFrom: number | undefined;
+  /** See {@link DeltaQueryDescription.recovery}. */
+  recovery: string | undefined;
+  /**
+   * Restored at start-up, what it still needs once the registry reaches its version: `init`
+   * its first answer (never computed), `resume` its answer after versions it lost, `answer`
+   * the answer it keeps between versions.
+   */
+  restoring: 'init' | 'resume' | 'answer' | undefined;
 
   constructor(
     readonly name: string,
@@ -243,6 +326,8 @@ class DeltaQuery {
       registeredAt: this.registeredAt,
       version: this.version,
       error: this.error?.message,
+      completeFrom: this.completeFrom,
+      recovery: this.recovery,
     };
   }
 }
@@ -263,6 +348,8 @@ export class DeltaQueryRegistry {
   private tail: Promise<void> = Promise.resolve();
   private anonymousCount = 0;
   private readonly interrupter = new Interrupter();
+  /** Where a persistent store keeps registrations and answers (undefined in memory). */
+  private sink: Promise<DeltaQuerySink> | undefined;
 
   /** Creates the registry of a store. */
   constructor(private readonly store: DeltaQueryStore) {}
@@ -306,8 +393,190 @@ export class DeltaQueryRegistry {
     }
     this.processed = snapshot;
     this.queries.set(name, query);
+    if (!anonymous) this.keepRegistration(query, options, snapshot);
     this.enqueue(() => this.initialise(query));
     return query.describe();
+  }
+
+  /**
+   * Registers a query as {@link DeltaQueryRegistry.register} does and, in a persistent store,
+   * resolves once its registration is on disk.
+   * @throws StorageWriteError when the registration cannot be written (the query is then not registered).
+   */
+  async registerDurably(name: string, text: string, role: string, accessFor: AccessFor, options: DeltaQueryOptions = {}): Promise<DeltaQueryDescription> {
+    const description = this.register(name, text, role, accessFor, options);
+    await this.queries.get(name)?.saved;
+    return description;
+  }
+
+  /** @internal Keeps registrations and answers in the store's files from now on (a persistent store). */
+  persistTo(sink: Promise<DeltaQuerySink>): void {
+    sink.catch(() => undefined);
+    this.sink = sink;
+  }
+
+  /** Writes a new query's registration to the store's files (a query that cannot be written is deregistered). */
+  private keepRegistration(query: DeltaQuery, options: DeltaQueryOptions, snapshot: Snapshot): void {
+    const registration: DeltaQueryRegistration = {
+      name: query.name,
+      text: query.text,
+      role: query.role,
+      baseIRI: query.baseIRI,
+      prefixes: [...snapshot.catalogue.prefixes.entries()],
+      options: { ...options },
+      // its first answer is computed after the commits waiting now: at the last of them
+      version: this.pending.at(-1)?.snapshot.version ?? snapshot.version,
+    };
+    query.registration = registration;
+    const sink = this.sink;
+    if (!sink) return;
+    query.saved = sink
+      .then((s) => s.register(registration))
+      .catch((e: unknown) => {
+        if (this.queries.get(query.name) === query) this.remove(query);
+        throw e;
+      });
+    query.saved.catch(() => undefined);
+  }
+
+  /**
+   * Hands a query's progress at its version to the store's files: the answers kept at that
+   * version, or everything it keeps (`whole`).
+   */
+  private save(query: DeltaQuery, whole: boolean): void {
+    const sink = this.sink;
+    const version = query.version;
+    if (!sink || !query.registration || query.error || version === undefined || this.queries.get(query.name) !== query) return;
+    const progress = (all: boolean): DeltaQueryProgress => ({
+      whole: all,
+      version,
+      variables: query.variables,
+      registeredAt: query.registeredAt,
+      completeFrom: query.completeFrom,
+      answers: all ? [...query.kept] : query.kept.filter((e) => e.version === version),
+    });
+    const now = progress(whole);
+    const state = whole ? now : progress(true);
+    query.savedVersion = version;
+    void sink.then((s) => s.save(query.name, now, () => state), () => undefined);
+  }
+
+  /**
+   * After a commit's changes are computed: saves the progress of the queries that reached its
+   * version. A version that kept nothing is saved only when no commit waits (a later record
+   * carries the version on; after a crash the versions in between are computed again).
+   */
+  private saveProgress(version: number): void {
+    if (!this.sink) return;
+    for (const query of this.queries.values()) {
+      if (query.version !== version || query.savedVersion >= version) continue;
+      if (this.pending.length > 0 && !query.kept.some((e) => e.version === version)) continue;
+      this.save(query, false);
+    }
+  }
+
+  /**
+   * @internal Registers again the queries a persistent store kept (at start-up, once the store
+   * is loaded up to the version `processed` stands for: the last version every query that can
+   * catch up had computed). Each query goes on from the last version it computed; the log
+   * records after that version are then committed one by one by the loader (up to
+   * `lastVersion`), so that their changes are computed as they were before. A query whose
+   * versions are no longer in the log resumes at the loaded version, with `completeFrom`
+   * saying from where its answers are complete. A query whose role is gone, or whose
+   * registration cannot be read or compiled, is registered in error.
+   */
+  restore(saved: readonly SavedDeltaQuery[], sink: DeltaQuerySink, roleAccess: (role: string) => AccessFor | undefined, lastVersion: number): void {
+    this.sink = Promise.resolve(sink);
+    if (saved.length === 0) return;
+    const snapshot = this.processed ?? this.store.facts.read();
+    this.processed = snapshot;
+    for (const s of saved) {
+      const query = this.restored(s, snapshot, roleAccess, lastVersion);
+      this.queries.set(s.name, query);
+      // the file then holds what the query holds (answers of lost versions dropped, a damaged file replaced)
+      this.save(query, true);
+    }
+    this.enqueue(async () => {
+      const state = this.processed;
+      if (state) for (const query of [...this.queries.values()]) await this.restoreAt(query, state);
+    });
+  }
+
+  /** A saved query registered again (see {@link DeltaQueryRegistry.restore}). */
+  private restored(s: SavedDeltaQuery, state: Snapshot, roleAccess: (role: string) => AccessFor | undefined, lastVersion: number): DeltaQuery {
+    const base = state.version;
+    const r = s.registration;
+    const broken = (text: string, role: string, why: string): DeltaQuery => {
+      const compiled = compileQuery('SELECT * WHERE {}', new Map(), state.catalogue.baseIRI);
+      const q = new DeltaQuery(s.name, text, role, state.catalogue.baseIRI, compiled, deltaQueryShape(compiled.algebra, 'all'), () => undefined, {}, false);
+      q.registration = r;
+      q.recovery = s.recovery;
+      q.error = new Error(why);
+      return q;
+    };
+    if (r === undefined) return broken('', '', s.error ?? `the registration of delta query '${s.name}' cannot be read`);
+    const access = roleAccess(r.role);
+    let query: DeltaQuery;
+    try {
+      const compiled = compileQuery(r.text, new Map(r.prefixes), r.baseIRI);
+      query = new DeltaQuery(r.name, r.text, r.role, r.baseIRI, compiled, deltaQueryShape(compiled.algebra, r.options.factDomain ?? 'all'), access ?? (() => undefined), r.options, false);
+    } catch (e) {
+      return broken(r.text, r.role, `delta query '${r.name}' cannot be registered again: ${(e as Error).message}`);
+    }
+    query.registration = r;
+    query.recovery = s.recovery;
+    if (access === undefined) {
+      query.error = new Error(`the role '${r.role}' that registered delta query '${r.name}' no longer exists`);
+      return query;
+    }
+    let version: number | undefined;
+    let registeredAt: number | undefined;
+    for (const p of s.records) {
+      if (p.whole) query.kept.length = 0;
+      for (const a of p.answers) query.keep(a);
+      version = p.version;
+      registeredAt = p.registeredAt;
+      query.variables = p.variables;
+      query.completeFrom = p.completeFrom;
+    }
+    if (registeredAt === undefined || version === undefined || registeredAt > lastVersion) {
+      // its first answer was never computed (or at a version the restart lost): at its registration's version if the log holds it
+      query.kept.length = 0;
+      query.version = r.version < base ? base : Math.min(r.version, lastVersion);
+      if (r.version < base) query.completeFrom = base + 1;
+      query.restoring = 'init';
+    } else if (version < base) {
+      // the versions after it are no longer in the log
+      query.registeredAt = registeredAt;
+      query.version = base;
+      query.completeFrom = base + 1;
+      query.restoring = 'resume';
+    } else {
+      query.registeredAt = registeredAt;
+      // answers of versions the restart lost (relaxed durability and a crash of the machine) go
+      const at = Math.min(version, lastVersion);
+      for (let i = query.kept.length - 1; i >= 0; i--) if (query.kept[i]!.version > at) query.kept.splice(i, 1);
+      query.version = at;
+      query.restoring = query.keepsAnswer ? 'answer' : undefined;
+    }
+    return query;
+  }
+
+  /** Gives a restored query what it still needs once the registry stands at its version (see {@link DeltaQuery.restoring}). */
+  private async restoreAt(query: DeltaQuery, state: Snapshot): Promise<void> {
+    const need = query.restoring;
+    if (need === undefined || query.error || query.version !== state.version || this.queries.get(query.name) !== query) return;
+    query.restoring = undefined;
+    try {
+      const answer = await this.wholeAnswer(query, state);
+      if (query.keepsAnswer) query.current = answer;
+      if (need === 'answer') return;
+      if (need === 'init') query.registeredAt = state.version;
+      if (query.mode === 'snapshot') query.keep({ version: state.version, type: 'snapshot', rows: rowsOf(answer) });
+      this.save(query, false);
+    } catch (e) {
+      this.failed(query, e);
+    }
   }
 
   /** The names of the registered queries. */
@@ -325,10 +594,16 @@ export class DeltaQueryRegistry {
     return [...this.query(name).kept];
   }
 
-  /** Deregisters a query: its watches end. */
-  deregister(name: string): void {
+  /** Deregisters a query: its watches end; in a persistent store, resolves once its registration is gone from disk. */
+  deregister(name: string): Promise<void> {
     const query = this.query(name);
     this.remove(query);
+    const sink = this.sink;
+    if (!sink || !query.registration) return Promise.resolve();
+    return query.saved.then(
+      () => sink.then((s) => s.deregister(name)),
+      () => undefined,
+    );
   }
 
   /**
@@ -360,8 +635,9 @@ export class DeltaQueryRegistry {
     return watcher;
   }
 
-  /** Deregisters everything (the store is deleted). */
+  /** Deregisters everything (the store is deleted, or the server shuts down: the store's files keep its queries). */
   closeAll(): void {
+    this.sink = undefined;
     for (const q of [...this.queries.values()]) this.remove(q);
   }
 
@@ -408,6 +684,7 @@ export class DeltaQueryRegistry {
       if (query.keepsAnswer) query.current = answer;
       query.version = query.registeredAt = state.version;
       if (query.mode === 'snapshot') query.keep({ version: state.version, type: 'snapshot', rows: rowsOf(answer) });
+      this.save(query, false);
     } catch (e) {
       this.failed(query, e);
     }
@@ -425,7 +702,10 @@ export class DeltaQueryRegistry {
     if (!next) return;
     const old = this.processed;
     try {
+      if (old) for (const query of [...this.queries.values()]) if (query.restoring) await this.restoreAt(query, old);
       if (old) for (const query of [...this.queries.values()]) await this.processQuery(query, old, next);
+      for (const query of [...this.queries.values()]) if (query.restoring) await this.restoreAt(query, next.snapshot);
+      this.saveProgress(next.record.version);
     } finally {
       this.processed = next.snapshot;
       if (old) this.store.facts.release(old);

@@ -34,6 +34,12 @@ export interface StoreLoadReport {
    * an interrupted compaction) was cut too, the sentences are joined with `; `.
    */
   readonly cut: string | undefined;
+  /**
+   * Log records committed one by one after the load, so that the store's delta queries
+   * compute the changes of the versions they had not computed when the process stopped
+   * (0 when there were none, or the store has no delta query).
+   */
+  readonly recommitted: number;
 }
 
 /**

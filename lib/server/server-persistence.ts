@@ -26,6 +26,7 @@ import {
 } from '../persistence/layout.js';
 import { type DataSourceRegistration, isRegistrationList } from './data-sources.js';
 import type { DataStore } from './data-store.js';
+import type { AccessFor } from './delta-queries.js';
 import type { PersistedRole } from './roles.js';
 import { type PersistenceSettings, StorePersistence } from './store-persistence.js';
 import type { StoreLoadReport } from './recovery.js';
@@ -224,13 +225,16 @@ export class ServerFiles {
     });
   }
 
-  /** Loads a listed store's files into `store`. */
-  async loadStore(store: DataStore, entry: CatalogueEntry): Promise<{ persistence: StorePersistence; report: StoreLoadReport }> {
+  /**
+   * Loads a listed store's files into `store`; `roleAccess` gives the access of the role that
+   * registered each of its delta queries (undefined when that role no longer exists).
+   */
+  async loadStore(store: DataStore, entry: CatalogueEntry, roleAccess?: (role: string) => AccessFor | undefined): Promise<{ persistence: StorePersistence; report: StoreLoadReport }> {
     const layout = storeLayout(this.layout, entry.name, entry.directory);
     await removeTemporaryFiles(layout.directory);
     const names = await readdir(layout.directory).catch(() => undefined);
     if (names === undefined) throw new CorruptFileError(layout.directory, 0, `the directory of data store '${entry.name}' is missing`);
-    return StorePersistence.load(store, layout, this.settings);
+    return StorePersistence.load(store, layout, this.settings, roleAccess);
   }
 
   /** Waits for the queued writes, then releases the lock. */

@@ -22,6 +22,8 @@ import { type CatalogueEntry, persistenceOf, ServerFiles } from './server-persis
 import type { RecoveryEvent } from './recovery.js';
 import type { LogFileIO } from '../persistence/log.js';
 import type { StorePersistence } from './store-persistence.js';
+import type { AccessFor } from './delta-queries.js';
+import { storeAccess } from './fact-access.js';
 
 /** How every store's SPARQL LOAD reads an IRI: the importer, which the data store does not import. */
 const loadInto: IriLoader = (store, tx, iri, graph, interrupter) => loadIri({ store, tx, interrupter }, iri, graph);
@@ -213,7 +215,9 @@ export class Server implements AsyncDisposable {
       const store = new DataStore(entry.name, entry.type, entry.parameters, this.readPolicy, loadInto, entry.uniqueId, true);
       store.memoryGuard = (what) => this.checkMemory(what);
       await store.dataSources.restore(entry.dataSources ?? []);
-      const loaded = await files.loadStore(store, entry).catch((e: unknown) => {
+      // a delta query answers as the role that registered it, with that role's privileges of the moment
+      const roleAccess = (role: string): AccessFor | undefined => (this.roles.has(role) ? (catalogue, dictionary) => storeAccess(this.roles, role, entry.name, catalogue, dictionary) : undefined);
+      const loaded = await files.loadStore(store, entry, roleAccess).catch((e: unknown) => {
         store.dataSources.closeAll();
         throw e;
       });
@@ -233,6 +237,8 @@ export class Server implements AsyncDisposable {
   /** Connects a store to its files: commits log to them; a large log is compacted after a commit. */
   private attach(store: DataStore, files: Promise<StorePersistence>): void {
     files.catch(() => undefined);
+    // the store's delta queries are kept with its files
+    store.deltaQueries.persistTo(files.then((f) => f.deltaQueries));
     store.persistence = {
       files,
       compactAfter: (s) => {

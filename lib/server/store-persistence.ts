@@ -43,6 +43,9 @@ import type { TransactionChanges } from '../storage/change-log.js';
 import type { Snapshot, WriteTransaction } from '../storage/fact-store.js';
 import type { TermDictionary } from '../model/dictionary.js';
 import type { DataStore } from './data-store.js';
+import type { AccessFor, SavedDeltaQuery } from './delta-queries.js';
+import { DELTA_QUERY_DIRECTORY, DeltaQueryFiles } from './delta-query-persistence.js';
+import { join } from 'node:path';
 
 /** How a persistent server writes its stores. */
 export interface PersistenceSettings {
@@ -159,6 +162,8 @@ export class StorePersistence {
     readonly layout: StoreLayout,
     private readonly settings: PersistenceSettings,
     private log: TransactionLog,
+    /** The files of the store's delta queries (`delta-query-persistence.ts`). */
+    readonly deltaQueries: DeltaQueryFiles = new DeltaQueryFiles(join(layout.directory, DELTA_QUERY_DIRECTORY)),
   ) {}
 
   /** Starts the files of a new, empty store (its directory must exist and be empty). */
@@ -169,10 +174,19 @@ export class StorePersistence {
 
   /**
    * Loads a store's snapshot and log into `store` (new and empty) and returns its persistence.
+   * When the store has delta queries, the log records after the lowest version they had all
+   * computed (and that the log still holds) are held back from the one replay transaction:
+   * the store is loaded up to that version, its delta queries are registered again
+   * (`roleAccess` gives the access of the role that registered each, undefined when the role
+   * is gone), and then each held-back record is committed on its own, so that the queries
+   * compute each version's changes as they did before the restart.
    * @throws FileFormatError (path and offset) when a file is damaged beyond a torn log tail.
    */
-  static async load(store: DataStore, layout: StoreLayout, settings: PersistenceSettings): Promise<{ persistence: StorePersistence; report: StoreLoadReport }> {
+  static async load(store: DataStore, layout: StoreLayout, settings: PersistenceSettings, roleAccess: (role: string) => AccessFor | undefined = () => undefined): Promise<{ persistence: StorePersistence; report: StoreLoadReport }> {
     const facts = store.facts;
+    // damaged delta-query files never stop the store: their queries carry the error
+    const { files: deltaQueryFiles, saved } = await DeltaQueryFiles.read(layout.directory);
+    const held: HeldRecord[] = [];
     const tx = await facts.beginWrite(0);
     let committed = false;
     let active: TransactionLog | undefined;
@@ -239,12 +253,18 @@ export class StorePersistence {
       // the transactions replayed so far: the snapshot's, then each log's (a record at or
       // below it is in the snapshot or in a log read before, and is skipped)
       let applied = base;
+      // the records after this version are committed one by one for the delta queries
+      const holdAfter = lowestComputedVersion(saved, version);
       const replayFrom = (path: string) => (record: LogRecord): void => {
         if (record.sequence <= applied) return;
         const origin = { path, offset: record.offset };
         const decoded = decodeTransaction(record.body, origin);
-        const logged = replay(store, tx, decoded, origin);
-        if (logged !== undefined) version = Math.max(version, logged);
+        const logged = loggedVersion(decoded, origin);
+        if (held.length > 0 || (holdAfter !== undefined && logged !== undefined && logged > holdAfter)) held.push({ record: decoded, origin, version: logged });
+        else {
+          replay(store, tx, decoded, origin);
+          if (logged !== undefined) version = Math.max(version, logged);
+        }
         applied = record.sequence;
         records++;
       };
@@ -303,12 +323,24 @@ export class StorePersistence {
         store.reasoner.requestRecompute(tx);
         await store.reasoner.reason(tx, new Interrupter());
       }
-      mounted.loaded();
-      facts.commit(tx);
-      store.reasoner.committedTransaction(tx);
+      if (held.length === 0) mounted.loaded();
+      if (held.length > 0 && !hasSnapshot && records === held.length) {
+        // nothing before the held-back records: the store stays at its empty version 0, which the first of them follows
+        store.rollback(tx);
+      } else {
+        facts.commit(tx);
+        store.reasoner.committedTransaction(tx);
+      }
       committed = true;
       facts.restoreVersion(version);
-      const persistence = new StorePersistence(layout, settings, log);
+      const lastVersion = held.reduce((v, h) => Math.max(v, h.version ?? v), version);
+      if (saved.length > 0) store.deltaQueries.restore(saved, deltaQueryFiles, roleAccess, lastVersion);
+      if (held.length > 0) {
+        for (const h of held) await commitHeld(store, h);
+        mounted.loaded();
+        facts.restoreVersion(lastVersion);
+      }
+      const persistence = new StorePersistence(layout, settings, log, deltaQueryFiles);
       persistence.loggedTerms = facts.dictionary.size;
       persistence.loggedSkolems = facts.dictionary.skolemCount;
       persistence.snapshotBytes = snapshotBytes;
@@ -317,7 +349,11 @@ export class StorePersistence {
       persistence.sealedBytes = keptBytes;
       await removeFiles(redundant);
       const cut = cuts.length === 0 ? undefined : cuts.join('; ');
-      return { persistence, report: { snapshot: hasSnapshot, records, rematerialised: rematerialise, maintained, cut, unavailableSources: mounted.unavailable } };
+      return { persistence, report: { snapshot: hasSnapshot, records, rematerialised: rematerialise, maintained, cut, unavailableSources: mounted.unavailable, recommitted: held.length } };
+    } catch (e) {
+      if (committed) await active?.close().catch(() => undefined);
+      await deltaQueryFiles.close().catch(() => undefined);
+      throw e;
     } finally {
       if (!committed) {
         store.rollback(tx);
@@ -426,9 +462,10 @@ export class StorePersistence {
     return sealedLogFile(this.layout, base, randomBytes(4).toString('hex'));
   }
 
-  /** Flushes and closes the log. */
+  /** Flushes and closes the log and the delta queries' files. */
   async close(): Promise<void> {
     await this.compacting?.catch(() => undefined);
+    await this.deltaQueries.close();
     await this.log.close();
   }
 }
@@ -485,6 +522,54 @@ function replay(store: DataStore, tx: WriteTransaction, record: TransactionRecor
     each(change.added, () => log.addExplicit(change.tableId, tuple));
   }
   return version;
+}
+
+/** A log record held back from the replay transaction, to be committed on its own (see `load`). */
+interface HeldRecord {
+  /** The decoded record. */
+  readonly record: TransactionRecord;
+  /** Where it was read. */
+  readonly origin: { path: string; offset: number };
+  /** The version it logged (undefined for a record without one). */
+  readonly version: number | undefined;
+}
+
+/** The version a log record published, if it holds one. */
+function loggedVersion(record: TransactionRecord, origin: { path: string; offset: number }): number | undefined {
+  const op = record.operations.find((o) => o.op === OP_VERSION);
+  return op === undefined ? undefined : versionOf(op.version, origin);
+}
+
+/**
+ * The lowest version that a saved delta query had computed up to (or was registered at,
+ * before its first answer) among those at or after `loaded` (the snapshot's version: older
+ * versions are no longer in the log); undefined when there is none.
+ */
+function lowestComputedVersion(saved: readonly SavedDeltaQuery[], loaded: number): number | undefined {
+  let lowest: number | undefined;
+  for (const s of saved) {
+    if (s.registration === undefined) continue;
+    const last = s.records[s.records.length - 1];
+    const at = last !== undefined && last.registeredAt !== undefined ? last.version : s.registration.version;
+    if (at >= loaded && (lowest === undefined || at < lowest)) lowest = at;
+  }
+  return lowest;
+}
+
+/** Commits a held-back log record on its own, at the version it logged (see `load`). */
+async function commitHeld(store: DataStore, held: HeldRecord): Promise<void> {
+  const facts = store.facts;
+  if (held.version !== undefined) facts.restoreVersion(held.version - 1);
+  const tx = await facts.beginWrite(0);
+  try {
+    const rules = tx.catalogue.rules;
+    replay(store, tx, held.record, held.origin);
+    store.reasoner.noteRuleChanges(tx, rules);
+  } catch (e) {
+    store.rollback(tx);
+    throw e;
+  }
+  await store.commitReplayed(tx, new Interrupter());
 }
 
 /** What a compaction fixes while it holds the write lock. */
