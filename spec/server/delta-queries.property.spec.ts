@@ -75,6 +75,8 @@ const QUERIES: ReadonlyArray<{ readonly text: string; readonly factDomain?: stri
   { text: 'SELECT * WHERE { ?x a :E . ?x :u ?y FILTER(isIRI(?y)) }', computation: 'incremental' },
   { text: 'SELECT * WHERE { ?x :v ?y FILTER(?y = 1) }', computation: 'incremental' },
   { text: 'SELECT ?x WHERE { ?x :t ?x }', computation: 'incremental' },
+  { text: 'SELECT ?x WHERE { ?x :v 1 }', computation: 'incremental' },
+  { text: 'SELECT ?x WHERE { ?x :v "01"^^xsd:integer . ?x a :D }', computation: 'incremental' },
   { text: 'SELECT * WHERE { GRAPH ?g { ?x ?p ?x } }', computation: 'incremental' },
   { text: 'SELECT ?x WHERE { ?x :p1 ?y }', computation: 'rerun' },
   { text: 'SELECT (COUNT(*) AS ?n) WHERE { ?x ?p ?y }', computation: 'rerun' },
@@ -94,6 +96,8 @@ const factArb = fc.oneof(
   { weight: 2, arbitrary: fc.tuple(constant, constant).map(([a, b]) => `[${a}, :r0, ${b}] :g .`) },
   { weight: 2, arbitrary: fc.tuple(constant, constant).map(([a, b]) => `[${a}, :f, ${b}] .`) },
   { weight: 2, arbitrary: fc.tuple(constant, constant).map(([a, b]) => `[${a}, owl:sameAs, ${b}] .`) },
+  // with equality, a graph name the same as another term copies the graph's quads
+  { weight: 1, arbitrary: fc.tuple(constant, fc.constantFrom(':g', ':p0')).map(([a, b]) => `[${b}, owl:sameAs, ${a}] .`) },
   { weight: 1, arbitrary: fc.tuple(constant, constant).map(([a, b]) => `[${a}, owl:differentFrom, ${b}] .`) },
   { weight: 1, arbitrary: fc.tuple(constant, fc.constantFrom('1', '"01"^^xsd:integer', '2', '"x"')).map(([a, v]) => `[${a}, :v, ${v}] .`) },
 );
