@@ -14,6 +14,10 @@
  * closed when the query stops or fails, when the next query runs, when another store is chosen
  * and at sign-out.
  *
+ * Live (a toggle) follows a SELECT query's answer as commits change it (see live.ts) instead of
+ * paging through a cursor; it stops when toggled off, at Stop, when another query runs, and when
+ * the query tab or the store is left.
+ *
  * The history (the last 50 texts run, per store) is kept in the tab's sessionStorage: it
  * survives a reload, is never shared with other tabs or sites, is gone when the tab closes,
  * and sign-out clears it.
@@ -23,6 +27,7 @@ import { Api, ApiError, type OpenConnection, randomId, resource, SPARQL_JSON } f
 import { h, replace } from './dom.js';
 import { createEditor, type SparqlEditor } from './editor.js';
 import { graphPicture, type Triple } from './graph.js';
+import { LiveView } from './live.js';
 import { type Answer, parseSparqlJson, type Prefix, showTerm, type SparqlForm, sparqlForm, type Term } from './terms.js';
 
 const HISTORY_KEY = 'quadlog-console:history';
@@ -102,6 +107,12 @@ export class QueryPanel {
   private readonly stopButton = h('button', { type: 'button', 'data-role': 'stop', disabled: true, title: 'Stop the running request' }, 'Stop');
   private readonly pageSize = h('select', { 'data-role': 'page-size', 'aria-label': 'rows per page' }, ...PAGE_SIZES.map((n) => h('option', { value: n }, `${n} rows a page`)));
   private readonly history = h('select', { 'data-role': 'history', 'aria-label': 'query history' });
+  private readonly liveButton = h(
+    'button',
+    { type: 'button', class: 'live-toggle', 'data-role': 'live', 'aria-pressed': 'false', title: 'Keep the answer of a SELECT query up to date as commits change it' },
+    'Live',
+  );
+  private live: LiveView | undefined;
   private running: Running | undefined;
   private shown: Shown | undefined;
   private view: 'table' | 'graph' = 'table';
@@ -118,6 +129,10 @@ export class QueryPanel {
     this.editor = createEditor(host, prefixes, () => void this.run(), last ?? 'SELECT ?s ?p ?o WHERE { ?s ?p ?o } LIMIT 100');
     this.runButton.addEventListener('click', () => void this.run());
     this.stopButton.addEventListener('click', () => void this.stop());
+    this.liveButton.addEventListener('click', () => {
+      if (this.live) this.stopLive();
+      else this.startLive();
+    });
     this.history.addEventListener('change', () => {
       const index = Number(this.history.value);
       const entry = this.storeHistory()[index];
@@ -130,7 +145,16 @@ export class QueryPanel {
       'section',
       { class: 'query-panel', 'data-role': 'query-panel' },
       host,
-      h('div', { class: 'toolbar' }, this.runButton, this.stopButton, this.pageSize, this.history, h('span', { class: 'hint' }, 'Ctrl-Enter runs · the store’s prefixes complete as you type')),
+      h(
+        'div',
+        { class: 'toolbar' },
+        this.runButton,
+        this.stopButton,
+        this.liveButton,
+        this.pageSize,
+        this.history,
+        h('span', { class: 'hint' }, 'Ctrl-Enter runs · the store’s prefixes complete as you type'),
+      ),
       this.status,
       this.results,
     );
@@ -158,7 +182,7 @@ export class QueryPanel {
   /** Outcomes shown so far (the status's `data-seq`: a new outcome is a new number). */
   private outcomes = 0;
 
-  private setStatus(state: 'running' | 'done' | 'error' | 'stopped', ...parts: Array<string | Node>): void {
+  private setStatus(state: 'running' | 'done' | 'error' | 'stopped' | 'live', ...parts: Array<string | Node>): void {
     this.status.setAttribute('data-state', state);
     if (state !== 'running') this.status.setAttribute('data-seq', String(++this.outcomes));
     replace(this.status, ...parts);
@@ -177,9 +201,55 @@ export class QueryPanel {
     }
   }
 
+  /** Follows the answer of the editor's SELECT query live (the Live toggle). */
+  startLive(): void {
+    if (this.running || this.live) return;
+    const text = this.editor.text();
+    if (sparqlForm(text) !== 'SELECT') {
+      this.setStatus('error', 'Live answers are for SELECT queries: write one, then toggle Live.');
+      return;
+    }
+    remember(this.store, text);
+    this.fillHistory();
+    void this.close();
+    const live = new LiveView(this.api, this.store, text, this.prefixes, {
+      state: (state, message) => {
+        if (this.live !== live) return;
+        if (state === 'error') {
+          this.endLive();
+          this.setStatus('error', message);
+        } else this.setStatus(state === 'connecting' ? 'running' : 'live', message);
+      },
+    });
+    this.live = live;
+    this.liveButton.setAttribute('aria-pressed', 'true');
+    this.stopButton.disabled = false;
+    this.pageSize.disabled = true;
+    replace(this.results, live.element);
+    void live.start();
+  }
+
+  /** Stops the live answer (the table stays as it was last shown). */
+  stopLive(): void {
+    const live = this.live;
+    if (!live) return;
+    this.endLive();
+    this.setStatus('stopped', live.version === undefined ? 'Live answer stopped.' : `Live answer stopped at version ${live.version}.`);
+  }
+
+  private endLive(): void {
+    const live = this.live;
+    this.live = undefined;
+    live?.stop();
+    this.liveButton.setAttribute('aria-pressed', 'false');
+    this.stopButton.disabled = this.running === undefined;
+    this.pageSize.disabled = false;
+  }
+
   /** Runs the editor's text. */
   async run(): Promise<void> {
     if (this.running) return;
+    this.stopLive();
     const text = this.editor.text();
     const form = sparqlForm(text);
     if (form === undefined) {
@@ -262,6 +332,10 @@ export class QueryPanel {
    * afterwards stops its cursor's query whatever happened.
    */
   async stop(): Promise<void> {
+    if (this.live) {
+      this.stopLive();
+      return;
+    }
     const running = this.running;
     if (!running) return;
     running.stops++;
@@ -401,6 +475,7 @@ export class QueryPanel {
   /** Stops whatever runs and closes the connection. */
   async dispose(): Promise<void> {
     window.clearInterval(this.ticker);
+    this.stopLive();
     if (this.running) {
       this.running.stops = 2;
       this.running.controller.abort();

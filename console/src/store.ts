@@ -80,6 +80,8 @@ export class StoreView {
   /** Shows a tab. */
   show(name: TabName): void {
     this.current = name;
+    // a live answer follows the store only while the query tab shows it
+    if (name !== 'query') this.query.stopLive();
     for (const tab of this.tabs.querySelectorAll('[role=tab]')) tab.setAttribute('aria-selected', String(tab.getAttribute('data-tab') === name));
     switch (name) {
       case 'query':

@@ -2,8 +2,8 @@
  * The web console end to end, in headless Chromium (Debian's `chromium`, driven by
  * playwright-core; spec/helpers/browser.ts installs it when it is missing): sign-in, stores,
  * imports with their notifications, queries paged through a cursor, CONSTRUCT pictures,
- * interruption, updates, rules, prefixes, properties, sign-out, and what the browser keeps
- * (nothing another site could reuse).
+ * interruption, updates, the live view of an answer, rules, prefixes, properties, sign-out,
+ * and what the browser keeps (nothing another site could reuse).
  *
  * The tests of the first `describe` follow one another on one page, as a person would work.
  * Nothing waits for a time: every step waits for what the page shows. Screenshots of the main
@@ -317,6 +317,59 @@ describe('web console: end to end in headless Chromium', function () {
     const options = await page.locator('[data-role=history] option').allTextContents();
     expect(options[0]).to.match(/^History \(\d+\)$/);
     expect(options.some((o) => o.startsWith('INSERT DATA { ex:zoe'))).to.equal(true);
+  });
+
+  it('follows a SELECT answer live: a commit elsewhere adds a highlighted row, a deletion strikes it out and removes it', async () => {
+    const streams = async (): Promise<boolean> => {
+      const res = await fetch(`${endpoint.url}/requests`, { headers: { authorization: `Basic ${Buffer.from(`${ROLE}:${PASSWORD}`).toString('base64')}`, accept: 'text/csv' } });
+      return /GET,[^\n]*sparql/.test(await res.text());
+    };
+    const head = page.locator('[data-role=live-status]');
+    const rows = page.locator('table[data-role=live-answer] tbody tr');
+    await write('SELECT ?person WHERE { ?person ex:ancestorOf ex:dan }');
+    await page.click('[data-role=live]');
+    await page.waitForSelector('[data-role=live][aria-pressed=true]');
+    await page.waitForSelector('[data-role=live-status][data-rows="4"]');
+    await page.waitForSelector('[data-role=query-panel] [data-role=status][data-state=live]');
+    expect((await rows.allTextContents()).sort()).to.deep.equal(['ex:alice', 'ex:bob', 'ex:carol', 'ex:zoe']);
+    const first = Number(await head.getAttribute('data-version'));
+    const writer = admin.newDataStoreConnection('family');
+    try {
+      // a commit from another connection: the rules derive that eve is an ancestor of dan
+      await writer.importData('ADD', `<${EX}eve> <${EX}parentOf> <${EX}zoe> .`);
+      await page.waitForSelector('table[data-role=live-answer] tr[data-live=added]:has-text("ex:eve")');
+      await page.waitForSelector('[data-role=live-status][data-rows="5"]');
+      expect(Number(await head.getAttribute('data-version'))).to.equal(first + 1);
+      expect(await page.locator('[data-role=live-notice]').isHidden()).to.equal(true);
+      await page.screenshot({ path: join(shots, 'live.png') });
+      await writer.importData('DELETE', `<${EX}eve> <${EX}parentOf> <${EX}zoe> .`);
+      await page.waitForSelector('table[data-role=live-answer] tr[data-live=removed]:has-text("ex:eve")');
+      await page.waitForSelector('table[data-role=live-answer] tr:has-text("ex:eve")', { state: 'detached' });
+      await page.waitForSelector('[data-role=live-status][data-rows="4"]');
+      expect(Number(await head.getAttribute('data-version'))).to.equal(first + 2);
+      expect((await rows.allTextContents()).sort()).to.deep.equal(['ex:alice', 'ex:bob', 'ex:carol', 'ex:zoe']);
+    } finally {
+      writer.close();
+    }
+    // toggled off: the stream ends at the endpoint
+    await page.click('[data-role=live]');
+    await page.waitForSelector('[data-role=live][aria-pressed=false]');
+    expect(await status().getAttribute('data-state')).to.equal('stopped');
+    expect(await status().textContent()).to.equal(`Live answer stopped at version ${first + 2}.`);
+    while (await streams()) await new Promise((r) => setTimeout(r, 10));
+    // leaving the query tab stops it too
+    await page.click('[data-role=live]');
+    await page.waitForSelector('[data-role=query-panel] [data-role=status][data-state=live]');
+    expect(await streams()).to.equal(true);
+    await tab('rules');
+    await tab('query');
+    await page.waitForSelector('[data-role=live][aria-pressed=false]');
+    while (await streams()) await new Promise((r) => setTimeout(r, 10));
+    // only SELECT queries are followed
+    await write('ASK { ex:alice ex:ancestorOf ex:dan }');
+    await page.click('[data-role=live]');
+    await page.waitForSelector('[data-role=query-panel] [data-role=status][data-state=error]:has-text("Live answers are for SELECT queries")');
+    expect(await page.locator('[data-role=live]').getAttribute('aria-pressed')).to.equal('false');
   });
 
   it('lists the rules and the rules from axioms', async () => {
