@@ -27,6 +27,7 @@ import { handleDataStoreConnection, handleDataStoreConnections, handleServerConn
 import { handleContent } from './resources/content.js';
 import { handleCursor, handleCursors } from './resources/cursors.js';
 import { handleDataStore, handleDataStores } from './resources/datastores.js';
+import { handleDeltaQueries, handleDeltaQuery, handleDeltaQueryAnswer, handleDeltaQueryAnswerList, handleDeltaQueryAnswers } from './resources/delta-queries.js';
 import { handleExplanation } from './resources/explanation.js';
 import { handleCommands, handleShell, handleShells } from './resources/shells.js';
 import type { RegisteredShell } from './shells.js';
@@ -82,6 +83,11 @@ export const ROUTES: readonly Route[] = [
   { path: '/datastores/:ds/connections/:conn/cursors/:cursor', methods: ['GET', 'PATCH', 'DELETE'], handler: handleCursor, connection: DS_CONNECTION },
   { path: '/datastores/:ds/connections/:conn/transaction', methods: ['GET', 'POST'], handler: handleTransaction, connection: DS_CONNECTION },
   { path: '/datastores/:ds/content', methods: ['GET', 'PATCH', 'PUT', 'POST', 'DELETE'], handler: handleContent },
+  { path: '/datastores/:ds/deltaqueries', methods: ['GET'], handler: handleDeltaQueries },
+  { path: '/datastores/:ds/deltaqueries/:name', methods: ['GET', 'POST', 'DELETE'], handler: handleDeltaQuery },
+  { path: '/datastores/:ds/deltaqueryanswers', methods: ['GET'], handler: handleDeltaQueryAnswerList },
+  { path: '/datastores/:ds/deltaqueryanswers/:name', methods: ['GET'], handler: handleDeltaQueryAnswers },
+  { path: '/datastores/:ds/deltaqueryanswers/:name/:version/:type', methods: ['GET'], handler: handleDeltaQueryAnswer },
   { path: '/datastores/:ds/datasources', methods: ['GET'], handler: handleDataSources },
   { path: '/datastores/:ds/datasources/:source', methods: ['GET', 'POST', 'DELETE'], handler: handleDataSource },
   { path: '/datastores/:ds/datasources/:source/tables', methods: ['GET'], handler: handleDataSourceTables },

@@ -18,6 +18,7 @@
  * @module
  */
 import { createRequire } from 'node:module';
+import { ANSWER_MEDIA_TYPES, answerMediaType } from '../formats/answers/index.js';
 import { Interrupter } from '../model/control.js';
 import type { TermDictionary } from '../model/dictionary.js';
 import { BadRequestError, DuplicateResourceError, UnknownResourceError } from '../model/errors.js';
@@ -50,6 +51,8 @@ export interface DeltaQueryOptions {
   readonly additionsMaxSize?: number;
   /** How many versions' deletions are kept (default 1). */
   readonly deletionsMaxSize?: number;
+  /** RDFox's format-name: the answer format the kept answers are read in by default (a SPARQL answer media type; default text/csv). */
+  readonly formatName?: string;
 }
 
 /** A kept answer of a delta query at a version. */
@@ -86,6 +89,8 @@ export interface DeltaQueryDescription {
   readonly additionsMaxSize: number;
   /** How many versions' deletions are kept. */
   readonly deletionsMaxSize: number;
+  /** The answer format the kept answers are read in by default (RDFox's format-name). */
+  readonly formatName: string;
   /** The version its answer was first computed at. */
   readonly registeredAt: number | undefined;
   /** The last version whose changes are computed. */
@@ -242,10 +247,21 @@ function checkSize(name: string, value: number | undefined, fallback: number): n
   return n;
 }
 
+/** The default answer format of a delta query's kept answers. */
+const DEFAULT_FORMAT_NAME = 'text/csv';
+
+function checkFormatName(value: string | undefined): string {
+  if (value === undefined) return DEFAULT_FORMAT_NAME;
+  const type = answerMediaType(value);
+  if (type === undefined) throw new BadRequestError(`invalid format-name '${value}': a SPARQL answer format is required (${ANSWER_MEDIA_TYPES.join(', ')})`);
+  return type;
+}
+
 /** One registered query. */
 class DeltaQuery {
   readonly factDomain: string;
   readonly mode: DeltaQueryEvaluationMode;
+  readonly formatName: string;
   readonly sizes: { readonly snapshots: number; readonly additions: number; readonly deletions: number };
   variables: readonly string[] = [];
   /** The answer at {@link DeltaQuery.version}, kept where needed (re-run queries, snapshot mode, watches of an incremental query need none). */
@@ -289,6 +305,7 @@ class DeltaQuery {
     if (!['all', 'explicit', 'derived'].includes(this.factDomain)) throw new BadRequestError(`unknown fact domain '${this.factDomain}' (expected all, explicit or derived)`);
     this.mode = options.evaluationMode ?? 'delta';
     if (this.mode !== 'delta' && this.mode !== 'snapshot') throw new BadRequestError(`unknown evaluation mode '${String(this.mode)}' (expected delta or snapshot)`);
+    this.formatName = checkFormatName(options.formatName);
     this.sizes = {
       snapshots: checkSize('snapshots-max-size', options.snapshotsMaxSize, 1),
       additions: checkSize('additions-max-size', options.additionsMaxSize, 1),
@@ -323,6 +340,7 @@ class DeltaQuery {
       snapshotsMaxSize: this.sizes.snapshots,
       additionsMaxSize: this.sizes.additions,
       deletionsMaxSize: this.sizes.deletions,
+      formatName: this.formatName,
       registeredAt: this.registeredAt,
       version: this.version,
       error: this.error?.message,
@@ -609,7 +627,9 @@ export class DeltaQueryRegistry {
   /**
    * Watches a registered query (`name`), or a query text registered for the watch alone (it
    * goes when the watch ends). The first event is the whole answer at the version the watch
-   * starts from.
+   * starts from; a watch resumed with `after` (the version whose answer the consumer has)
+   * starts instead with the kept changes of every later version when the query keeps them all,
+   * else with the whole answer, `missedFrom` = `after + 1`.
    */
   watch(target: { readonly name: string } | { readonly text: string; readonly role: string; readonly accessFor: AccessFor; readonly options?: DeltaQueryOptions }, options: WatchOptions = {}): DeltaQueryWatch {
     let query: DeltaQuery;
@@ -629,10 +649,49 @@ export class DeltaQueryRegistry {
         if (query.error) watcher.fail(query.error);
         return;
       }
+      const after = options.after;
+      if (after !== undefined) {
+        const missed = this.keptChangesAfter(query, after);
+        if (missed) {
+          watcher.resume(missed);
+          return;
+        }
+      }
       const answer = await this.wholeAnswer(query, this.processed!);
-      watcher.answer({ kind: 'answer', version: this.processed!.version, variables: query.variables, rows: rowsOf(answer) });
+      const missedFrom = after !== undefined ? { missedFrom: after + 1 } : {};
+      watcher.answer({ kind: 'answer', version: this.processed!.version, variables: query.variables, rows: rowsOf(answer), ...missedFrom });
     });
     return watcher;
+  }
+
+  /**
+   * The version after which a query keeps the changes of every version (up to the last one
+   * computed): its registration, or, for additions or deletions that reached their size limit,
+   * the version before the oldest kept (older ones may have been dropped).
+   */
+  private completeAfter(query: DeltaQuery): number {
+    let after = query.registeredAt ?? Number.POSITIVE_INFINITY;
+    for (const [type, limit] of [['additions', query.sizes.additions], ['deletions', query.sizes.deletions]] as const) {
+      const kept = query.kept.filter((e) => e.type === type);
+      if (kept.length < limit) continue; // none dropped yet
+      after = Math.max(after, kept.length === 0 ? (query.version ?? Number.POSITIVE_INFINITY) : kept[0]!.version - 1);
+    }
+    return after;
+  }
+
+  /** The changes of every version after `after` from a query's kept answers (oldest first); undefined when some may be missing. */
+  private keptChangesAfter(query: DeltaQuery, after: number): DeltaQueryChange[] | undefined {
+    const version = query.version;
+    if (version === undefined || !Number.isSafeInteger(after) || after > version || after < this.completeAfter(query)) return undefined;
+    const byVersion = new Map<number, { additions: readonly DeltaQueryRow[]; deletions: readonly DeltaQueryRow[] }>();
+    for (const entry of query.kept) {
+      if (entry.version <= after || entry.type === 'snapshot') continue;
+      const change = byVersion.get(entry.version) ?? { additions: [], deletions: [] };
+      byVersion.set(entry.version, entry.type === 'additions' ? { ...change, additions: entry.rows } : { ...change, deletions: entry.rows });
+    }
+    return [...byVersion.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([v, { additions, deletions }]) => ({ kind: 'change', version: v, variables: query.variables, additions, deletions }));
   }
 
   /** Deregisters everything (the store is deleted, or the server shuts down: the store's files keep its queries). */

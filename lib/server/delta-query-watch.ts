@@ -8,6 +8,8 @@
  * change finds the buffer full, the buffered events are dropped and the next event is the
  * whole answer again (`kind: 'answer'`, with `missedFrom` naming the first version whose change
  * was dropped): the consumer replaces its copy of the answer and goes on from there.
+ * A watch resumed after a version the consumer already has (`after`) starts with the kept
+ * changes since that version instead, when the query still keeps all of them.
  * @module
  */
 import type { QueryTerm } from '../sparql/query-terms.js';
@@ -53,6 +55,12 @@ export type DeltaQueryEvent = DeltaQueryAnswer | DeltaQueryChange;
 export interface WatchOptions {
   /** How many events may wait for the consumer before it is resynchronised (default 256). */
   readonly highWaterMark?: number;
+  /**
+   * Resumes a watch: the consumer has the answer at this version. When the query still keeps
+   * the changes of every version after it, the watch starts with those changes (no whole
+   * answer); otherwise it starts with the whole answer, with `missedFrom` = `after + 1`.
+   */
+  readonly after?: number;
 }
 
 /** The buffer of a watch that gives none. */
@@ -108,6 +116,19 @@ export class Watcher implements DeltaQueryWatch {
     this.missedFrom = undefined;
     this.queue = [];
     if (!this.deliver(event)) this.queue.push(event);
+  }
+
+  /**
+   * Starts a resumed watch with the changes the consumer missed (possibly none), oldest first,
+   * instead of a whole answer. They are not counted against the buffer: the query's kept
+   * answers bound them.
+   */
+  resume(changes: readonly DeltaQueryChange[]): void {
+    if (this.ended) return;
+    this.started = true;
+    this.missedFrom = undefined;
+    this.queue = [];
+    for (const change of changes) if (!this.deliver(change)) this.queue.push(change);
   }
 
   /** Ends the watch with an error (given to the next `next()`). */
