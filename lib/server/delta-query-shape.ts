@@ -8,11 +8,16 @@
  * node in a pattern, and every variable of a pattern (and of a GRAPH) projected (`SELECT *`
  * or all of them). Its solutions are then distinct mappings of the pattern variables, so the
  * answer is a set, and a solution is new (gone) exactly when it uses at least one fact that the
- * commit added (removed).
+ * commit added (removed). This holds with OWL axioms and with equality too: quadlog
+ * axiomatises `owl:sameAs` (the copies of a triple for the terms equal to its terms are derived
+ * facts), so a merge or a split of terms changes answers only through facts in the commit's
+ * change log; the property spec checks it under FBF and DRed.
  *
  * Everything else re-runs: projection of fewer variables, DISTINCT / REDUCED, aggregates,
  * OPTIONAL, MINUS, UNION, BIND, VALUES, subqueries, property paths, ORDER BY, LIMIT / OFFSET,
- * EXISTS, tuple table atoms, FROM; and the `derived` fact domain (the change log has no delta of it).
+ * EXISTS, a FILTER calling NOW, RAND, UUID, STRUUID or BNODE (a solution kept from an earlier
+ * version was filtered with another value: deletions evaluated again could remove rows never
+ * added), tuple table atoms, FROM; and the `derived` fact domain (the change log has no delta of it).
  * @module
  */
 import type * as RDF from '@rdfjs/types/data-model.js';
@@ -70,6 +75,7 @@ function collect(op: Algebra.Operation, graph: RDF.Term | undefined, out: DeltaP
       return undefined;
     case Algebra.types.FILTER:
       if (hasExists(op.expression)) return 'FILTER EXISTS / NOT EXISTS';
+      if (hasVolatile(op.expression)) return 'a FILTER with a function whose value changes from one evaluation to the next (NOW, RAND, UUID, STRUUID, BNODE)';
       return collect(op.input, graph, out, vars);
     case Algebra.types.GRAPH:
       if (graph !== undefined) return 'nested GRAPH';
@@ -78,6 +84,20 @@ function collect(op: Algebra.Operation, graph: RDF.Term | undefined, out: DeltaP
     default:
       return `the operator ${op.type}`;
   }
+}
+
+/** The SPARQL functions whose value is not fixed by their arguments (algebra operator names). */
+const VOLATILE = new Set(['now', 'rand', 'uuid', 'struuid', 'bnode']);
+
+/**
+ * Whether an expression calls a function whose value changes from one evaluation to the next:
+ * solutions kept from earlier versions were filtered with other values, so only a new
+ * evaluation of the whole query at each commit gives an answer of that version.
+ */
+function hasVolatile(e: Algebra.Expression): boolean {
+  if (e.expressionType === Algebra.expressionTypes.OPERATOR) return VOLATILE.has(e.operator.toLowerCase()) || e.args.some(hasVolatile);
+  if (e.expressionType === Algebra.expressionTypes.NAMED) return e.args.some(hasVolatile);
+  return false;
 }
 
 /** Whether an expression contains EXISTS or NOT EXISTS. */
