@@ -47,6 +47,7 @@ export type { ByteExportOutput, ChunkWritable, ExportOutput, ExportParameters } 
 export type { FactDomain } from './storage/tuple-table.js';
 export type { ContentSource } from './formats/content-source.js';
 export type { QueryAnswer, QueryOptions } from './sparql/query.js';
+export { QuadlogDataFactory as DataFactory } from './model/terms.js';
 export {
   EXPLANATION_JSON,
   EXPLANATION_TYPES,

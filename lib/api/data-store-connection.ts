@@ -9,6 +9,7 @@
  * for its facts. Named graphs the role may not read are invisible to its queries and exports.
  * @module
  */
+import type * as RDF from '@rdfjs/types/data-model.js';
 import { AccessDeniedError, ImportError, InvalidConnectionError, BadRequestError } from '../model/errors.js';
 import type { ImportResult, NotificationRow } from '../model/import-result.js';
 import { iriKey } from '../model/terms.js';
@@ -91,6 +92,13 @@ export interface UpdateOptions {
    * server parameter `query-memory-limit`.
    */
   readonly memoryLimitBytes?: number;
+  /**
+   * Values for variables of the text, by name (without `?`): each is put into the update as a
+   * term wherever its variable occurs, never as text, so no value can change the update's
+   * meaning (see "Bound parameters" in docs/sparql.md). A name the text does not use, or a
+   * variable the text binds itself (BIND, VALUES, a SELECT expression of a subquery), is refused.
+   */
+  readonly bindings?: Readonly<Record<string, RDF.Term>>;
 }
 
 /** Options of {@link DataStoreConnection.beginTransaction}. */
@@ -874,21 +882,18 @@ export class DataStoreConnection extends ConnectionBase {
    * (`kind: 'answer'`), then one `change` per version whose answer changed
    * (`{ version, additions, deletions }`). A consumer that falls behind by more than
    * `highWaterMark` events never slows commits: its buffered events are dropped and it receives
-   * the whole answer again, with `missedFrom` naming the first version it missed. With `after`
-   * (a version whose answer the consumer has), the watch resumes: the kept changes of every
-   * later version if the query keeps them all, else the whole answer with `missedFrom`. Leaving
-   * the loop (or `close()`) ends the watch.
+   * the whole answer again, with `missedFrom` naming the first version it missed. Leaving the
+   * loop (or `close()`) ends the watch.
    */
   watch(query: string, options: WatchOptions & { readonly query?: DeltaQueryOptions } = {}): DeltaQueryWatch {
     return this.guardSync('watch', () => {
       const registry = this.deltaQueries;
       const watchOptions = options.highWaterMark !== undefined ? { highWaterMark: options.highWaterMark } : {};
-      const resumed = options.after !== undefined ? { ...watchOptions, after: options.after } : watchOptions;
       if (registry.list().includes(query)) {
         this.requireOn(['deltaqueries', query], 'read');
-        return registry.watch({ name: query }, resumed);
+        return registry.watch({ name: query }, watchOptions);
       }
-      return registry.watch({ text: query, role: this.roleName, accessFor: this.accessForRole(), options: options.query }, resumed);
+      return registry.watch({ text: query, role: this.roleName, accessFor: this.accessForRole(), options: options.query }, watchOptions);
     });
   }
 

@@ -14,10 +14,13 @@
  * `using-graph-uri` and `using-named-graph-uri`; `base` sets the base IRI.
  * `query-time-limit` (milliseconds) and `query-memory-limit` (bytes) set the limits of this
  * request's query or update; the server refuses values above its own unless it allows
- * overrides (see "Limits" in docs/sparql.md).
+ * overrides (see "Limits" in docs/sparql.md). `$name=<N-Triples term>` gives the variable
+ * `?name` a value (bound-parameter-values.ts).
  * @module
  */
+import type * as RDF from '@rdfjs/types/data-model.js';
 import { BadRequestError, baseMediaType } from '../index.js';
+import { boundParameterValues, isBoundParameter } from './bound-parameter-values.js';
 import { UnsupportedMediaTypeError } from './errors.js';
 import { httpExchange, type Exchange } from './exchange.js';
 import { FORM_TYPE, SPARQL_QUERY_TYPE, SPARQL_UPDATE_TYPE } from './negotiation.js';
@@ -42,6 +45,8 @@ export interface SparqlRequest {
   readonly timeLimitMs: number | undefined;
   /** `query-memory-limit` (bytes), if given. */
   readonly memoryLimitBytes: number | undefined;
+  /** The `$name` parameters: values of variables, if any are given. */
+  readonly bindings: Record<string, RDF.Term> | undefined;
 }
 
 /** The parameters the SPARQL endpoint understands. */
@@ -83,6 +88,7 @@ function single(params: URLSearchParams, name: string): string | undefined {
 export async function readSparqlRequest(exchange: Exchange): Promise<SparqlRequest> {
   const params = exchange.params;
   for (const key of Object.keys(exchange.genericParameters(KNOWN))) {
+    if (isBoundParameter(key)) continue;
     throw new BadRequestError(`unknown parameter '${key}' for the SPARQL endpoint (known: ${KNOWN.join(', ')})`);
   }
   let query = single(params, 'query');
@@ -129,6 +135,7 @@ export async function readSparqlRequest(exchange: Exchange): Promise<SparqlReque
   return {
     timeLimitMs,
     memoryLimitBytes,
+    bindings: boundParameterValues(params),
     kind,
     text: (query ?? update)!,
     defaultGraphs,

@@ -94,3 +94,10 @@ export function termText(term: RDF.Term): string {
       return term.value;
   }
 }
+
+/**
+ * An RDF/JS data factory (`namedNode`, `literal`, `blankNode`, `quad`, …), for the terms an
+ * application hands to quadlog: bound parameters of queries, quads to import. Any other RDF/JS
+ * factory's terms are accepted as well.
+ */
+export const QuadlogDataFactory: RDF.DataFactory = DataFactory;

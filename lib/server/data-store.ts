@@ -35,6 +35,7 @@ import { recoveryComponent, type StoreRecovery } from './recovery.js';
 import type { Catalogue } from '../storage/catalogue.js';
 import { CommitFeed, type CommitRecord, type CommitSubscription, type CommitSubscriptionOptions } from './commit-feed.js';
 import { deltaQueriesOf, type DeltaQueryRegistry } from './delta-queries.js';
+import { bindParameters, type BoundParameters } from '../sparql/bound-parameters.js';
 
 /** One row of a Property/Value/Mutable listing. */
 export interface PropertyRow {
@@ -316,10 +317,10 @@ export class DataStore {
    * protocol's USING graphs; `limits` bound its WHERE clauses. LOAD reads what the store's
    * read policy allows.
    */
-  async runUpdate(tx: WriteTransaction, update: string, baseIRI: string, interrupter: Interrupter, dataset?: UpdateDataset, limits?: EvaluationLimits): Promise<void> {
+  async runUpdate(tx: WriteTransaction, update: string, baseIRI: string, interrupter: Interrupter, dataset?: UpdateDataset, limits?: EvaluationLimits, bindings?: BoundParameters): Promise<void> {
     // a long text is parsed on the parsing thread; the time limit covers parsing too
     const deadline = limits?.timeLimitMs !== undefined ? performance.now() + limits.timeLimitMs : Infinity;
-    const op = await parseUpdateOffThread(update, tx.catalogue.prefixes, baseIRI, dataset, { interrupter, deadline });
+    const op = bindParameters(await parseUpdateOffThread(update, tx.catalogue.prefixes, baseIRI, dataset, { interrupter, deadline }), bindings);
     await executeUpdate(
       op,
       {

@@ -30,6 +30,7 @@ import { type Explanation, explainFact, type ExplanationOptions } from './explan
 import { storeAccess } from './fact-access.js';
 import { type ImportOptions, type ImportSource, importInto, type UpdateType } from './import.js';
 import type { Server } from './server.js';
+import type { BoundParameters } from '../sparql/bound-parameters.js';
 
 export type { AnswerSink, QueryAnswer, QueryOptions } from '../sparql/query.js';
 export type { QueryTerm } from '../sparql/query-terms.js';
@@ -52,6 +53,8 @@ export interface SessionUpdateOptions {
   readonly timeLimitMs?: number | undefined;
   /** The memory limit of the WHERE clauses (estimated bytes). */
   readonly memoryLimitBytes?: number | undefined;
+  /** Values for variables of the update (bound-parameters.ts). */
+  readonly bindings?: BoundParameters | undefined;
 }
 
 /** What an import has read of one source: bytes so far, and the source's size when known. */
@@ -402,7 +405,7 @@ export class StoreSession {
   evaluateUpdate(update: string, options: SessionUpdateOptions): Promise<void> {
     return this.write(async (tx) => {
       await this.store.reasoner.reason(tx, this.interrupter);
-      await this.store.runUpdate(tx, update, options.baseIRI ?? tx.catalogue.baseIRI, this.interrupter, options, this.server.queryLimits(options));
+      await this.store.runUpdate(tx, update, options.baseIRI ?? tx.catalogue.baseIRI, this.interrupter, options, this.server.queryLimits(options), options.bindings);
     });
   }
 

@@ -22,6 +22,7 @@ import { applyLimits, HOLDERS, keyBytes, tripleBytes } from './query-budget.js';
 import { DEFAULT_GRAPH, UNBOUND } from './quad-source.js';
 import { QueryTerms, type QueryTerm } from './query-terms.js';
 import { TupleTableReader } from './tuple-table-access.js';
+import { bindParameters } from './bound-parameters.js';
 import type { AnswerIds, AnswerSink, EvaluationOptions, QueryAnswer } from './types.js';
 
 /**
@@ -73,6 +74,7 @@ export async function runQuery(run: QueryRun, text: string, sink: AnswerSink, pl
     const shape = algebra.input;
     algebra = { ...shape, input: { ...algebra, input: shape.input } };
   }
+  algebra = bindParameters(algebra, options.bindings);
   if (options.defaultGraphs || options.namedGraphs) dataset = { defaultGraphs: ids(options.defaultGraphs ?? []), namedGraphs: ids(options.namedGraphs ?? []) };
   const source = new StoreQuadSource(state, dictionary, factDomainMask(options.factDomain, 'all', QueryCompilationError), dataset, options.access);
   const engine = new Engine(source, terms, interrupter, parsed.base ?? baseIRI, () => source.graphNames());

@@ -37,6 +37,13 @@ export interface QueryOptions {
    * `query-memory-limit`; a larger value is refused unless the server allows overrides.
    */
   readonly memoryLimitBytes?: number;
+  /**
+   * Values for variables of the text, by name (without `?`): each is put into the query as a
+   * term wherever its variable occurs, never as text, so no value can change the query's
+   * meaning (see "Bound parameters" in docs/sparql.md). A name the text does not use, or a
+   * variable the text binds itself (BIND, VALUES, a SELECT expression), is refused.
+   */
+  readonly bindings?: Readonly<Record<string, RDF.Term>>;
 }
 
 /** Options of an evaluation inside the library: the public options plus the role's fact access. */
