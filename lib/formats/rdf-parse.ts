@@ -17,8 +17,9 @@ import { DataFactory, Parser } from 'n3';
 import type { Interrupter } from '../model/control.js';
 import { AccessDeniedError, MemoryExhaustedError } from '../model/errors.js';
 import { termToKey } from '../model/terms.js';
-import { DATALOG, N_QUADS, N_TRIPLES, RDF_XML, TRIG, TURTLE, recognizeMediaType, unsupportedMediaTypeMessage } from './media-types.js';
+import { DATALOG, JSON_LD, N_QUADS, N_TRIPLES, RDF_XML, TRIG, TURTLE, recognizeMediaType, unsupportedMediaTypeMessage } from './media-types.js';
 import { parseRdfXml } from './rdfxml-parse.js';
+import { parseJsonLd } from './jsonld-parse.js';
 import type { ImportReport } from './notifications.js';
 import { NTriplesParser } from './ntriples-parser.js';
 import { InvalidUtf8Error, Utf8Validator } from './utf8-validation.js';
@@ -68,6 +69,11 @@ export interface ParseOptions {
    * hold none of its text, and its prefix rows are reported only when it has no error.
    */
   readonly showContent?: boolean;
+  /**
+   * Reads a remote JSON-LD context (`"@context": "https://…"`) and gives its parsed JSON: the
+   * server's, under its read policy. Without it, a document with a remote context fails.
+   */
+  readonly loadContext?: ((iri: string) => Promise<unknown>) | undefined;
 }
 
 /**
@@ -141,6 +147,8 @@ export function parseRdf(content: SniffedContent, dictionary: TermIds, report: I
       yield* parseTurtle(content.chunks, mediaType, dictionary, report, options, definedPrefixes);
     } else if (mediaType === RDF_XML) {
       yield* parseRdfXml(content.chunks, dictionary, report, options, definedPrefixes);
+    } else if (mediaType === JSON_LD) {
+      yield* parseJsonLd(content.chunks, dictionary, report, options);
     } else {
       report.error(unsupportedMediaTypeMessage(mediaType));
       return;

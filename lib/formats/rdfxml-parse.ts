@@ -9,7 +9,6 @@
  * @module
  */
 import type * as RDF from '@rdfjs/types/data-model.js';
-import { DataFactory } from 'n3';
 import { RdfXmlParser } from 'rdfxml-streaming-parser';
 import { termToKey } from '../model/terms.js';
 import { BlankNodeLabels } from './blank-node-labels.js';
@@ -17,7 +16,7 @@ import { NOT_SHOWN_NOTE } from './hidden-content.js';
 import type { ImportReport } from './notifications.js';
 import type { QuadBatch } from './quad-batch.js';
 import type { ParseOptions, TermIds } from './rdf-parse.js';
-import { parseWithStream, RefusedTerm } from './stream-parse.js';
+import { inputDataFactory, parseWithStream, RefusedTerm } from './stream-parse.js';
 import type { DescribedError } from './turtle-errors.js';
 
 /** The message of an RDF/XML error in content that is not shown. */
@@ -63,8 +62,7 @@ export function parseRdfXml(
   defined: Map<string, string>,
 ): AsyncGenerator<QuadBatch, void, undefined> {
   const labels = new BlankNodeLabels(options.freshBlankNode);
-  const dataFactory = { ...DataFactory, blankNode: (name?: string): RDF.BlankNode => DataFactory.blankNode(labels.label(name)) };
-  const parser = new RdfXmlParser({ dataFactory, baseIRI: options.baseIRI, trackPosition: true });
+  const parser = new RdfXmlParser({ dataFactory: inputDataFactory(labels), baseIRI: options.baseIRI, trackPosition: true });
   const showContent = options.showContent !== false;
   // the namespaces of the root element are the content's prefixes
   const sax = (parser as unknown as { readonly saxParser: SaxHooks }).saxParser;

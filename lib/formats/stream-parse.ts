@@ -10,12 +10,14 @@
  */
 import { StringDecoder } from 'node:string_decoder';
 import type * as RDF from '@rdfjs/types/data-model.js';
+import { DataFactory } from 'n3';
 import type { Interrupter } from '../model/control.js';
 import { AccessDeniedError, MemoryExhaustedError } from '../model/errors.js';
 import { termToKey } from '../model/terms.js';
 import type { ImportReport } from './notifications.js';
 import { type QuadBatch, QuadBuffer } from './quad-batch.js';
 import type { TermIds } from './rdf-parse.js';
+import type { BlankNodeLabels } from './blank-node-labels.js';
 import type { DescribedError } from './turtle-errors.js';
 import { InvalidUtf8Error, Utf8Validator } from './utf8-validation.js';
 
@@ -53,6 +55,21 @@ export interface StreamParseOptions {
   readonly text?: boolean;
   /** The id of a term, or throws a {@link RefusedTerm} for one the store cannot hold. Default: interned by its canonical key. */
   readonly term?: (term: RDF.Term) => number;
+}
+
+/**
+ * The RDF/JS data factory a parser of one input builds its terms with: n3's, with the input's
+ * blank node labels (`blank-node-labels.ts`), and a literal without language or datatype when
+ * the parser passes null for them.
+ * @internal
+ */
+export function inputDataFactory(labels: BlankNodeLabels): RDF.DataFactory {
+  return {
+    ...DataFactory,
+    blankNode: (name?: string): RDF.BlankNode => DataFactory.blankNode(labels.label(name)),
+    literal: (value: string, languageOrDatatype?: string | RDF.NamedNode | RDF.DirectionalLanguage | null): RDF.Literal =>
+      languageOrDatatype === null || languageOrDatatype === undefined ? DataFactory.literal(value) : DataFactory.literal(value, languageOrDatatype as string | RDF.NamedNode),
+  };
 }
 
 /** A term of the input the store cannot hold (a triple term, a literal with a base direction): the input's error. @internal */
