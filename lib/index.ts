@@ -27,6 +27,8 @@ export {
   type UpdateOptions,
 } from './api/data-store-connection.js';
 export { DEFAULT_PROGRESS_INTERVAL_MS, type ProgressOperation, type ProgressOptions, type ProgressReport } from './api/progress.js';
+export { SnapshotDataset, type PatternTerm, type QuadStream } from './api/rdfjs-source.js';
+export type { QuadSource } from './formats/rdfjs-quads.js';
 export type { DataSourceColumnRow, DataSourceRow, DataSourceSample, DataSourceTableRow } from './server/data-sources.js';
 export {
   ANSWER_MEDIA_TYPES,

@@ -10,7 +10,7 @@
  * @module
  */
 import type * as RDF from '@rdfjs/types/data-model.js';
-import { AccessDeniedError, ImportError, InvalidConnectionError, BadRequestError } from '../model/errors.js';
+import { AccessDeniedError, ImportError, InvalidConnectionError, BadRequestError, TransactionError } from '../model/errors.js';
 import type { ImportResult, NotificationRow } from '../model/import-result.js';
 import { iriKey } from '../model/terms.js';
 import type { PropertyRow, TupleTableRow } from '../server/data-store.js';
@@ -30,6 +30,7 @@ import { type Explanation, type ExplanationOptions } from '../server/explanation
 import { AnswerChannel } from './answer-channel.js';
 import { Interrupter } from '../model/control.js';
 import { monitored, ProgressMonitor, type ProgressOptions, type ProgressSample } from './progress.js';
+import { eagerQuadStream, failedQuadStream, lazyQuadStream, type PatternTerm, type QuadStream, type Releasable, type SnapshotDataset, snapshotDataset } from './rdfjs-source.js';
 
 export { IMPLICIT_LOCK_TIMEOUT_MS, type TransactionType } from '../server/session.js';
 
@@ -183,6 +184,8 @@ export class DataStoreConnection extends ConnectionBase {
   private readonly session: StoreSession;
   /** The channels of cursors whose queries may still be running (stopped when the connection closes). */
   private readonly cursorRuns = new Set<AnswerChannel<AnswerRow>>();
+  /** The match() streams and dataset views whose snapshots are held (let go when the connection closes). */
+  private readonly snapshotReaders = new Set<Releasable>();
   /** The role database's generation when read access to the store was last confirmed. */
   private readCheckedAt = -1;
 
@@ -234,6 +237,7 @@ export class DataStoreConnection extends ConnectionBase {
     this.session.close();
     for (const channel of this.cursorRuns) channel.cancel();
     this.cursorRuns.clear();
+    for (const reader of [...this.snapshotReaders]) reader.close();
     super.close();
   }
 
@@ -302,7 +306,12 @@ export class DataStoreConnection extends ConnectionBase {
    * `rejectOnError: false` the call resolves with that result instead. The IRIs
    * of an `{ iris }` source are read as the server parameters `allowed-url-schemes-on-import`
    * and `sandbox-directory` allow (an IRI they refuse fails with AccessDeniedError, one that
-   * cannot be read with ParsingError); a `{ path }` source is read as named.
+   * cannot be read with ParsingError); a `{ path }` source is read as named. RDF/JS quads (an
+   * array, an iterable, an async iterable or an object-mode stream of them, from any DataFactory)
+   * are taken term by term, with no text in between; the blank nodes of an addition are the
+   * call's own (`_:b` of two calls are two nodes, as in SPARQL's INSERT DATA), while a deletion
+   * names stored blank nodes by label (those match() gives). A quad that cannot be stored (a
+   * literal as subject, a variable, not a quad at all) is an error naming its index.
    */
   async importData(updateType: UpdateType, source: ImportSource, options: ImportDataOptions = {}): Promise<ImportResult> {
     return this.guard('importData', async () => {
@@ -558,6 +567,82 @@ export class DataStoreConnection extends ConnectionBase {
       },
       query,
     );
+  }
+
+  // ---- RDF/JS source ----
+
+  /**
+   * The quads matching a pattern as an RDF/JS `Stream` (a Node `Readable` in object mode; an
+   * async iterable too), so that the connection is an RDF/JS `Source` (Comunica's
+   * `@comunica/query-sparql-rdfjs` takes it as a source). A term left out (undefined, null or a
+   * variable) matches anything; the graph `defaultGraph()` is the default graph, and no graph
+   * means every graph. Explicit and derived quads are read from one snapshot, taken now, as the
+   * role may read them (named graphs it may not read are invisible); bound terms are index
+   * lookups, and the quads are read as the stream is read. Read the stream to its end, or
+   * `destroy()` it, to release the snapshot (closing the connection does too). Inside a
+   * read/write transaction the quads are the transaction's, taken at once. Failures (a closed
+   * connection, a role that may not read the store) are the stream's `error` event.
+   */
+  match(subject?: PatternTerm, predicate?: PatternTerm, object?: PatternTerm, graph?: PatternTerm): QuadStream {
+    const pattern = [subject, predicate, object, graph] as const;
+    let reader: ReturnType<StoreSession['openQuadReader']>;
+    try {
+      this.checkUsable();
+      reader = this.session.openQuadReader();
+    } catch (e) {
+      return failedQuadStream(e instanceof Error ? e : new Error(String(e)));
+    }
+    if (reader === undefined) {
+      return eagerQuadStream(() =>
+        this.guard('match', () =>
+          this.session.readQuads((r) => {
+            const quads: Array<Parameters<SnapshotDataset['has']>[0]> = [];
+            const step = r.matcher(subject, predicate, object, graph, (q) => void quads.push(q));
+            while (!step(Infinity));
+            return quads;
+          }),
+        ),
+      );
+    }
+    const entry: Releasable = { close: () => stream.destroy() };
+    const stream = lazyQuadStream(reader, pattern, () => this.snapshotReaders.delete(entry));
+    this.snapshotReaders.add(entry);
+    return stream;
+  }
+
+  /**
+   * The number of quads {@link DataStoreConnection.match} would give for a pattern (what an
+   * RDF/JS source's `countQuads` gives Comunica for its join plans), counted on the latest
+   * state (or the open transaction's). Outside a read/write transaction several counts (and
+   * match() streams) may run at once on one connection.
+   */
+  async countQuads(subject?: PatternTerm, predicate?: PatternTerm, object?: PatternTerm, graph?: PatternTerm): Promise<number> {
+    // outside a read/write transaction a count reads a snapshot of its own: several may run at once, as a query engine asks them
+    this.checkUsable();
+    const reader = this.session.openQuadReader();
+    if (reader === undefined) return this.guard('countQuads', () => this.session.readQuads((r) => r.count(subject, predicate, object, graph)));
+    try {
+      return reader.count(subject, predicate, object, graph);
+    } finally {
+      reader.release();
+    }
+  }
+
+  /**
+   * A read-only RDF/JS `DatasetCore` view of a snapshot of the store taken now (the open
+   * read-only transaction's, or the latest version): `has`, `match`, `size` and iteration, as
+   * the role may read the store; `add` and `delete` throw. It holds the snapshot until it is
+   * closed: `await using ds = await conn.dataset()` or `view.close()` (closing the connection
+   * closes it too). Not available inside a read/write transaction (use `match()`, or commit first).
+   */
+  async dataset(): Promise<SnapshotDataset> {
+    return this.guard('dataset', () => {
+      const reader = this.session.openQuadReader();
+      if (reader === undefined) throw new TransactionError('a dataset view reads a snapshot, and a read/write transaction is open on this connection: use match(), or commit first');
+      const view = snapshotDataset(reader, () => this.snapshotReaders.delete(view));
+      this.snapshotReaders.add(view);
+      return view;
+    });
   }
 
   // ---- statistics ----

@@ -30,6 +30,7 @@ import { type Explanation, explainFact, type ExplanationOptions } from './explan
 import { storeAccess } from './fact-access.js';
 import { type ImportOptions, type ImportSource, importInto, type UpdateType } from './import.js';
 import type { Server } from './server.js';
+import { QuadReader } from './quad-reader.js';
 import type { BoundParameters } from '../sparql/bound-parameters.js';
 
 export type { AnswerSink, QueryAnswer, QueryOptions } from '../sparql/query.js';
@@ -389,6 +390,24 @@ export class StoreSession {
     } finally {
       facts.release(state);
     }
+  }
+
+  /**
+   * A reader of quads on a snapshot it holds until released: the open read-only transaction's
+   * (held as a reader of its own, so it may outlive the transaction), or the latest version's.
+   * Undefined inside a read/write transaction, whose state changes under a reader: see
+   * {@link StoreSession.readQuads}.
+   */
+  openQuadReader(): QuadReader | undefined {
+    if (this.transaction?.type === 'read-write') return undefined;
+    const facts = this.store.facts;
+    const state = this.transaction?.type === 'read-only' ? facts.retain(this.transaction.snapshot) : facts.read();
+    return new QuadReader(state, facts.dictionary, this.access(state.catalogue), () => facts.release(state));
+  }
+
+  /** Runs `fn` on a reader of the state the session's next read sees (a read/write transaction's after reasoning). */
+  readQuads<T>(fn: (reader: QuadReader) => T): Promise<T> {
+    return this.read((state) => fn(new QuadReader(state, this.store.facts.dictionary, this.access(state.catalogue))));
   }
 
   /** The plan of a query as text. */
