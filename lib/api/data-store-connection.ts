@@ -908,7 +908,11 @@ export class DataStoreConnection extends ConnectionBase {
 
   /** The store's delta-query registry. */
   private get deltaQueries(): DeltaQueryRegistry {
-    return deltaQueriesOf(this.server.dataStore(this.session.storeName));
+    const registry = deltaQueriesOf(this.server.dataStore(this.session.storeName));
+    // the server's query-time-limit bounds every evaluation of the store's delta queries
+    const server = this.server;
+    registry.limitEvaluations(() => server.queryLimits().timeLimitMs);
+    return registry;
   }
 
   /** The role's fact access to the store, for the answers of a query it registers or watches. */

@@ -21,7 +21,7 @@ import { createRequire } from 'node:module';
 import { ANSWER_MEDIA_TYPES, answerMediaType } from '../formats/answers/index.js';
 import { Interrupter } from '../model/control.js';
 import type { TermDictionary } from '../model/dictionary.js';
-import { BadRequestError, DuplicateResourceError, UnknownResourceError } from '../model/errors.js';
+import { BadRequestError, DuplicateResourceError, InterruptedError, UnknownResourceError } from '../model/errors.js';
 import { termToKey } from '../model/terms.js';
 import { type CompiledQuery, compileQuery } from '../sparql/parse.js';
 import { loadedAsCommonJS } from '../sparql/lazy-load.js';
@@ -191,15 +191,27 @@ function rowKey(values: DeltaQueryRow): string {
   return key;
 }
 
-function bagOf(rows: readonly DeltaQueryRow[]): Bag {
-  const bag: Bag = new Map();
-  for (const values of rows) {
+/** The time limit of an evaluation: the limit in milliseconds (undefined: none) and its deadline (a performance.now() value). */
+interface Bound {
+  readonly limitMs: number | undefined;
+  readonly deadline: number;
+}
+
+/** No time limit. */
+const NO_BOUND: Bound = { limitMs: undefined, deadline: Infinity };
+
+/** Rows of a whole answer turned into its bag between two yields to the event loop. */
+const BAG_SLICE = 8192;
+
+/** Adds `rows[from..to)` to `bag`. */
+function addTo(bag: Bag, rows: readonly DeltaQueryRow[], from: number, to: number): void {
+  for (let i = from; i < to; i++) {
+    const values = rows[i]!;
     const key = rowKey(values);
     const entry = bag.get(key);
     if (entry) entry.count++;
     else bag.set(key, { values, count: 1 });
   }
-  return bag;
 }
 
 function rowsOf(bag: Bag): DeltaQueryRow[] {
@@ -725,27 +737,62 @@ export class DeltaQueryRegistry {
     this.tail = this.tail.then(work).catch(() => undefined);
   }
 
-  /** The whole answer of a query on a state, as a bag. */
-  private async wholeAnswer(query: DeltaQuery, state: StoreState): Promise<Bag> {
+  /**
+   * Bounds every evaluation of these delta queries by a time limit: `timeLimitMs` gives the
+   * server's `query-time-limit` in milliseconds (undefined: none), asked at each evaluation.
+   */
+  limitEvaluations(timeLimitMs: () => number | undefined): void {
+    this.timeLimitMs = timeLimitMs;
+  }
+
+  /** The time limit of evaluations (see {@link DeltaQueryRegistry.limitEvaluations}). */
+  private timeLimitMs: () => number | undefined = () => undefined;
+
+  /** The time limit of an evaluation starting now: the limit (undefined: none) and the deadline (a performance.now() value). */
+  private bound(): Bound {
+    const limitMs = this.timeLimitMs();
+    return { limitMs, deadline: limitMs === undefined ? Infinity : performance.now() + limitMs };
+  }
+
+  /** What a query fails with: an evaluation stopped by the time limit says so, naming the query, the version and the limit. */
+  private stopped(query: DeltaQuery, e: unknown, { limitMs, deadline }: Bound, version: number): unknown {
+    if (!(e instanceof InterruptedError) || limitMs === undefined || performance.now() < deadline) return e;
+    return new InterruptedError(
+      `delta query '${query.name}' was stopped at version ${version}: its evaluation ran past the server's query-time-limit of ${limitMs} ms (the other delta queries go on; deregister it and register it again to start afresh)`,
+    );
+  }
+
+  /** The whole answer of a query on a state, as a bag (built a slice at a time, yielding to the event loop between slices). */
+  private async wholeAnswer(query: DeltaQuery, state: StoreState, deadline?: number): Promise<Bag> {
     const dictionary = this.store.facts.dictionary;
     const evaluation = await loadSeeded();
-    const answer = await evaluation.wholeAnswer(state, dictionary, query.compiled, query.factDomain, query.accessFor(state.catalogue, dictionary), query.role, this.interrupter);
+    deadline ??= this.bound().deadline;
+    const answer = await evaluation.wholeAnswer(state, dictionary, query.compiled, query.factDomain, query.accessFor(state.catalogue, dictionary), query.role, this.interrupter, deadline);
     query.variables = answer.variables;
-    return bagOf(answer.rows);
+    const bag: Bag = new Map();
+    for (let at = 0; at < answer.rows.length; at += BAG_SLICE) {
+      if (at > 0) await this.interrupter.maybeYield();
+      addTo(bag, answer.rows, at, Math.min(answer.rows.length, at + BAG_SLICE));
+    }
+    return bag;
   }
 
   /** Computes a new query's answer at the processed version. */
   private async initialise(query: DeltaQuery): Promise<void> {
     if (!this.queries.has(query.name) || !this.processed) return;
     const state = this.processed;
+    let bound = NO_BOUND;
     try {
-      const answer = await this.wholeAnswer(query, state);
+      // the evaluator's first load does not count against the time limit
+      await loadSeeded();
+      bound = this.bound();
+      const answer = await this.wholeAnswer(query, state, bound.deadline);
       if (query.keepsAnswer) query.current = answer;
       query.version = query.registeredAt = state.version;
       if (query.mode === 'snapshot') query.keep({ version: state.version, type: 'snapshot', rows: rowsOf(answer) });
       this.save(query, false);
     } catch (e) {
-      this.failed(query, e);
+      this.failed(query, this.stopped(query, e, bound, state.version));
     }
   }
 
@@ -773,7 +820,11 @@ export class DeltaQueryRegistry {
 
   private async processQuery(query: DeltaQuery, old: Snapshot, { snapshot, record }: PendingCommit): Promise<void> {
     if (query.error || query.version === undefined || query.version >= record.version || !this.queries.has(query.name)) return;
+    let bound = NO_BOUND;
     try {
+      // one time limit for all the evaluations of this query at this commit (the evaluator's first load aside)
+      await loadSeeded();
+      bound = this.bound();
       const changes = query.factDomain === 'explicit' ? record.explicit : record.all;
       let additions: DeltaQueryRow[];
       let deletions: DeltaQueryRow[];
@@ -785,8 +836,9 @@ export class DeltaQueryRegistry {
         }
         const evaluation = await loadSeeded();
         const dictionary = this.store.facts.dictionary;
-        const added = await evaluation.seededSolutions(snapshot, dictionary, shape, changes, 'added', query.factDomain, query.accessFor(snapshot.catalogue, dictionary), this.interrupter);
-        const removed = await evaluation.seededSolutions(old, dictionary, shape, changes, 'removed', query.factDomain, query.accessFor(old.catalogue, dictionary), this.interrupter);
+        // facts that match none of the query's patterns are set aside before any evaluation
+        const added = await evaluation.seededSolutions(snapshot, dictionary, shape, changes, 'added', query.factDomain, () => query.accessFor(snapshot.catalogue, dictionary), this.interrupter, bound.deadline);
+        const removed = await evaluation.seededSolutions(old, dictionary, shape, changes, 'removed', query.factDomain, () => query.accessFor(old.catalogue, dictionary), this.interrupter, bound.deadline);
         additions = [...added.values()].map((r) => r.values);
         deletions = [...removed.values()].map((r) => r.values);
         query.variables = shape.variables;
@@ -796,8 +848,8 @@ export class DeltaQueryRegistry {
           query.version = record.version;
           return;
         }
-        const before = query.current ?? (await this.wholeAnswer(query, old));
-        const after = await this.wholeAnswer(query, snapshot);
+        const before = query.current ?? (await this.wholeAnswer(query, old, bound.deadline));
+        const after = await this.wholeAnswer(query, snapshot, bound.deadline);
         additions = bagMinus(after, before);
         deletions = bagMinus(before, after);
         query.current = query.keepsAnswer ? after : undefined;
@@ -813,12 +865,12 @@ export class DeltaQueryRegistry {
         w.push(change);
         if (w.missedFrom !== undefined) {
           const missedFrom = w.missedFrom;
-          resync ??= { kind: 'answer', version: record.version, variables: query.variables, rows: rowsOf(query.current ?? (await this.wholeAnswer(query, snapshot))) };
+          resync ??= { kind: 'answer', version: record.version, variables: query.variables, rows: rowsOf(query.current ?? (await this.wholeAnswer(query, snapshot, bound.deadline))) };
           w.answer({ ...resync, missedFrom });
         }
       }
     } catch (e) {
-      this.failed(query, e);
+      this.failed(query, this.stopped(query, e, bound, record.version));
     }
   }
 }
