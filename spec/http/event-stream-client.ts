@@ -17,7 +17,7 @@ export interface ReceivedEvent {
 
 /** A Server-Sent Events subscription. */
 export class EventStreamClient {
-  private text = '';
+  private pending: string[] = [];
   private readonly events: ReceivedEvent[] = [];
   private waiter: (() => void) | undefined;
   private ended = false;
@@ -31,13 +31,23 @@ export class EventStreamClient {
   ) {
     response.setEncoding('utf8');
     response.on('data', (chunk: string) => {
-      this.text += chunk;
-      let end: number;
-      while ((end = this.text.indexOf('\n\n')) >= 0) {
-        const block = this.text.slice(0, end);
-        this.text = this.text.slice(end + 2);
-        this.parse(block);
+      // an event may span many chunks (a whole answer of megabytes): they are kept apart and
+      // joined once its end arrives, never searched again
+      let rest = chunk;
+      for (;;) {
+        const last = this.pending[this.pending.length - 1];
+        if (last !== undefined && last.endsWith('\n') && rest.startsWith('\n')) {
+          // the blank line ending the event is split between two chunks
+          this.flush('');
+          rest = rest.slice(1);
+          continue;
+        }
+        const end = rest.indexOf('\n\n');
+        if (end < 0) break;
+        this.flush(rest.slice(0, end + 1));
+        rest = rest.slice(end + 2);
       }
+      if (rest !== '') this.pending.push(rest);
       this.wake();
     });
     const done = (): void => {
@@ -85,6 +95,14 @@ export class EventStreamClient {
   /** Goes away (closes the socket). */
   close(): void {
     this.request.destroy();
+  }
+
+  /** Ends the pending event with `tail` (which ends with its last line's newline). */
+  private flush(tail: string): void {
+    this.pending.push(tail);
+    const block = this.pending.join('');
+    this.pending = [];
+    this.parse(block.slice(0, -1));
   }
 
   private parse(block: string): void {
