@@ -174,10 +174,10 @@ export class RoleDatabase {
     return this.hashes;
   }
 
-  /** Derives a new password hash at the database's cost (counted). */
-  private derive(password: string): Promise<PasswordHash> {
+  /** Derives a new password hash at the database's cost, or at `cost` (counted). */
+  private derive(password: string, cost: ScryptCost = this.hashing): Promise<PasswordHash> {
     this.hashes++;
-    return hashPassword(password, this.hashing);
+    return hashPassword(password, cost);
   }
 
   /** Checks a password against a hash (counted). */
@@ -343,14 +343,31 @@ export class RoleDatabase {
 
   // ---- roles ----
 
-  /** Creates the first role of a server, with `full` access to everything (`>`). */
-  async createFirst(name: string, password: string): Promise<void> {
+  /**
+   * Creates the first role of a server, with `full` access to everything (`>`); its password
+   * hash costs `cost` (the database's cost unless given).
+   */
+  async createFirst(name: string, password: string, cost: ScryptCost = this.hashing): Promise<void> {
     checkRoleName(name);
     if (this.roles.size > 0) throw new BadRequestError('the first role can only be created while the server has no roles');
-    const credential = await this.derive(password);
+    const credential = await this.derive(password, cost);
     this.insert(name, credential).privileges.set('>', { spec: parseResourceSpecifier('>'), types: new Set(['full']) });
     this.rememberNew(name, password, credential);
     this.changed();
+  }
+
+  /**
+   * Gives an existing role a new password without the old one, its hash costing `cost` (for
+   * the server's own set-up: `open()` on a server directory gives its role a fresh random
+   * secret). The change is not reported to {@link RoleDatabase.onChange}.
+   * @throws UnknownResourceError when the role does not exist.
+   */
+  async resetPasswordUnchecked(name: string, password: string, cost: ScryptCost): Promise<void> {
+    const record = this.record(name);
+    const credential = await this.derive(password, cost);
+    record.credential = credential;
+    this.rememberNew(name, password, credential);
+    this.changes++;
   }
 
   /** Creates a role without checking privileges (for the server's own set-up, e.g. the guest role). */

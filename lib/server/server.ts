@@ -12,7 +12,7 @@ import { BadRequestError, DuplicateResourceError, UnknownResourceError } from '.
 import { componentRows, type ComponentInfoRow } from './component-info.js';
 import { DataStore, type IriLoader, type PropertyRow } from './data-store.js';
 import { loadIri } from './import.js';
-import { parsePasswordHashing, PASSWORD_HASHING_PARAMETER } from './password-hash.js';
+import { FAST_SCRYPT_COST, parsePasswordHashing, PASSWORD_HASHING_PARAMETER } from './password-hash.js';
 import { GUEST_ROLE, RoleDatabase } from './roles.js';
 import { GIT_SHA, VERSION } from './version.js';
 import { type ReadPolicy, readPolicyOf } from './read-policy.js';
@@ -79,6 +79,14 @@ export interface ServerOptions {
    * kept: see {@link Server.recoveryEvents}.
    */
   readonly onRecovery?: ((event: RecoveryEvent) => void) | undefined;
+  /**
+   * @internal The password is a random secret made by the program (`open()`): its hash is made
+   * at the cheapest cost ({@link FAST_SCRYPT_COST}; guessing a random 256-bit secret is out of
+   * reach at any cost), whatever `password-hashing` says for other roles, and on a server
+   * directory that already holds a server it replaces the password of role `roleName`, which
+   * must exist there.
+   */
+  readonly randomSecret?: boolean;
   /** @internal A test seam wrapping the file operations of the stores' logs (to inject failures). */
   readonly wrapLogIO?: ((io: LogFileIO) => LogFileIO) | undefined;
 }
@@ -180,8 +188,12 @@ export class Server implements AsyncDisposable {
           server.roles.importState(saved.roles);
           server.roles.restoreGeneration(saved.generation);
           server.loadedRoles = true;
+          if (options.randomSecret === true) {
+            if (!server.roles.has(options.roleName)) throw new UnknownResourceError(`the server directory ${String(persistence?.directory)} holds no role '${options.roleName}' (it was not made by open()): start it with Server.create and one of its roles`);
+            await server.roles.resetPasswordUnchecked(options.roleName, options.password, FAST_SCRYPT_COST);
+          }
         } else {
-          await server.roles.createFirst(options.roleName, options.password);
+          await server.roles.createFirst(options.roleName, options.password, options.randomSecret === true ? FAST_SCRYPT_COST : undefined);
           if (guest === 'true') server.roles.createUnchecked(GUEST_ROLE);
         }
         if (files) {
