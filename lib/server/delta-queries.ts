@@ -679,10 +679,11 @@ export class DeltaQueryRegistry {
   /**
    * The version after which a query keeps the changes of every version (up to the last one
    * computed): its registration, or, for additions or deletions that reached their size limit,
-   * the version before the oldest kept (older ones may have been dropped).
+   * the version before the oldest kept (older ones may have been dropped); never before the
+   * version a restart could not compute again (`completeFrom`).
    */
   private completeAfter(query: DeltaQuery): number {
-    let after = query.registeredAt ?? Number.POSITIVE_INFINITY;
+    let after = Math.max(query.registeredAt ?? Number.POSITIVE_INFINITY, query.completeFrom === undefined ? Number.NEGATIVE_INFINITY : query.completeFrom - 1);
     for (const [type, limit] of [['additions', query.sizes.additions], ['deletions', query.sizes.deletions]] as const) {
       const kept = query.kept.filter((e) => e.type === type);
       if (kept.length < limit) continue; // none dropped yet

@@ -146,6 +146,39 @@ describe('persistence: delta queries across restarts', function () {
     }
   });
 
+  it('resumes a watch by replaying kept changes only after the versions a restart could not compute again', async () => {
+    let server = await start(tmp.path);
+    const ds = await populate(server);
+    const registeredAt = (await ds.describeDeltaQuery('pairs')).registeredAt!;
+    const kept = plain(await ds.getDeltaQueryAnswers('pairs'));
+    expect(kept).to.have.length(6);
+    const file = join(tmp.path, 'stores', 'lib', 'deltaqueries', (await deltaQueryFiles(tmp.path, 'lib')).find((n) => n.includes('pairs') && n.endsWith('.qans'))!);
+    const saved = await readFile(file);
+    const admin = await ConnectionFactory.newDataStoreConnection(server.url, 'lib', 'admin', 'secret');
+    await admin.importData('ADD', `<${EX}e> <${EX}p> <${EX}f> .`);
+    await admin.compact();
+    await server.shutdown();
+    // as if the process had died before the last commit's answers were saved, after the compaction
+    await writeFile(file, saved);
+
+    server = await start(tmp.path);
+    try {
+      const again = await ConnectionFactory.newDataStoreConnection(server.url, 'lib', 'alice', 'pw');
+      const described = await again.describeDeltaQuery('pairs');
+      expect(described.registeredAt).to.equal(registeredAt);
+      expect(described.completeFrom).to.be.greaterThan(registeredAt + 3);
+      expect(plain(await again.getDeltaQueryAnswers('pairs'))).to.deep.equal(kept);
+      // the kept changes after the registration miss the versions before completeFrom: the whole answer instead
+      const watch = again.watch('pairs', { after: registeredAt });
+      const first = await watch.next();
+      watch.close();
+      expect(first.value).to.deep.include({ kind: 'answer', missedFrom: registeredAt + 1 });
+      expect(first.value?.kind === 'answer' && first.value.rows.length).to.equal(3);
+    } finally {
+      await server.shutdown();
+    }
+  });
+
   it('keeps deregistrations and store deletions; a store in memory keeps nothing', async () => {
     let server = await start(tmp.path);
     let ds = await populate(server);
