@@ -1,6 +1,7 @@
 /**
  * Writing facts as RDF text: N-Triples and N-Quads by hand from the dictionary's canonical
- * forms (the bulk path), Turtle and TriG through n3's Writer with the store's prefixes that
+ * forms (the bulk path), JSON-LD and RDF/XML by hand (`jsonld-writer.ts`, `rdfxml-writer.ts`),
+ * Turtle and TriG through n3's Writer with the store's prefixes that
  * the data uses and the base IRI the user set. Output is produced in chunks so that big exports stream, as strings
  * ({@link createRdfWriter}) or as UTF-8 bytes ({@link createRdfByteWriter}: N-Triples and
  * N-Quads copied from the dictionary's arena by `ntriples-byte-writer.ts`).
@@ -10,7 +11,9 @@ import type * as RDF from '@rdfjs/types/data-model.js';
 import { BaseIRI, DataFactory, Writer } from 'n3';
 import type { TermDictionary } from '../model/dictionary.js';
 import { KIND_LITERAL, keyToTerm } from '../model/terms.js';
-import { N_QUADS, N_TRIPLES, TRIG, TURTLE } from './media-types.js';
+import { JSON_LD, N_QUADS, N_TRIPLES, RDF_XML, TRIG, TURTLE } from './media-types.js';
+import { JsonLdWriter } from './jsonld-writer.js';
+import { RdfXmlWriter } from './rdfxml-writer.js';
 import { NTriplesByteWriter } from './ntriples-byte-writer.js';
 import { PrefixesOnUse } from './prefixes-on-use.js';
 import { turtleString } from './turtle-lexical.js';
@@ -138,7 +141,7 @@ class N3Writer implements RdfWriter {
   }
 }
 
-/** A writer for one of the four RDF media types. */
+/** A writer for one of the RDF media types (JSON-LD in `jsonld-writer.ts`, RDF/XML in `rdfxml-writer.ts`). */
 export function createRdfWriter(mediaType: string, dictionary: TermDictionary, options: RdfWriterOptions): RdfWriter {
   switch (mediaType) {
     case N_TRIPLES:
@@ -149,6 +152,10 @@ export function createRdfWriter(mediaType: string, dictionary: TermDictionary, o
       return new N3Writer(dictionary, false, options);
     case TRIG:
       return new N3Writer(dictionary, true, options);
+    case JSON_LD:
+      return new JsonLdWriter(dictionary, options);
+    case RDF_XML:
+      return new RdfXmlWriter(dictionary, options);
     default:
       throw new TypeError(`cannot write facts as '${mediaType}'`);
   }

@@ -1,7 +1,7 @@
 /**
  * Writing a query's answer in a media type as it is produced: SELECT and ASK through the
  * answer writers (SPARQL JSON, XML, CSV, TSV, result-set Turtle, -abbrev variants, null),
- * CONSTRUCT and DESCRIBE as Turtle, N-Triples, N-Quads or TriG (each triple written as the
+ * CONSTRUCT and DESCRIBE as Turtle, N-Triples, N-Quads, TriG, JSON-LD or RDF/XML (each triple written as the
  * evaluator sends it). The SPARQL evaluator knows only its {@link AnswerSink} interface; this
  * module, in the server layer, is the glue that picks the writer from `formats/` for a media
  * type and puts it behind that interface.
@@ -44,7 +44,7 @@ export function answerWriterSink(
   };
   const beginGraph = (): GraphAnswerWriter => {
     if (!graphType) {
-      throw new BadRequestError(`CONSTRUCT and DESCRIBE answers cannot be written as '${mediaType}': use text/turtle, application/n-triples, application/n-quads or application/trig`);
+      throw new BadRequestError(`CONSTRUCT and DESCRIBE answers cannot be written as '${mediaType}': use text/turtle, application/n-triples, application/n-quads, application/trig, application/ld+json or application/rdf+xml`);
     }
     return (graph ??= new GraphAnswerWriter(graphType, write, options.prefixes));
   };

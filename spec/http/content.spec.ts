@@ -251,7 +251,7 @@ for (const variant of ['A', 'B'] as const) {
       it('rejects an unknown content type and never takes a form body for content', async () => {
         const s = await store();
         const unknown = await expectErrorResponse(await patch(s.path, 'add-content', TTL, { 'content-type': 'text/csv' }), 400, 'BadRequestError');
-        expect(unknown).to.contain("unsupported media type 'text/csv' (supported: text/turtle, application/n-triples, application/n-quads, application/trig, application/x.datalog)");
+        expect(unknown).to.contain("unsupported media type 'text/csv' (supported: text/turtle, application/n-triples, application/n-quads, application/trig, application/ld+json, application/rdf+xml, application/x.datalog)");
         const form = await patch(s.path, 'add-content', 'a=b', { 'content-type': 'application/x-www-form-urlencoded' });
         const text = await expectErrorResponse(form, 400, 'BadRequestError');
         expect(text).to.match(/form-urlencoded body is not content/);

@@ -1,6 +1,8 @@
 /**
- * The writer of RDF graph answers (CONSTRUCT and DESCRIBE) as Turtle, N-Triples, N-Quads or
- * TriG, streaming: each triple is handed to the sink as text when it is given (n3's Writer over
+ * The writer of RDF graph answers (CONSTRUCT and DESCRIBE) as Turtle, N-Triples, N-Quads,
+ * TriG, JSON-LD or RDF/XML, streaming (JSON-LD and RDF/XML through the export's writers,
+ * `jsonld-writer.ts` and `rdfxml-writer.ts`, one node for each run of triples with the same
+ * subject): each triple is handed to the sink as text when it is given (n3's Writer over
  * an output that passes its text on), so an answer is never held whole.
  *
  * - Turtle and TriG declare every prefix given, first (and an empty line after them); a run of
@@ -15,8 +17,46 @@
  */
 import type * as RDF from '@rdfjs/types/data-model.js';
 import { Writer } from 'n3';
-import { canonicalMediaType, RDF_FORMATS } from '../media-types.js';
+import { termToKey } from '../../model/terms.js';
+import { JsonLdWriter } from '../jsonld-writer.js';
+import { canonicalMediaType, JSON_LD, RDF_FORMATS, RDF_XML } from '../media-types.js';
+import type { RdfWriter } from '../rdf-serialize.js';
+import { RdfXmlWriter } from '../rdfxml-writer.js';
 import { AnswerFormatError } from './answer-writer.js';
+
+/**
+ * Term ids for the quads of one answer, for the writers that work on ids (JSON-LD, RDF/XML):
+ * the same term gets the same id while the table is small; past 65,536 terms it starts over
+ * (a term met again then gets a new id, and at worst a node is written in two parts, which
+ * both formats merge).
+ */
+class AnswerTerms {
+  private readonly ids = new Map<string, number>();
+  private readonly keys = new Map<number, string>();
+  private next = 0;
+
+  /** Makes room when the table is full; called before the terms of a quad are given ids. */
+  room(): void {
+    if (this.ids.size < 65_536) return;
+    this.ids.clear();
+    this.keys.clear();
+  }
+
+  id(term: RDF.Term): number {
+    const key = termToKey(term);
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      id = this.next++;
+      this.ids.set(key, id);
+      this.keys.set(id, key);
+    }
+    return id;
+  }
+
+  keyOf(id: number): string {
+    return this.keys.get(id)!;
+  }
+}
 
 /** The media type of graph answers that `contentType` names (aliases and parameters allowed), or undefined. */
 export function graphMediaType(contentType: string): string | undefined {
@@ -28,7 +68,9 @@ export function graphMediaType(contentType: string): string | undefined {
 export class GraphAnswerWriter {
   /** The media type written (canonical, without parameters). */
   readonly mediaType: string;
-  private readonly writer: Writer;
+  private readonly writer: Writer | undefined;
+  /** The writer of JSON-LD and RDF/XML, with the ids it works on, and where its text goes. */
+  private readonly byIds: { readonly writer: RdfWriter; readonly terms: AnswerTerms; readonly sink: (chunk: string) => void } | undefined;
   private ended = false;
 
   /**
@@ -40,6 +82,12 @@ export class GraphAnswerWriter {
     const type = graphMediaType(mediaType);
     if (type === undefined) throw new AnswerFormatError(mediaType, `'${mediaType}' is not an RDF format for graph answers (${RDF_FORMATS.join(', ')})`);
     this.mediaType = type;
+    if (type === JSON_LD || type === RDF_XML) {
+      const terms = new AnswerTerms();
+      const writer = type === JSON_LD ? new JsonLdWriter(terms, { prefixes }) : new RdfXmlWriter(terms, { prefixes });
+      this.byIds = { writer, terms, sink };
+      return;
+    }
     const declared: Record<string, string> = {};
     for (const [name, namespace] of prefixes) declared[name.slice(0, -1)] = namespace;
     const output = {
@@ -55,13 +103,27 @@ export class GraphAnswerWriter {
   /** Writes one triple (its graph is written too in N-Quads and TriG). */
   quad(quad: RDF.Quad): void {
     if (this.ended) throw new Error('quad() called after the answer ended');
-    this.writer.addQuad(quad);
+    if (this.byIds) {
+      const { writer, terms, sink } = this.byIds;
+      terms.room();
+      const g = quad.graph.termType === 'DefaultGraph' ? -1 : terms.id(quad.graph);
+      writer.statement(terms.id(quad.subject), terms.id(quad.predicate), terms.id(quad.object), g);
+      const text = writer.take();
+      if (text !== '') sink(text);
+      return;
+    }
+    this.writer!.addQuad(quad);
   }
 
   /** Ends the answer: the last statement's end is written. */
   end(): void {
     if (this.ended) return;
     this.ended = true;
-    this.writer.end();
+    if (this.byIds) {
+      this.byIds.writer.end();
+      this.byIds.sink(this.byIds.writer.take());
+      return;
+    }
+    this.writer!.end();
   }
 }

@@ -3,7 +3,8 @@
  * over every graph, plus rules and axioms). Its `default` and `graph` parameters are ignored.
  *
  * - GET exports in the format Accept chooses: text/turtle (the default), application/n-triples,
- *   application/n-quads or application/trig with parameter `fact-domain` (default explicit),
+ *   application/n-quads, application/trig, application/ld+json or application/rdf+xml (the
+ *   default graph only, as Turtle) with parameter `fact-domain` (default explicit),
  *   or application/x.datalog (the rules) with `rule-domain` (default user); 406 otherwise.
  *   The export is streamed to the response as the bytes the exporter writes (no string between).
  * - PATCH `operation=` add-content, add-content-update-prefixes, delete-content (parameter
@@ -36,7 +37,7 @@ import { type AnswerShape, NotificationAnswer, notificationMediaType } from './c
 const IGNORED = ['default', 'graph'];
 
 /** Export formats, the default first. */
-const EXPORT_TYPES: readonly string[] = [TURTLE, N_TRIPLES, N_QUADS, TRIG, DATALOG];
+const EXPORT_TYPES: readonly string[] = [TURTLE, N_TRIPLES, N_QUADS, TRIG, 'application/ld+json', 'application/rdf+xml', DATALOG];
 
 /** The content updates of PATCH and the import update type of each. */
 const CONTENT_OPERATIONS: Readonly<Record<string, UpdateType>> = {
