@@ -67,14 +67,14 @@ export interface QuadStream extends AsyncIterable<RDF.Quad> {
 /** How many stored rows one `read()` of a stream visits at most before it hands out what it found. */
 const ROWS_A_READ = 512;
 
-/** Something to let go when the connection closes. */
+/** @internal Something to let go when the connection closes. */
 export interface Releasable {
   /** Lets go (a stream is destroyed, a dataset view closed). */
   close(): void;
 }
 
 /**
- * A stream of the quads matching a pattern, read lazily from `reader`'s snapshot: each
+ * @internal A stream of the quads matching a pattern, read lazily from `reader`'s snapshot: each
  * `read()` of the Readable scans at most {@link ROWS_A_READ} rows. The reader is released when
  * the stream ends or is destroyed; `onClose` is then called too.
  */
@@ -106,7 +106,7 @@ export function lazyQuadStream(reader: QuadReader, pattern: readonly PatternTerm
   return stream as unknown as QuadStream;
 }
 
-/** A stream of the quads `collect` gives (all at once), or of its failure. */
+/** @internal A stream of the quads `collect` gives (all at once), or of its failure. */
 export function eagerQuadStream(collect: () => Promise<readonly RDF.Quad[]>): QuadStream {
   return Readable.from(
     (async function* quads(): AsyncGenerator<RDF.Quad> {
@@ -115,7 +115,7 @@ export function eagerQuadStream(collect: () => Promise<readonly RDF.Quad[]>): Qu
   ) as unknown as QuadStream;
 }
 
-/** A stream that fails with `error` as soon as it is listened to (before anything is read). */
+/** @internal A stream that fails with `error` as soon as it is listened to (before anything is read). */
 export function failedQuadStream(error: Error): QuadStream {
   const stream = new Readable({ objectMode: true, read: () => undefined });
   process.nextTick(() => stream.destroy(error));
@@ -146,7 +146,7 @@ interface SharedSnapshot {
  * `await using` / `using`) on it or on any view made from it; the views are then no longer
  * usable. Closing the connection closes it too.
  */
-export class SnapshotDataset implements Iterable<RDF.Quad>, Releasable {
+export class SnapshotDataset implements Iterable<RDF.Quad> {
   private sizeCache: number | undefined;
 
   /** @internal A view of the quads of `shared`'s snapshot that match `pattern` (`empty`: none). */

@@ -9,7 +9,7 @@
  * first item is not text or bytes ({@link splitQuadSource} tells them apart).
  * @module
  */
-import type * as RDF from '@rdfjs/types';
+import type * as RDF from '@rdfjs/types/data-model.js';
 import type { Interrupter } from '../model/control.js';
 import { XSD_STRING } from '../model/terms.js';
 import type { ImportReport } from './notifications.js';
