@@ -908,11 +908,7 @@ export class DataStoreConnection extends ConnectionBase {
 
   /** The store's delta-query registry. */
   private get deltaQueries(): DeltaQueryRegistry {
-    const registry = deltaQueriesOf(this.server.dataStore(this.session.storeName));
-    // the server's query-time-limit bounds every evaluation of the store's delta queries
-    const server = this.server;
-    registry.limitEvaluations(() => server.queryLimits().timeLimitMs);
-    return registry;
+    return deltaQueriesOf(this.server.dataStore(this.session.storeName));
   }
 
   /** The role's fact access to the store, for the answers of a query it registers or watches. */
@@ -971,18 +967,21 @@ export class DataStoreConnection extends ConnectionBase {
    * (`kind: 'answer'`), then one `change` per version whose answer changed
    * (`{ version, additions, deletions }`). A consumer that falls behind by more than
    * `highWaterMark` events never slows commits: its buffered events are dropped and it receives
-   * the whole answer again, with `missedFrom` naming the first version it missed. Leaving the
-   * loop (or `close()`) ends the watch.
+   * the whole answer again, with `missedFrom` naming the first version it missed. With `after`
+   * (a version whose answer the consumer has), the watch resumes: the kept changes of every
+   * later version if the query keeps them all, else the whole answer with `missedFrom`. Leaving
+   * the loop (or `close()`) ends the watch.
    */
   watch(query: string, options: WatchOptions & { readonly query?: DeltaQueryOptions } = {}): DeltaQueryWatch {
     return this.guardSync('watch', () => {
       const registry = this.deltaQueries;
       const watchOptions = options.highWaterMark !== undefined ? { highWaterMark: options.highWaterMark } : {};
+      const resumed = options.after !== undefined ? { ...watchOptions, after: options.after } : watchOptions;
       if (registry.list().includes(query)) {
         this.requireOn(['deltaqueries', query], 'read');
-        return registry.watch({ name: query }, watchOptions);
+        return registry.watch({ name: query }, resumed);
       }
-      return registry.watch({ text: query, role: this.roleName, accessFor: this.accessForRole(), options: options.query }, watchOptions);
+      return registry.watch({ text: query, role: this.roleName, accessFor: this.accessForRole(), options: options.query }, resumed);
     });
   }
 

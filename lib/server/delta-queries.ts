@@ -669,7 +669,14 @@ export class DeltaQueryRegistry {
           return;
         }
       }
-      const answer = await this.wholeAnswer(query, this.processed!);
+      let answer: Bag;
+      try {
+        answer = await this.wholeAnswer(query, this.processed!);
+      } catch (e) {
+        // (a time limit, a privilege lost): the watch ends with the error rather than waiting for ever
+        watcher.fail(e instanceof Error ? e : new Error(String(e)));
+        return;
+      }
       const missedFrom = after !== undefined ? { missedFrom: after + 1 } : {};
       watcher.answer({ kind: 'answer', version: this.processed!.version, variables: query.variables, rows: rowsOf(answer), ...missedFrom });
     });

@@ -226,6 +226,8 @@ export class Server implements AsyncDisposable {
     try {
       const store = new DataStore(entry.name, entry.type, entry.parameters, this.readPolicy, loadInto, entry.uniqueId, true);
       store.memoryGuard = (what) => this.checkMemory(what);
+      // the server's query-time-limit bounds every evaluation of the store's delta queries (restored ones too)
+      store.deltaQueries.limitEvaluations(() => this.queryLimits().timeLimitMs);
       await store.dataSources.restore(entry.dataSources ?? []);
       // a delta query answers as the role that registered it, with that role's privileges of the moment
       const roleAccess = (role: string): AccessFor | undefined => (this.roles.has(role) ? (catalogue, dictionary) => storeAccess(this.roles, role, entry.name, catalogue, dictionary) : undefined);
@@ -408,6 +410,7 @@ export class Server implements AsyncDisposable {
     const persistence = parameters.persistence ?? (this.files ? 'file' : 'off');
     const store = new DataStore(name, type, { ...parameters, ...(this.files ? { persistence } : {}) }, this.readPolicy, loadInto, undefined, this.files !== undefined);
     store.memoryGuard = (what) => this.checkMemory(what);
+    store.deltaQueries.limitEvaluations(() => this.queryLimits().timeLimitMs);
     if (this.files && persistence === 'file') this.attach(store, this.files.createStore(store));
     this.stores = this.stores.set(name, store);
     return store;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { DataStoreConnection, DeltaQueryEvent, DeltaQueryWatch } from '../../lib/index.js';
+import { ConnectionFactory, type DataStoreConnection, type DeltaQueryEvent, type DeltaQueryWatch } from '../../lib/index.js';
 import { useServer } from '../helpers/server.js';
 
 const E = 'http://example.com/';
@@ -86,5 +86,22 @@ describe('server: the time limit of delta query evaluations', function () {
     smallWatch.close();
     // the failed query stays failed: later commits skip it
     expect((await ds.describeDeltaQuery('seeded')).version).to.equal(version - 1);
+  });
+
+  it('ends a new watch of a registered query with the error when its first answer cannot be computed', async () => {
+    const ds = await env.newStore();
+    await ds.setPrefix(':', E);
+    await ds.importData('ADD', `<${E}x> <${E}q> <${E}y> .`);
+    await env.connection.createRole('visitor', 'pw');
+    env.connection.grantPrivileges('visitor', `>datastores|${ds.dataStoreName}`, ['read', 'write']);
+    const visitor = await ConnectionFactory.newDataStoreConnection(env.url, ds.dataStoreName, 'visitor', 'pw');
+    await visitor.registerDeltaQuery('theirs', 'SELECT * WHERE { ?x :q ?y }');
+    await visitor.getDeltaQueryAnswers('theirs');
+    visitor.close();
+    // the role the answers obey is gone: a watch started now cannot compute the whole answer
+    env.connection.deleteRole('visitor');
+    const { events, error } = await drain(ds.watch('theirs'));
+    expect(events).to.deep.equal([]);
+    expect(error?.message).to.include('visitor');
   });
 });

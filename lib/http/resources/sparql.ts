@@ -15,10 +15,13 @@
  * answers 204. Syntax errors answer 400 with the parser's message. A query past its time
  * limit answers 409 (InterruptedError), past its memory limit 422 (MemoryLimitError), when
  * either happens before the answer starts streaming.
+ * A SELECT query asked for with `Accept: text/event-stream` is answered live instead: its
+ * whole answer, then its changes at every commit, as Server-Sent Events (see event-stream.ts).
  * @module
  */
 import { ANSWER_MEDIA_TYPES, BadRequestError, createTableWriter, N_QUADS, N_TRIPLES, type QueryOptions, sparqlOperationType, supportsBooleanAnswers, TRIG, TURTLE } from '../../index.js';
 import type { Exchange, Handler } from '../exchange.js';
+import { acceptsEventStream, LAST_EVENT_ID_PARAMETER, resumeVersion, streamWatch } from '../event-stream.js';
 import { negotiateOrThrow } from '../negotiation.js';
 import { ResponseStream } from '../response-stream.js';
 import { readSparqlRequest, type SparqlRequest } from '../sparql-request.js';
@@ -69,6 +72,17 @@ export const handleSparql: Handler = async (exchange: Exchange, dataStore: strin
     }
     if (form === 'UPDATE') throw new BadRequestError("the 'query' parameter holds an update: send updates with POST as 'update' or as an application/sparql-update body");
     const accept = exchange.req.headers.accept;
+    if (form === 'SELECT' && acceptsEventStream(accept)) {
+      // a live answer: the query is watched (registered for this stream alone) until the client goes
+      if (request.defaultGraphs.length > 0 || request.namedGraphs.length > 0) throw new BadRequestError('a live answer (text/event-stream) takes no default-graph-uri or named-graph-uri: write FROM / FROM NAMED in the query');
+      const after = resumeVersion(exchange.req.headers['last-event-id'], exchange.params.get(LAST_EVENT_ID_PARAMETER));
+      const watch = connection.watch(request.text, {
+        ...(after !== undefined ? { after } : {}),
+        ...(request.baseIRI !== undefined ? { query: { baseIRI: request.baseIRI } } : {}),
+      });
+      await streamWatch(exchange.res, watch);
+      return;
+    }
     let mediaType: string;
     if (form === 'SELECT') mediaType = exchange.answerType();
     else if (form === 'ASK') mediaType = negotiateOrThrow(accept, BOOLEAN_TYPES, DEFAULT_BOOLEAN_TYPE);
