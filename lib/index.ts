@@ -79,7 +79,7 @@ export type {
   WatchOptions,
 } from './server/delta-queries.js';
 export { type NotificationRow, type NotificationType, NOTIFICATION_COLUMNS, formatNotification } from './formats/notifications.js';
-export { TURTLE, N_TRIPLES, N_QUADS, TRIG, DATALOG, CONTENT_MEDIA_TYPES, unsupportedMediaTypeMessage, baseMediaType } from './formats/media-types.js';
+export { TURTLE, N_TRIPLES, N_QUADS, TRIG, DATALOG, JSON_LD, RDF_XML, CONTENT_MEDIA_TYPES, unsupportedMediaTypeMessage, baseMediaType } from './formats/media-types.js';
 export {
   QuadlogError,
   ParsingError,

@@ -371,7 +371,7 @@ const exportCommand: Command = {
   syntax: 'export [<file> | -] [<format> [<parameter> <value>]...]',
   summary: 'export the facts (or, as application/x.datalog, the rules) of the active data store',
   details:
-    'Without a file, or with `-`, the export is printed. The format is a media type (default text/turtle: also application/n-triples, application/n-quads, application/trig, application/x.datalog); parameters: fact-domain explicit|derived|all, rule-domain user|axioms|internal|all. A relative file name is written in dir.output.',
+    'Without a file, or with `-`, the export is printed. The format is a media type (default text/turtle: also application/n-triples, application/n-quads, application/trig, application/ld+json, application/rdf+xml, application/x.datalog); parameters: fact-domain explicit|derived|all, rule-domain user|axioms|internal|all. A relative file name is written in dir.output.',
   async run(ctx) {
     const shell = ctx.shell;
     const target = ctx.args[0];

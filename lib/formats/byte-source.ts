@@ -222,7 +222,7 @@ async function fetchIri(first: URL, iri: string, checks: IriChecks, options: Ope
     controller.abort();
   }, Math.min(fetchTimeout, waitLimit));
   const init: RequestInit = {
-    headers: { accept: 'application/n-quads, application/trig;q=0.9, text/turtle;q=0.9, application/n-triples;q=0.8, */*;q=0.1' },
+    headers: { accept: 'application/n-quads, application/trig;q=0.9, text/turtle;q=0.9, application/n-triples;q=0.8, application/ld+json;q=0.7, application/rdf+xml;q=0.7, */*;q=0.1' },
     redirect: 'manual',
     signal: controller.signal,
   };

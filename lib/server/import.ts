@@ -25,6 +25,7 @@ import type { Rule } from '../datalog/ast.js';
 import type { StoreReasoner } from './reasoning.js';
 import { checkIri, openIriUnder, type ReadPolicy } from './read-policy.js';
 import { builtinRuleSet, isBuiltinRuleSet } from './builtin-rules.js';
+import { jsonLdContextLoader } from './jsonld-contexts.js';
 
 /**
  * @internal What an import writes to: the part of a data store it needs (the server's `DataStore` is
@@ -218,6 +219,8 @@ export async function importInto(run: ImportRun, updateType: UpdateType, source:
       // content only guessed to be N-Triples/N-Quads may be Turtle/TriG, unless its origin says otherwise
       fallBackToTurtle: stated === undefined && (declared === undefined || declared === TURTLE || declared === TRIG),
       showContent,
+      // remote JSON-LD contexts are read only as the store's read policy allows imports by IRI
+      loadContext: jsonLdContextLoader(store.readPolicy),
     });
     for await (const batch of parsed) applyBatch(batch);
     for (const [name, iri] of parsed.definedPrefixes) definedPrefixes.set(name, iri);

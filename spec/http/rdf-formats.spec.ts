@@ -70,6 +70,20 @@ describe('HTTP: JSON-LD and RDF/XML content', () => {
     expect(await empty.text()).to.equal('');
   });
 
+  it('answers CONSTRUCT in JSON-LD and RDF/XML when Accept asks for them', async () => {
+    const store = await env.createStore();
+    await env.storeConnection(store).importData('ADD', `<${EX}a> <${EX}name> "Ann" .`);
+    const construct = encodeURIComponent(`CONSTRUCT { ?s <${EX}label> ?n } WHERE { ?s <${EX}name> ?n }`);
+    const json = await env.fetch(`/datastores/${store}/sparql?query=${construct}`, { headers: { accept: 'application/ld+json' } });
+    expect(json.status).to.equal(200);
+    expect(json.headers.get('content-type')).to.match(/^application\/ld\+json/);
+    expect(JSON.stringify(await json.json())).to.contain('Ann').and.contain(`${EX}a`);
+    const xml = await env.fetch(`/datastores/${store}/sparql?query=${construct}`, { headers: { accept: 'application/rdf+xml' } });
+    expect(xml.status).to.equal(200);
+    expect(xml.headers.get('content-type')).to.match(/^application\/rdf\+xml/);
+    expect(await xml.text()).to.contain('Ann').and.contain('rdf:RDF');
+  });
+
   it('refuses a JSON-LD body with a remote context', async () => {
     const store = await env.createStore();
     const res = await env.fetch(`/datastores/${store}/content`, {
@@ -78,6 +92,6 @@ describe('HTTP: JSON-LD and RDF/XML content', () => {
       body: JSON.stringify({ '@context': 'http://127.0.0.1:9/context.jsonld', '@id': `${EX}a`, name: 'x' }),
     });
     expect(res.status).to.equal(400);
-    expect(await res.text()).to.contain('Failed to load remote context http://127.0.0.1:9/context.jsonld');
+    expect(await res.text()).to.contain('Failed to load remote context http://127.0.0.1:9/context.jsonld').and.contain("the scheme 'http' is not allowed on import");
   });
 });

@@ -5,9 +5,10 @@
  * A query's answer is streamed in the format the Accept header chooses: SELECT among the SPARQL
  * answer formats (text/csv when Accept is absent or `*\/*`), ASK among those that can hold a
  * boolean (application/sparql-results+json by default, since CSV and TSV cannot), CONSTRUCT
- * and DESCRIBE among text/turtle (the default), application/n-triples, application/n-quads and
- * application/trig; 406 when Accept names none of them. The form of the query is found before
- * it is evaluated, from the keyword after its prologue (a query may use the store's prefixes
+ * and DESCRIBE among text/turtle (the default), application/n-triples, application/n-quads,
+ * application/trig, application/ld+json and application/rdf+xml; 406 when Accept names none of
+ * them. The form of the query is found before it is evaluated, from the keyword after its
+ * prologue (a query may use the store's prefixes
  * undeclared).
  * The first 16 KiB of an answer are held back, so that a failure early in the evaluation (a
  * syntax error, a time limit, a cancelled request) still gets an error response; after that the
@@ -19,7 +20,7 @@
  * whole answer, then its changes at every commit, as Server-Sent Events (see event-stream.ts).
  * @module
  */
-import { ANSWER_MEDIA_TYPES, BadRequestError, createTableWriter, N_QUADS, N_TRIPLES, type QueryOptions, sparqlOperationType, supportsBooleanAnswers, TRIG, TURTLE } from '../../index.js';
+import { ANSWER_MEDIA_TYPES, BadRequestError, createTableWriter, JSON_LD, N_QUADS, N_TRIPLES, type QueryOptions, RDF_XML, sparqlOperationType, supportsBooleanAnswers, TRIG, TURTLE } from '../../index.js';
 import type { Exchange, Handler } from '../exchange.js';
 import { acceptsEventStream, LAST_EVENT_ID_PARAMETER, resumeVersion, streamWatch } from '../event-stream.js';
 import { negotiateOrThrow } from '../negotiation.js';
@@ -27,7 +28,7 @@ import { ResponseStream } from '../response-stream.js';
 import { readSparqlRequest, type SparqlRequest } from '../sparql-request.js';
 
 /** The formats of CONSTRUCT and DESCRIBE answers, the default first. */
-const GRAPH_TYPES: readonly string[] = [TURTLE, N_TRIPLES, N_QUADS, TRIG];
+const GRAPH_TYPES: readonly string[] = [TURTLE, N_TRIPLES, N_QUADS, TRIG, JSON_LD, RDF_XML];
 
 /** The answer formats of ASK (those that can hold a boolean). */
 const BOOLEAN_TYPES: readonly string[] = ANSWER_MEDIA_TYPES.filter((t) => supportsBooleanAnswers(t));
