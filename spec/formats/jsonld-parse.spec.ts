@@ -2,7 +2,7 @@ import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { Parser } from 'n3';
-import { ConnectionFactory, N_QUADS, Server, type DataStoreConnection, type ServerConnection } from '../../lib/index.js';
+import { N_QUADS, type DataStoreConnection } from '../../lib/index.js';
 import { ImportReport } from '../../lib/formats/notifications.js';
 import { parseRdf, sniffContent, type ParseOptions, type TermIds } from '../../lib/formats/rdf-parse.js';
 import { Interrupter } from '../../lib/model/control.js';
@@ -10,6 +10,7 @@ import { jsonLdContextLoader } from '../../lib/server/jsonld-contexts.js';
 import { readPolicyOf } from '../../lib/server/read-policy.js';
 import { importFailure } from '../helpers/imports.js';
 import { isomorphic } from '../helpers/isomorphism.js';
+import { useServer } from '../helpers/server.js';
 
 const JSON_LD = 'application/ld+json';
 const RDF_NS = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
@@ -62,27 +63,11 @@ async function parse(text: string, extra: Partial<ParseOptions> = {}, chunkSize 
 const errorRow = (report: ImportReport) => report.notifications.find((r) => r.type === 'error');
 
 describe('JSON-LD import', () => {
-  let server: Server;
-  let sc: ServerConnection;
-  let n = 0;
-  const URL = 'jsonld-parse-spec';
-
-  before(async () => {
-    server = await Server.create({ roleName: 'admin', password: 'pw', url: URL, parameters: { 'password-hashing': 'fast' } });
-    sc = await ConnectionFactory.newServerConnection(URL, 'admin', 'pw');
-  });
-  after(async () => {
-    sc?.close();
-    await server?.shutdown();
-  });
-  function store(): DataStoreConnection {
-    const name = `s${++n}`;
-    sc.createDataStore(name);
-    return sc.newDataStoreConnection(name);
-  }
+  const env = useServer('jsonld-parse');
+  const store = (): Promise<DataStoreConnection> => env.newStore();
   /** Imports `doc` into a fresh store and checks that the store holds exactly `expected` (N-Quads, blank nodes up to renaming). */
   async function expectImport(doc: string, expected: string, options: { mediaType?: string; baseIRI?: string } = { mediaType: JSON_LD }): Promise<DataStoreConnection> {
-    const ds = store();
+    const ds = await store();
     const r = await ds.importData('ADD', doc, options);
     expect(r.errors, r.text).to.equal(0);
     const exported = await ds.exportDataToString(N_QUADS);
@@ -110,7 +95,7 @@ describe('JSON-LD import', () => {
     });
 
     it("uses the store's prefixes as the root context, unless the document redefines them", async () => {
-      const ds = store();
+      const ds = await store();
       await ds.setPrefix('ex:', 'http://store.example/');
       const r = await ds.importData('ADD', JSON.stringify([{ '@id': 'ex:a', 'ex:p': { '@id': 'ex:b' } }, { '@context': { ex: 'http://doc.example/' }, '@id': 'ex:c', 'ex:p': 'x' }]), { mediaType: JSON_LD });
       expect(r.errors, r.text).to.equal(0);
@@ -190,7 +175,7 @@ _:l2 <${RDF_NS}rest> <${RDF_NS}nil> .
     });
 
     it('keeps blank node labels (the same node across imports) and gives nodes without @id fresh labels', async () => {
-      const ds = store();
+      const ds = await store();
       const doc = JSON.stringify({ '@id': '_:b1', 'http://ex/p': { 'http://ex/q': 'v' } });
       await ds.importData('ADD', doc, { mediaType: JSON_LD });
       await ds.importData('ADD', doc, { mediaType: JSON_LD });
@@ -228,7 +213,7 @@ _:l2 <${RDF_NS}rest> <${RDF_NS}nil> .
         expect(errorRow(report), `chunks of ${size}`).to.include({ line: 4, column: 21 });
         expect(errorRow(report)!.description).to.match(/^invalid JSON: unexpected character/);
       }
-      const ds = store();
+      const ds = await store();
       const r = await importFailure(ds.importData('ADD', doc, { mediaType: JSON_LD }));
       expect(r.rows.find((row) => row.type === 'error')).to.include({ line: 4, column: 21 });
       expect(await ds.countFacts()).to.equal(0);
@@ -287,7 +272,7 @@ _:l2 <${RDF_NS}rest> <${RDF_NS}nil> .
       const { report, lines } = await parse(doc(`${base}/ctx.jsonld`));
       expect(lines).to.deep.equal([]);
       expect(errorRow(report)!.description).to.contain(`${base}/ctx.jsonld`).and.contain('remote contexts are read only by a server, under its read policy');
-      const ds = store();
+      const ds = await store();
       const r = await importFailure(ds.importData('ADD', doc(`${base}/ctx.jsonld`), { mediaType: JSON_LD }));
       expect(r.errors).to.equal(1);
       expect(requests).to.equal(before);

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import { Parser } from 'n3';
 import * as oxigraph from 'oxigraph';
-import { ConnectionFactory, N_QUADS, N_TRIPLES, Server, type DataStoreConnection, type ServerConnection } from '../../lib/index.js';
+import { N_QUADS, N_TRIPLES, type DataStoreConnection } from '../../lib/index.js';
 import { isomorphic } from '../helpers/isomorphism.js';
+import { useServer } from '../helpers/server.js';
 
 const JSON_LD = 'application/ld+json';
 const RDF_XML = 'application/rdf+xml';
@@ -30,26 +31,10 @@ ex:g1 { ex:c ex:p ex:d . }
 `;
 
 describe('JSON-LD and RDF/XML export', () => {
-  let server: Server;
-  let sc: ServerConnection;
-  let n = 0;
-  const URL = 'rdf-writers-spec';
-
-  before(async () => {
-    server = await Server.create({ roleName: 'admin', password: 'pw', url: URL, parameters: { 'password-hashing': 'fast' } });
-    sc = await ConnectionFactory.newServerConnection(URL, 'admin', 'pw');
-  });
-  after(async () => {
-    sc?.close();
-    await server?.shutdown();
-  });
-  function store(): DataStoreConnection {
-    const name = `s${++n}`;
-    sc.createDataStore(name);
-    return sc.newDataStoreConnection(name);
-  }
+  const env = useServer('rdf-writers');
+  const store = (): Promise<DataStoreConnection> => env.newStore();
   async function loaded(): Promise<DataStoreConnection> {
-    const ds = store();
+    const ds = await store();
     const r = await ds.importData('ADDITION_UPDATE_PREFIXES', DATA, { mediaType: 'application/trig' });
     expect(r.errors, r.text).to.equal(0);
     return ds;
@@ -64,7 +49,7 @@ describe('JSON-LD and RDF/XML export', () => {
       const document = JSON.parse(jsonld) as { '@context': Record<string, string>; '@graph': unknown[] };
       expect(document['@context']).to.include({ ex: 'http://example.org/', other: 'http://other.example/ns#' });
       expect(jsonld).to.contain('"@id": "ex:alice"').and.contain('"@type": [');
-      const again = store();
+      const again = await store();
       const r = await again.importData('ADD', jsonld, { mediaType: JSON_LD });
       expect(r.errors, r.text).to.equal(0);
       const back = quadsOf(await again.exportDataToString(N_QUADS), 'N-Quads');
@@ -75,7 +60,7 @@ describe('JSON-LD and RDF/XML export', () => {
     });
 
     it('writes an empty store as a document with no nodes', async () => {
-      const ds = store();
+      const ds = await store();
       const document = JSON.parse(await ds.exportDataToString(JSON_LD)) as { '@graph': unknown[] };
       expect(document['@graph']).to.deep.equal([]);
     });
@@ -89,7 +74,7 @@ describe('JSON-LD and RDF/XML export', () => {
       expect(xml).to.match(/^<\?xml version="1.0" encoding="utf-8"\?>\n<rdf:RDF xmlns:rdf=/);
       expect(xml).to.contain('xmlns:ex="http://example.org/"').and.contain('<ex:name xml:lang="es">Alicia</ex:name>');
       expect(xml).to.not.contain('in g1');
-      const again = store();
+      const again = await store();
       const r = await again.importData('ADD', xml, { mediaType: RDF_XML });
       expect(r.errors, r.text).to.equal(0);
       const back = quadsOf(await again.exportDataToString(N_QUADS), 'N-Quads');
@@ -100,19 +85,19 @@ describe('JSON-LD and RDF/XML export', () => {
     });
 
     it('refuses a predicate that does not end in an XML name, and a literal XML cannot hold', async () => {
-      const ds = store();
+      const ds = await store();
       await ds.importData('ADD', '<http://x/s> <http://x/p/1> "v" .\n', { mediaType: N_TRIPLES });
       await expectRejection(ds.exportDataToString(RDF_XML), /cannot write the predicate <http:\/\/x\/p\/1>: it does not end in an XML name/);
-      const control = store();
+      const control = await store();
       await control.importData('ADD', '<http://x/s> <http://x/p> "bell \\u0007" .\n', { mediaType: N_TRIPLES });
       await expectRejection(control.exportDataToString(RDF_XML), /control character that XML 1.0 cannot represent/);
     });
 
     it('writes blank node labels that are not XML names so that they stay distinct', async () => {
-      const ds = store();
+      const ds = await store();
       await ds.importData('ADD', '_:1a <http://x/p> _:x-1 .\n_:x-1 <http://x/p> _:b .\n', { mediaType: N_TRIPLES });
       const xml = await ds.exportDataToString(RDF_XML);
-      const again = store();
+      const again = await store();
       await again.importData('ADD', xml, { mediaType: RDF_XML });
       expect(isomorphic(quadsOf(await again.exportDataToString(N_QUADS), 'N-Quads'), quadsOf(await ds.exportDataToString(N_QUADS), 'N-Quads'))).to.equal(true);
     });

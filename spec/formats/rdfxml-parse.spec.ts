@@ -1,9 +1,10 @@
 import { expect } from 'chai';
-import { ConnectionFactory, N_TRIPLES, Server, type DataStoreConnection, type ServerConnection } from '../../lib/index.js';
+import { N_TRIPLES, type DataStoreConnection } from '../../lib/index.js';
 import { ImportReport } from '../../lib/formats/notifications.js';
 import { parseRdf, sniffContent, type TermIds } from '../../lib/formats/rdf-parse.js';
 import { Interrupter } from '../../lib/model/control.js';
 import { importFailure } from '../helpers/imports.js';
+import { useServer } from '../helpers/server.js';
 
 const EX = 'http://example.org/';
 const RDF_NS = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
@@ -30,28 +31,12 @@ async function* chunked(text: string, size: number): AsyncGenerator<Uint8Array> 
 }
 
 describe('RDF/XML import', () => {
-  let server: Server;
-  let sc: ServerConnection;
-  let n = 0;
-  const URL = 'rdfxml-parse-spec';
-
-  before(async () => {
-    server = await Server.create({ roleName: 'admin', password: 'pw', url: URL, parameters: { 'password-hashing': 'fast' } });
-    sc = await ConnectionFactory.newServerConnection(URL, 'admin', 'pw');
-  });
-  after(async () => {
-    sc?.close();
-    await server?.shutdown();
-  });
-  function store(): DataStoreConnection {
-    const name = `s${++n}`;
-    sc.createDataStore(name);
-    return sc.newDataStoreConnection(name);
-  }
+  const env = useServer('rdfxml-parse');
+  const store = (): Promise<DataStoreConnection> => env.newStore();
   const sorted = async (ds: DataStoreConnection): Promise<string[]> => (await ds.exportDataToString(N_TRIPLES)).split('\n').filter((l) => l !== '').sort();
 
   it('reads nodes, properties, literals, nested and typed nodes, collections and relative IRIs, detected without a stated type', async () => {
-    const ds = store();
+    const ds = await store();
     const r = await ds.importData(
       'ADD',
       xml(`  <ex:Person rdf:about="alice" ex:name="Alice">
@@ -77,7 +62,7 @@ describe('RDF/XML import', () => {
   });
 
   it('reports the root element namespaces as prefixes, and ADDITION_UPDATE_PREFIXES adds them to the store', async () => {
-    const ds = store();
+    const ds = await store();
     const r = await ds.importData('ADDITION_UPDATE_PREFIXES', xml(`<rdf:Description rdf:about="${EX}a" ex:p="x"/>`), { mediaType: 'application/rdf+xml' });
     expect([...r.prefixes]).to.deep.equal([
       ['rdf:', RDF_NS],
@@ -87,7 +72,7 @@ describe('RDF/XML import', () => {
   });
 
   it('keeps rdf:nodeID labels (the same node across imports) and gives unnamed nodes fresh labels', async () => {
-    const ds = store();
+    const ds = await store();
     const doc = xml(`<rdf:Description rdf:nodeID="n1"><ex:p><rdf:Description ex:q="v"/></ex:p></rdf:Description>`);
     await ds.importData('ADD', doc, { mediaType: 'application/rdf+xml' });
     await ds.importData('ADD', doc, { mediaType: 'application/rdf+xml' });
@@ -99,7 +84,7 @@ describe('RDF/XML import', () => {
   });
 
   it('fails on malformed XML with the line and column, changing nothing', async () => {
-    const ds = store();
+    const ds = await store();
     const r = await importFailure(ds.importData('ADD', xml(`  <rdf:Description rdf:about="${EX}a">\n    <ex:p>x</ex:q>\n  </rdf:Description>`), { mediaType: 'application/rdf+xml' }));
     const error = r.rows.find((row) => row.type === 'error')!;
     expect(error).to.include({ line: 4 });
@@ -109,7 +94,7 @@ describe('RDF/XML import', () => {
   });
 
   it('fails on XML that is not RDF/XML, with the position', async () => {
-    const ds = store();
+    const ds = await store();
     const r = await importFailure(ds.importData('ADD', xml(`<rdf:Description rdf:about="${EX}a" rdf:nodeID="b"/>`), { mediaType: 'application/rdf+xml' }));
     const error = r.rows.find((row) => row.type === 'error')!;
     expect(error.line).to.equal(3);
@@ -117,7 +102,7 @@ describe('RDF/XML import', () => {
   });
 
   it('refuses RDF 1.2 triple terms and base directions instead of dropping them', async () => {
-    const ds = store();
+    const ds = await store();
     const tripleTerm = `<?xml version="1.0"?>
 <rdf:RDF xmlns:rdf="${RDF_NS}" xmlns:ex="${EX}" rdf:version="1.2">
   <rdf:Description rdf:about="${EX}s"><ex:p rdf:parseType="Triple"><rdf:Description rdf:about="${EX}a"><ex:b rdf:resource="${EX}c"/></rdf:Description></ex:p></rdf:Description>
