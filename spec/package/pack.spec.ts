@@ -116,6 +116,36 @@ console.log(JSON.stringify({
 }));
 `;
 
+/**
+ * A consumer of the short path: open(), a query, a query long enough to be parsed on the
+ * worker thread (whose modules the bundle must still find), and the store served by
+ * quadlog/http (which works only if it shares quadlog's modules: it finds the server by URL).
+ */
+const OPEN_JS = `import { open, EmbeddedStore, DataStoreConnection } from 'quadlog';
+import { startEndpoint } from 'quadlog/http';
+
+const store = await open();
+await store.importData('ADD', '<http://example.com/a> <http://example.com/p> "x" . <http://example.com/b> <http://example.com/p> "y" .');
+const answer = await store.evaluateQuery('SELECT ?o WHERE { ?s <http://example.com/p> ?o } ORDER BY ?o');
+const values = Array.from({ length: 3000 }, (_, i) => '<http://example.com/' + (i % 2 === 0 ? 'a' : 'n' + i) + '>').join(' ');
+const long = await store.evaluateQuery('SELECT ?s ?o WHERE { VALUES ?s { ' + values + ' } ?s <http://example.com/p> ?o }');
+const endpoint = await startEndpoint(store.server, { port: 0 });
+const query = encodeURIComponent('SELECT ?o WHERE { <http://example.com/b> <http://example.com/p> ?o }');
+const res = await fetch(endpoint.url + '/datastores/default/sparql?query=' + query, {
+  headers: { accept: 'text/csv', authorization: 'Basic ' + Buffer.from(store.roleName + ':' + store.password).toString('base64') },
+});
+const csv = await res.text();
+await store.close(); // the endpoint closes with it
+console.log(JSON.stringify({
+  connection: store instanceof EmbeddedStore && store instanceof DataStoreConnection,
+  rows: answer.type === 'bindings' ? answer.rows.map((row) => row[0]?.value ?? null) : null,
+  longRows: long.type === 'bindings' ? long.rows.length : null,
+  longLength: values.length,
+  status: res.status,
+  csv,
+}));
+`;
+
 /** A TypeScript consumer of the public API, type-checked strictly. */
 const CHECK_TS = `import {
   ConnectionFactory,
@@ -360,6 +390,7 @@ async function installConsumer(dir: string, tarball: string, linked: boolean): P
   await mkdir(dir);
   await writeFile(join(dir, 'package.json'), `${JSON.stringify(CONSUMER_PACKAGE, null, 2)}\n`);
   await writeFile(join(dir, 'smoke.mjs'), SMOKE_JS);
+  await writeFile(join(dir, 'open.mjs'), OPEN_JS);
   await writeFile(join(dir, 'check.ts'), CHECK_TS);
   await writeFile(join(dir, 'tsconfig.json'), `${JSON.stringify(CONSUMER_TSCONFIG, null, 2)}\n`);
   const strategy = linked ? ['--install-strategy=linked'] : [];
@@ -447,9 +478,15 @@ describe('package: the packed tarball in a consumer project', function () {
     expect(paths).to.include.members(pictures);
     const outside = paths.filter((p) => !p.startsWith('dist/') && !pictures.includes(p) && !['LICENSE', 'README.md', 'CHANGELOG.md', 'package.json'].includes(p));
     expect(outside).to.deep.equal([]);
-    for (const p of ['LICENSE', 'README.md', 'CHANGELOG.md', 'package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/http/index.js', 'dist/http/index.d.ts', 'dist/shell/cli.js', 'dist/console/index.html', 'dist/console/licenses.txt']) {
+    for (const p of ['LICENSE', 'README.md', 'CHANGELOG.md', 'package.json', 'dist/THIRD-PARTY-LICENSES.txt', 'dist/index.js', 'dist/index.d.ts', 'dist/http/index.js', 'dist/http/index.d.ts', 'dist/shell/cli.js', 'dist/console/index.html', 'dist/console/licenses.txt']) {
       expect(paths, p).to.include(p);
     }
+    // The JavaScript is a bundle (scripts/bundle-package.ts): the entry points and a few
+    // chunks, not a module per source file
+    const scripts = paths.filter((p) => p.endsWith('.js') && !p.startsWith('dist/console/'));
+    expect(scripts.filter((p) => !p.startsWith('dist/chunks/')).sort()).to.deep.equal(['dist/http/index.js', 'dist/index.js', 'dist/shell/cli.js']);
+    expect(scripts).to.include.members(['dist/chunks/parse.js', 'dist/chunks/json-slices.js']);
+    expect(scripts.length).to.be.below(40);
     // No source maps (they would point at lib/*.ts, which is not shipped).
     expect(paths.filter((p) => p.endsWith('.map'))).to.deep.equal([]);
     // The web console: its page, one hashed script and stylesheet, the icon and the licences.
@@ -479,6 +516,13 @@ describe('package: the packed tarball in a consumer project', function () {
         expect(summary.csv.split(/\r?\n/)).to.include.members(['o', 'Bob']);
         expect(summary.consolePage).to.equal('200 text/html; charset=UTF-8 script');
         expect(summary.port).to.be.above(0);
+      });
+
+      it('opens a store with open(), answers queries (one parsed on the worker thread) and serves it with quadlog/http', async () => {
+        const { stdout } = await run(process.execPath, ['open.mjs'], dir());
+        const summary = JSON.parse(stdout) as { connection: boolean; rows: string[] | null; longRows: number | null; longLength: number; status: number; csv: string };
+        expect(summary.longLength).to.be.above(32 * 1024);
+        expect(summary).to.deep.equal({ connection: true, rows: ['x', 'y'], longRows: 1500, longLength: summary.longLength, status: 200, csv: 'o\r\ny\r\n' });
       });
 
       it('links the quadlog command', async () => {
