@@ -24,7 +24,8 @@
  * code.
  * @module
  */
-import { JsonLdParser } from 'jsonld-streaming-parser';
+import { createRequire } from 'node:module';
+import type * as JsonLdStreaming from 'jsonld-streaming-parser';
 import { BlankNodeLabels } from './blank-node-labels.js';
 import { NOT_SHOWN_NOTE } from './hidden-content.js';
 import type { ImportReport } from './notifications.js';
@@ -84,6 +85,11 @@ interface JsonTokenizer {
   readonly offset: number;
 }
 
+/** Loads CommonJS libraries on first use (the bundle's build rewrites the calls, scripts/bundle-package.ts). */
+const requireLibrary = createRequire(import.meta.url);
+
+let jsonLdStreaming: typeof JsonLdStreaming | undefined;
+
 /** Parses JSON-LD content into batches of term ids. */
 export function parseJsonLd(chunks: AsyncIterable<Uint8Array>, dictionary: TermIds, report: ImportReport, options: ParseOptions): AsyncGenerator<QuadBatch, void, undefined> {
   const labels = new BlankNodeLabels(options.freshBlankNode);
@@ -91,7 +97,9 @@ export function parseJsonLd(chunks: AsyncIterable<Uint8Array>, dictionary: TermI
   const context: Record<string, string> = {};
   for (const [name, iri] of options.prefixes) if (name.length > 1) context[name.slice(0, -1)] = iri;
   const loadContext = options.loadContext;
-  const parser = new JsonLdParser({
+  // the parser (and its dependencies) loads with the first JSON-LD import, not with the package
+  jsonLdStreaming ??= requireLibrary('jsonld-streaming-parser') as typeof JsonLdStreaming;
+  const parser = new jsonLdStreaming.JsonLdParser({
     dataFactory: inputDataFactory(labels),
     baseIRI: options.baseIRI,
     context,

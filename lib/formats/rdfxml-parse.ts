@@ -9,7 +9,8 @@
  * @module
  */
 import type * as RDF from '@rdfjs/types/data-model.js';
-import { RdfXmlParser } from 'rdfxml-streaming-parser';
+import { createRequire } from 'node:module';
+import type * as RdfXmlStreaming from 'rdfxml-streaming-parser';
 import { termToKey } from '../model/terms.js';
 import { BlankNodeLabels } from './blank-node-labels.js';
 import { NOT_SHOWN_NOTE } from './hidden-content.js';
@@ -27,6 +28,11 @@ interface SaxHooks {
   on(event: 'opentagstart', handler: () => void): void;
   on(event: 'attribute', handler: (attribute: { readonly prefix: string; readonly local: string; readonly name: string; readonly value: string }) => void): void;
 }
+
+/** Loads CommonJS libraries on first use (the bundle's build rewrites the calls, scripts/bundle-package.ts). */
+const requireLibrary = createRequire(import.meta.url);
+
+let rdfXmlStreaming: typeof RdfXmlStreaming | undefined;
 
 /**
  * The id of a term of RDF/XML or JSON-LD input, refusing what the store's RDF 1.1 terms cannot
@@ -62,7 +68,9 @@ export function parseRdfXml(
   defined: Map<string, string>,
 ): AsyncGenerator<QuadBatch, void, undefined> {
   const labels = new BlankNodeLabels(options.freshBlankNode);
-  const parser = new RdfXmlParser({ dataFactory: inputDataFactory(labels), baseIRI: options.baseIRI, trackPosition: true });
+  // the parser (and its dependencies) loads with the first RDF/XML import, not with the package
+  rdfXmlStreaming ??= requireLibrary('rdfxml-streaming-parser') as typeof RdfXmlStreaming;
+  const parser = new rdfXmlStreaming.RdfXmlParser({ dataFactory: inputDataFactory(labels), baseIRI: options.baseIRI, trackPosition: true });
   const showContent = options.showContent !== false;
   // the namespaces of the root element are the content's prefixes
   const sax = (parser as unknown as { readonly saxParser: SaxHooks }).saxParser;

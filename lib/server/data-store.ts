@@ -35,7 +35,8 @@ import { recoveryComponent, type StoreRecovery } from './recovery.js';
 import type { Catalogue } from '../storage/catalogue.js';
 import { CommitFeed, type CommitRecord, type CommitSubscription, type CommitSubscriptionOptions } from './commit-feed.js';
 import { deltaQueriesOf, type DeltaQueryRegistry } from './delta-queries.js';
-import { bindParameters, type BoundParameters } from '../sparql/bound-parameters.js';
+import { bindParameters } from '../sparql/bound-parameters.js';
+import type { BoundParameters } from '../sparql/types.js';
 
 /** One row of a Property/Value/Mutable listing. */
 export interface PropertyRow {

@@ -105,7 +105,7 @@ export interface DeltaQueryStore {
 /** The access of the registering role for a catalogue (undefined: everything). */
 export type AccessFor = (catalogue: Catalogue, dictionary: TermDictionary) => FactAccess | undefined;
 
-/** @internal A registration as a persistent store keeps it (`delta-query-persistence.ts`). */
+/** A registration as a persistent store keeps it (`delta-query-persistence.ts`). */
 export interface DeltaQueryRegistration {
   /** The query's name. */
   readonly name: string;
@@ -123,7 +123,7 @@ export interface DeltaQueryRegistration {
   readonly version: number;
 }
 
-/** @internal A query's progress as a persistent store keeps it: one version's kept answers, or everything kept (`whole`). */
+/** A query's progress as a persistent store keeps it: one version's kept answers, or everything kept (`whole`). */
 export interface DeltaQueryProgress {
   /** Everything kept (replaces what came before), or the answers kept at `version` alone. */
   readonly whole: boolean;
@@ -139,7 +139,7 @@ export interface DeltaQueryProgress {
   readonly answers: readonly DeltaQueryVersionAnswer[];
 }
 
-/** @internal Where a persistent store's registry keeps its registrations and answers (`delta-query-persistence.ts`). */
+/** Where a persistent store's registry keeps its registrations and answers (`delta-query-persistence.ts`). */
 export interface DeltaQuerySink {
   /** Keeps a registration; resolves once it is on disk. */
   register(registration: DeltaQueryRegistration): Promise<void>;
@@ -149,7 +149,7 @@ export interface DeltaQuerySink {
   save(name: string, progress: DeltaQueryProgress, state: () => DeltaQueryProgress): void;
 }
 
-/** @internal A query a persistent store kept, as read at start-up. */
+/** A query a persistent store kept, as read at start-up. */
 export interface SavedDeltaQuery {
   /** Its name. */
   readonly name: string;

@@ -31,7 +31,7 @@ import { storeAccess } from './fact-access.js';
 import { type ImportOptions, type ImportSource, importInto, type UpdateType } from './import.js';
 import type { Server } from './server.js';
 import { QuadReader } from './quad-reader.js';
-import type { BoundParameters } from '../sparql/bound-parameters.js';
+import type { BoundParameters } from '../sparql/types.js';
 
 export type { AnswerSink, QueryAnswer, QueryOptions } from '../sparql/query.js';
 export type { QueryTerm } from '../sparql/query-terms.js';

@@ -15,9 +15,9 @@
 import type * as RDF from '@rdfjs/types/data-model.js';
 import { Algebra } from '../expressions/sparql-libraries.js';
 import { BadRequestError } from '../model/errors.js';
+import type { BoundParameters } from './types.js';
 
-/** Values for variables of a query, by variable name (without `?`). */
-export type BoundParameters = Readonly<Record<string, RDF.Term>>;
+export type { BoundParameters } from './types.js';
 
 /** The names a variable may have (SPARQL's VARNAME, simplified to what names in practice use). */
 const VARIABLE_NAME = /^[A-Za-z0-9_\u00B7\u00C0-\uFFFF]+$/u;

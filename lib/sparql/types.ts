@@ -13,6 +13,9 @@ import type { WriteTransaction } from '../storage/fact-store.js';
 import type { EvaluationLimits } from './query-budget.js';
 import type { QueryTerm } from './query-terms.js';
 
+/** Values for variables of a query, by variable name (without `?`): see bound-parameters.ts. */
+export type BoundParameters = Readonly<Record<string, RDF.Term>>;
+
 /** Options of a query evaluation. */
 export interface QueryOptions {
   /** Base IRI for relative IRIs (default: the store's). */
