@@ -28,7 +28,7 @@ export {
 } from './api/data-store-connection.js';
 export { open, EmbeddedStore, OWNER_ROLE, DEFAULT_STORE_NAME, type OpenOptions } from './api/embedded-store.js';
 export { DEFAULT_PROGRESS_INTERVAL_MS, type ProgressOperation, type ProgressOptions, type ProgressReport } from './api/progress.js';
-export { SnapshotDataset, type PatternTerm, type QuadStream } from './api/rdfjs-source.js';
+export { SnapshotDataset, type PatternTerm, type QuadStreamListener, type QuadStream } from './api/rdfjs-source.js';
 export type { QuadSource } from './formats/rdfjs-quads.js';
 export type { DataSourceColumnRow, DataSourceRow, DataSourceSample, DataSourceTableRow } from './server/data-sources.js';
 export {

@@ -18,8 +18,8 @@ import type { PatternTerm, QuadReader } from '../server/quad-reader.js';
 
 export type { PatternTerm } from '../server/quad-reader.js';
 
-/** A listener of a stream's events. */
-type Listener = (...args: never[]) => void;
+/** A listener of the events of a {@link QuadStream}. */
+export type QuadStreamListener = (...args: never[]) => void;
 
 /**
  * An RDF/JS `Stream` of quads: `read()` pulls one (null when none is buffered); the events
@@ -31,27 +31,27 @@ export interface QuadStream extends AsyncIterable<RDF.Quad> {
   /** The next buffered quad, or null when none is buffered. */
   read(): RDF.Quad | null;
   /** Adds a listener of an event (`data`, `end`, `error`, `readable`, `close`). */
-  on(event: string | symbol, listener: Listener): this;
+  on(event: string | symbol, listener: QuadStreamListener): this;
   /** Adds a listener called at the next event only. */
-  once(event: string | symbol, listener: Listener): this;
+  once(event: string | symbol, listener: QuadStreamListener): this;
   /** Adds a listener (the same as `on`). */
-  addListener(event: string | symbol, listener: Listener): this;
+  addListener(event: string | symbol, listener: QuadStreamListener): this;
   /** Adds a listener before the others. */
-  prependListener(event: string | symbol, listener: Listener): this;
+  prependListener(event: string | symbol, listener: QuadStreamListener): this;
   /** Adds a listener before the others, called at the next event only. */
-  prependOnceListener(event: string | symbol, listener: Listener): this;
+  prependOnceListener(event: string | symbol, listener: QuadStreamListener): this;
   /** Removes a listener. */
-  off(event: string | symbol, listener: Listener): this;
+  off(event: string | symbol, listener: QuadStreamListener): this;
   /** Removes a listener (the same as `off`). */
-  removeListener(event: string | symbol, listener: Listener): this;
+  removeListener(event: string | symbol, listener: QuadStreamListener): this;
   /** Removes every listener (of one event). */
   removeAllListeners(event?: string | symbol): this;
   /** Emits an event. */
   emit(event: string | symbol, ...args: unknown[]): boolean;
   /** The listeners of an event. */
-  listeners(event: string | symbol): Listener[];
+  listeners(event: string | symbol): QuadStreamListener[];
   /** The listeners of an event, wrappers of `once` included. */
-  rawListeners(event: string | symbol): Listener[];
+  rawListeners(event: string | symbol): QuadStreamListener[];
   /** The number of listeners of an event. */
   listenerCount(event: string | symbol): number;
   /** The events with listeners. */
