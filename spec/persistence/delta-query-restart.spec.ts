@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { ConnectionFactory } from '../../lib/api/connection-factory.js';
 import type { DataStoreConnection } from '../../lib/api/data-store-connection.js';
 import { termToKey } from '../../lib/model/terms.js';
-import type { DeltaQueryDescription, DeltaQueryVersionAnswer } from '../../lib/server/delta-queries.js';
+import type { DeltaQueryDescription, DeltaQueryEvent, DeltaQueryVersionAnswer } from '../../lib/server/delta-queries.js';
 import { Server } from '../../lib/server/server.js';
 import { useTempDir } from './helpers.js';
 
@@ -170,10 +170,10 @@ describe('persistence: delta queries across restarts', function () {
       expect(plain(await again.getDeltaQueryAnswers('pairs'))).to.deep.equal(kept);
       // the kept changes after the registration miss the versions before completeFrom: the whole answer instead
       const watch = again.watch('pairs', { after: registeredAt });
-      const first = await watch.next();
+      const first = (await watch.next()).value as DeltaQueryEvent | undefined;
       watch.close();
-      expect(first.value).to.deep.include({ kind: 'answer', missedFrom: registeredAt + 1 });
-      expect(first.value?.kind === 'answer' && first.value.rows.length).to.equal(3);
+      expect(first).to.deep.include({ kind: 'answer', missedFrom: registeredAt + 1 });
+      expect(first?.kind === 'answer' && first.rows.length).to.equal(3);
     } finally {
       await server.shutdown();
     }
