@@ -63,7 +63,7 @@ const BANNER = "import { createRequire as __quadlogCreateRequire } from 'node:mo
  * `require('sparqljs')`, which esbuild bundles as a module that still runs only when first
  * required.
  */
-const LAZY_REQUIRES = /[\\/]dist[\\/](expressions[\\/](sparql-libraries|regex)|formats[\\/](jsonld-parse|rdfxml-parse))\.js$/;
+const LAZY_REQUIRES = /[\\/]dist[\\/]expressions[\\/](sparql-libraries|regex)\.js$/;
 
 /** The esbuild plugin that turns the lazy `requireLibrary('<package>')` calls into `require('<package>')`. */
 const lazyRequires: Plugin = {

@@ -24,7 +24,6 @@
  * code.
  * @module
  */
-import { createRequire } from 'node:module';
 import type * as JsonLdStreaming from 'jsonld-streaming-parser';
 import { BlankNodeLabels } from './blank-node-labels.js';
 import { NOT_SHOWN_NOTE } from './hidden-content.js';
@@ -85,21 +84,25 @@ interface JsonTokenizer {
   readonly offset: number;
 }
 
-/** Loads CommonJS libraries on first use (the bundle's build rewrites the calls, scripts/bundle-package.ts). */
-const requireLibrary = createRequire(import.meta.url);
+let jsonLdStreaming: Promise<typeof JsonLdStreaming> | undefined;
 
-let jsonLdStreaming: typeof JsonLdStreaming | undefined;
+/**
+ * Parses JSON-LD content into batches of term ids. The parser (and its dependencies) loads with
+ * the first JSON-LD import, not with the package: the bundle keeps it in a chunk of its own.
+ */
+export async function* parseJsonLd(chunks: AsyncIterable<Uint8Array>, dictionary: TermIds, report: ImportReport, options: ParseOptions): AsyncGenerator<QuadBatch, void, undefined> {
+  jsonLdStreaming ??= import('jsonld-streaming-parser');
+  yield* parseWith(await jsonLdStreaming, chunks, dictionary, report, options);
+}
 
-/** Parses JSON-LD content into batches of term ids. */
-export function parseJsonLd(chunks: AsyncIterable<Uint8Array>, dictionary: TermIds, report: ImportReport, options: ParseOptions): AsyncGenerator<QuadBatch, void, undefined> {
+/** {@link parseJsonLd} with the parser's library loaded. */
+function parseWith(library: typeof JsonLdStreaming, chunks: AsyncIterable<Uint8Array>, dictionary: TermIds, report: ImportReport, options: ParseOptions): AsyncGenerator<QuadBatch, void, undefined> {
   const labels = new BlankNodeLabels(options.freshBlankNode);
   // the store's prefixes (not the empty one: JSON-LD has no empty term) are the root context
   const context: Record<string, string> = {};
   for (const [name, iri] of options.prefixes) if (name.length > 1) context[name.slice(0, -1)] = iri;
   const loadContext = options.loadContext;
-  // the parser (and its dependencies) loads with the first JSON-LD import, not with the package
-  jsonLdStreaming ??= requireLibrary('jsonld-streaming-parser') as typeof JsonLdStreaming;
-  const parser = new jsonLdStreaming.JsonLdParser({
+  const parser = new library.JsonLdParser({
     dataFactory: inputDataFactory(labels),
     baseIRI: options.baseIRI,
     context,

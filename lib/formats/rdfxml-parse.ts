@@ -9,7 +9,6 @@
  * @module
  */
 import type * as RDF from '@rdfjs/types/data-model.js';
-import { createRequire } from 'node:module';
 import type * as RdfXmlStreaming from 'rdfxml-streaming-parser';
 import { termToKey } from '../model/terms.js';
 import { BlankNodeLabels } from './blank-node-labels.js';
@@ -29,10 +28,7 @@ interface SaxHooks {
   on(event: 'attribute', handler: (attribute: { readonly prefix: string; readonly local: string; readonly name: string; readonly value: string }) => void): void;
 }
 
-/** Loads CommonJS libraries on first use (the bundle's build rewrites the calls, scripts/bundle-package.ts). */
-const requireLibrary = createRequire(import.meta.url);
-
-let rdfXmlStreaming: typeof RdfXmlStreaming | undefined;
+let rdfXmlStreaming: Promise<typeof RdfXmlStreaming> | undefined;
 
 /**
  * The id of a term of RDF/XML or JSON-LD input, refusing what the store's RDF 1.1 terms cannot
@@ -59,8 +55,25 @@ export function describeRdfXmlError(error: Error, showContent: boolean): Describ
   return { message: showContent ? m[5]! : INVALID_NOT_SHOWN, line, column };
 }
 
-/** Parses RDF/XML content into batches of term ids; the root element's namespace declarations go to `defined` (and `report`). */
-export function parseRdfXml(
+/**
+ * Parses RDF/XML content into batches of term ids; the root element's namespace declarations go
+ * to `defined` (and `report`). The parser (and its dependencies) loads with the first RDF/XML
+ * import, not with the package: the bundle keeps it in a chunk of its own.
+ */
+export async function* parseRdfXml(
+  chunks: AsyncIterable<Uint8Array>,
+  dictionary: TermIds,
+  report: ImportReport,
+  options: ParseOptions,
+  defined: Map<string, string>,
+): AsyncGenerator<QuadBatch, void, undefined> {
+  rdfXmlStreaming ??= import('rdfxml-streaming-parser');
+  yield* parseWith(await rdfXmlStreaming, chunks, dictionary, report, options, defined);
+}
+
+/** {@link parseRdfXml} with the parser's library loaded. */
+function parseWith(
+  library: typeof RdfXmlStreaming,
   chunks: AsyncIterable<Uint8Array>,
   dictionary: TermIds,
   report: ImportReport,
@@ -68,9 +81,7 @@ export function parseRdfXml(
   defined: Map<string, string>,
 ): AsyncGenerator<QuadBatch, void, undefined> {
   const labels = new BlankNodeLabels(options.freshBlankNode);
-  // the parser (and its dependencies) loads with the first RDF/XML import, not with the package
-  rdfXmlStreaming ??= requireLibrary('rdfxml-streaming-parser') as typeof RdfXmlStreaming;
-  const parser = new rdfXmlStreaming.RdfXmlParser({ dataFactory: inputDataFactory(labels), baseIRI: options.baseIRI, trackPosition: true });
+  const parser = new library.RdfXmlParser({ dataFactory: inputDataFactory(labels), baseIRI: options.baseIRI, trackPosition: true });
   const showContent = options.showContent !== false;
   // the namespaces of the root element are the content's prefixes
   const sax = (parser as unknown as { readonly saxParser: SaxHooks }).saxParser;
