@@ -4,43 +4,25 @@ import { expect } from 'chai';
 import { Parser } from 'n3';
 import { N_QUADS, type DataStoreConnection } from '../../lib/index.js';
 import { ImportReport } from '../../lib/formats/notifications.js';
-import { parseRdf, sniffContent, type ParseOptions, type TermIds } from '../../lib/formats/rdf-parse.js';
+import { parseRdf, sniffContent, type ParseOptions } from '../../lib/formats/rdf-parse.js';
 import { Interrupter } from '../../lib/model/control.js';
 import { jsonLdContextLoader } from '../../lib/server/jsonld-contexts.js';
 import { readPolicyOf } from '../../lib/server/read-policy.js';
 import { importFailure } from '../helpers/imports.js';
 import { isomorphic } from '../helpers/isomorphism.js';
 import { useServer } from '../helpers/server.js';
+import { chunkedText, keyedTermIds } from '../helpers/term-ids.js';
 
 const JSON_LD = 'application/ld+json';
 const RDF_NS = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
 
-/** Term ids that keep the keys. */
-function termIds(): TermIds & { keys: string[] } {
-  const keys: string[] = [];
-  const ids = new Map<string, number>();
-  const intern = (key: string): number => {
-    const known = ids.get(key);
-    if (known !== undefined) return known;
-    ids.set(key, keys.length);
-    return keys.push(key) - 1;
-  };
-  return { keys, intern, internBytes: (bytes, start, end) => intern(new TextDecoder().decode(bytes.subarray(start, end))) };
-}
-
-/** `text` as chunks of `size` bytes. */
-async function* chunked(text: string, size: number): AsyncGenerator<Uint8Array> {
-  const bytes = new TextEncoder().encode(text);
-  for (let i = 0; i < bytes.length; i += size) yield await Promise.resolve(bytes.subarray(i, i + size));
-}
-
 /** Parses `text` with parseRdf; gives the statements as N-Quads-like key lines, the report and the number of batches. */
 async function parse(text: string, extra: Partial<ParseOptions> = {}, chunkSize = 1 << 20): Promise<{ lines: string[]; report: ImportReport; batches: number }> {
-  const ids = termIds();
+  const ids = keyedTermIds();
   const report = new ImportReport();
   let fresh = 0;
-  const parsed = parseRdf(await sniffContent(chunked(text, chunkSize)), ids, report, {
+  const parsed = parseRdf(await sniffContent(chunkedText(text, chunkSize)), ids, report, {
     mediaType: JSON_LD,
     baseIRI: 'http://base.example/doc',
     prefixes: new Map(),

@@ -3,23 +3,10 @@ import { ImportReport } from '../../lib/formats/notifications.js';
 import { ABSENT_TERM, parseRdf, sniffContent, type TermIds } from '../../lib/formats/rdf-parse.js';
 import { N_QUADS, N_TRIPLES, TURTLE } from '../../lib/formats/media-types.js';
 import { Interrupter } from '../../lib/model/control.js';
+import { keyedTermIds } from '../helpers/term-ids.js';
 
 const EX = 'http://example.com/';
 const decoder = new TextDecoder();
-
-/** Term ids from a map of keys; with `lookupOnly`, keys not in it are ABSENT_TERM. */
-function termIds(lookupOnly = false): TermIds & { keys: string[] } {
-  const keys: string[] = [];
-  const ids = new Map<string, number>();
-  const intern = (key: string): number => {
-    const known = ids.get(key);
-    if (known !== undefined) return known;
-    if (lookupOnly) return ABSENT_TERM;
-    ids.set(key, keys.length);
-    return keys.push(key) - 1;
-  };
-  return { keys, intern, internBytes: (bytes, start, end) => intern(decoder.decode(bytes.subarray(start, end))) };
-}
 
 /** `text` as chunks of `size` bytes; `closed` is set when the reader stops early or reaches the end. */
 function chunked(text: string, size: number): { chunks: AsyncIterable<Uint8Array>; state: { read: number; closed: boolean } } {
@@ -51,7 +38,7 @@ describe('parseRdf: statements handed down in batches of term ids', () => {
     [TURTLE, lines(30_000)],
   ] as const) {
     it(`gives every statement of ${mediaType}, in order, in more than one bounded batch`, async () => {
-      const ids = termIds();
+      const ids = keyedTermIds();
       const report = new ImportReport();
       const { chunks } = chunked(text, 1 << 20);
       const parsed = parseRdf(await sniffContent(chunks), ids, report, options(mediaType));
@@ -73,7 +60,7 @@ describe('parseRdf: statements handed down in batches of term ids', () => {
   }
 
   it('gives named graphs by id, terms a lookup does not know as ABSENT_TERM, and error rows with their lines', async () => {
-    const known = termIds();
+    const known = keyedTermIds();
     known.intern(`<${EX}s0>`);
     known.intern(`<${EX}p>`);
     known.intern('"0"');
@@ -94,7 +81,7 @@ describe('parseRdf: statements handed down in batches of term ids', () => {
   for (const mediaType of [N_TRIPLES, TURTLE]) {
     it(`stops reading ${mediaType} content when its reader stops`, async () => {
       const { chunks, state } = chunked(lines(20_000), 4096);
-      const parsed = parseRdf(await sniffContent(chunks), termIds(), new ImportReport(), options(mediaType));
+      const parsed = parseRdf(await sniffContent(chunks), keyedTermIds(), new ImportReport(), options(mediaType));
       for await (const batch of parsed) {
         expect(batch.count).to.be.above(0);
         break;

@@ -1,34 +1,16 @@
 import { expect } from 'chai';
 import { N_TRIPLES, type DataStoreConnection } from '../../lib/index.js';
 import { ImportReport } from '../../lib/formats/notifications.js';
-import { parseRdf, sniffContent, type TermIds } from '../../lib/formats/rdf-parse.js';
+import { parseRdf, sniffContent } from '../../lib/formats/rdf-parse.js';
 import { Interrupter } from '../../lib/model/control.js';
 import { importFailure } from '../helpers/imports.js';
 import { useServer } from '../helpers/server.js';
+import { chunkedText, keyedTermIds } from '../helpers/term-ids.js';
 
 const EX = 'http://example.org/';
 const RDF_NS = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
 const HEAD = `<?xml version="1.0"?>\n<rdf:RDF xmlns:rdf="${RDF_NS}" xmlns:ex="${EX}">\n`;
 const xml = (body: string): string => `${HEAD}${body}\n</rdf:RDF>\n`;
-
-/** Term ids that keep the keys. */
-function termIds(): TermIds & { keys: string[] } {
-  const keys: string[] = [];
-  const ids = new Map<string, number>();
-  const intern = (key: string): number => {
-    const known = ids.get(key);
-    if (known !== undefined) return known;
-    ids.set(key, keys.length);
-    return keys.push(key) - 1;
-  };
-  return { keys, intern, internBytes: (bytes, start, end) => intern(new TextDecoder().decode(bytes.subarray(start, end))) };
-}
-
-/** `text` as chunks of `size` bytes. */
-async function* chunked(text: string, size: number): AsyncGenerator<Uint8Array> {
-  const bytes = new TextEncoder().encode(text);
-  for (let i = 0; i < bytes.length; i += size) yield await Promise.resolve(bytes.subarray(i, i + size));
-}
 
 describe('RDF/XML import', () => {
   const env = useServer('rdfxml-parse');
@@ -120,9 +102,9 @@ describe('RDF/XML import', () => {
 
   it('reads input split anywhere, even inside a character, in bounded batches', async () => {
     const body = Array.from({ length: 5000 }, (_, i) => `<rdf:Description rdf:about="${EX}s${i}"><ex:label>é${i}✓</ex:label></rdf:Description>`).join('\n');
-    const ids = termIds();
+    const ids = keyedTermIds();
     let fresh = 0;
-    const parsed = parseRdf(await sniffContent(chunked(xml(body), 7)), ids, new ImportReport(), {
+    const parsed = parseRdf(await sniffContent(chunkedText(xml(body), 7)), ids, new ImportReport(), {
       baseIRI: EX,
       prefixes: new Map(),
       freshBlankNode: () => `f${++fresh}`,
@@ -141,7 +123,7 @@ describe('RDF/XML import', () => {
 
   it('quotes nothing of content that is not shown', async () => {
     const report = new ImportReport();
-    const parsed = parseRdf(await sniffContent(chunked(xml('<ex:Secret rdf:about="http://secret/" rdf:nodeID="x"/>'), 1000)), termIds(), report, {
+    const parsed = parseRdf(await sniffContent(chunkedText(xml('<ex:Secret rdf:about="http://secret/" rdf:nodeID="x"/>'), 1000)), keyedTermIds(), report, {
       mediaType: 'application/rdf+xml',
       baseIRI: EX,
       prefixes: new Map(),
