@@ -37,7 +37,7 @@ export class JsonLdWriter implements RdfWriter {
 
   constructor(
     private readonly dictionary: Pick<TermDictionary, 'keyOf'>,
-    options: RdfWriterOptions & { readonly context?: Readonly<Record<string, unknown>> | undefined },
+    options: RdfWriterOptions,
   ) {
     const prefixes: Array<[string, string]> = [];
     let context: Record<string, unknown>;

@@ -24,6 +24,8 @@ export interface RdfWriterOptions {
   readonly prefixes: ReadonlyMap<string, string>;
   /** The base IRI (written as `@base` in Turtle and TriG, IRIs below it relative); none when absent. */
   readonly baseIRI?: string;
+  /** JSON-LD: the context to write and compact IRIs with, instead of one made of `prefixes`. */
+  readonly context?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /** Writes statements of term ids as text, handing out chunks of output. */

@@ -6,7 +6,7 @@
 import { type FactAccess, readableFacts } from '../storage/fact-access.js';
 import type { Interrupter } from '../model/control.js';
 import { BadRequestError } from '../model/errors.js';
-import { canonicalMediaType, DATALOG, RDF_FORMATS, unsupportedMediaTypeMessage } from '../formats/media-types.js';
+import { canonicalMediaType, DATALOG, JSON_LD, RDF_FORMATS, unsupportedMediaTypeMessage } from '../formats/media-types.js';
 import { createRdfByteWriter, createRdfWriter, type RdfWriterOptions } from '../formats/rdf-serialize.js';
 import { DEFAULT_TRIPLES_ID, QUADS_ID, type StoreState } from '../storage/fact-store.js';
 import { factDomainMask } from '../storage/tuple-table.js';
@@ -94,6 +94,27 @@ export interface ExportParameters {
   readonly 'fact-domain'?: string;
   /** For application/x.datalog: `user` (default), `axioms`, `internal` or `all`. */
   readonly 'rule-domain'?: string;
+  /**
+   * For JSON-LD: the context to write and compact IRIs with, as the text of a JSON object
+   * (`{"ex": "http://example.com/"}`); default: one made of the store's prefixes.
+   */
+  readonly context?: string;
+}
+
+/** The JSON-LD context an export is given, as an object. */
+function exportContext(text: string | undefined, type: string): Record<string, unknown> | undefined {
+  if (text === undefined) return undefined;
+  if (type !== JSON_LD) throw new BadRequestError(`parameter 'context' applies to JSON-LD exports only, not to ${type}`);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new BadRequestError(`parameter 'context' is not valid JSON: ${(e as Error).message}`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new BadRequestError("parameter 'context' must be a JSON object of terms (a remote context cannot be given: the export does not fetch it)");
+  }
+  return value as Record<string, unknown>;
 }
 
 /** Whether an export in `mediaType` writes the store's rules (Datalog) rather than its facts. */
@@ -133,12 +154,13 @@ export async function exportFacts(run: ExportRun, destination: ExportDestination
   }
   if (!type || !RDF_FORMATS.includes(type)) throw new BadRequestError(unsupportedMediaTypeMessage(mediaType));
   for (const key of Object.keys(parameters)) {
-    if (key !== 'fact-domain') throw new BadRequestError(`unknown parameter '${key}' for exporting facts (only fact-domain applies)`);
+    if (key !== 'fact-domain' && key !== 'context') throw new BadRequestError(`unknown parameter '${key}' for exporting facts (fact-domain applies, and context to JSON-LD)`);
   }
+  const context = exportContext(parameters.context, type);
   const mask = factDomainMask(parameters['fact-domain'], 'explicit');
   // the base IRI every store starts with is not the user's: no @base, IRIs written in full
   const baseIRI = state.catalogue.baseIRI === DEFAULT_BASE_IRI ? undefined : state.catalogue.baseIRI;
-  const writer = statementOutput(destination, type, dictionary, { prefixes: state.catalogue.prefixes, ...(baseIRI !== undefined ? { baseIRI } : {}) });
+  const writer = statementOutput(destination, type, dictionary, { prefixes: state.catalogue.prefixes, ...(baseIRI !== undefined ? { baseIRI } : {}), context });
   const tables: Array<[number, number]> = [
     [DEFAULT_TRIPLES_ID, 3],
     [QUADS_ID, 4],

@@ -101,6 +101,18 @@ describe('JSON-LD and RDF/XML export', () => {
       await expectRejection(control.exportDataToString(RDF_XML), /control character that XML 1.0 cannot represent/);
     });
 
+    it('writes JSON-LD with a context given by the caller, and refuses a context that is not a JSON object or for another format', async () => {
+      const ds = await store();
+      await ds.importData('ADD', '<http://x.example/ns#a> <http://x.example/ns#p> <http://x.example/ns#b> .\n', { mediaType: N_TRIPLES });
+      const context = { x: 'http://x.example/ns#' };
+      const json = JSON.parse(await ds.exportDataToString(JSON_LD, { context: JSON.stringify(context) })) as { '@context': unknown; '@graph': Array<Record<string, unknown>> };
+      expect(json['@context']).to.deep.equal(context);
+      expect(json['@graph']).to.deep.equal([{ '@id': 'x:a', 'x:p': [{ '@id': 'x:b' }] }]);
+      await expectRejection(ds.exportDataToString(JSON_LD, { context: '{"x": ' }), /parameter 'context' is not valid JSON/);
+      await expectRejection(ds.exportDataToString(JSON_LD, { context: '"http://remote.example/context.jsonld"' }), /must be a JSON object of terms/);
+      await expectRejection(ds.exportDataToString(N_TRIPLES, { context: '{}' }), /applies to JSON-LD exports only/);
+    });
+
     it('writes blank node labels that are not XML names so that they stay distinct', async () => {
       const ds = await store();
       await ds.importData('ADD', '_:1a <http://x/p> _:x-1 .\n_:x-1 <http://x/p> _:b .\n', { mediaType: N_TRIPLES });

@@ -84,6 +84,14 @@ describe('HTTP: JSON-LD and RDF/XML content', () => {
     expect(await xml.text()).to.contain('Ann').and.contain('rdf:RDF');
   });
 
+  it('exports JSON-LD with the context a request gives', async () => {
+    const store = await env.createStore();
+    await env.storeConnection(store).importData('ADD', `<${EX}a> <${EX}name> "Ann" .`);
+    const res = await env.fetch(`/datastores/${store}/content?context=${encodeURIComponent(JSON.stringify({ e: EX }))}`, { headers: { accept: 'application/ld+json' } });
+    expect(res.status).to.equal(200);
+    expect(await res.json()).to.deep.equal({ '@context': { e: EX }, '@graph': [{ '@id': 'e:a', 'e:name': ['Ann'] }] });
+  });
+
   it('refuses a JSON-LD body with a remote context', async () => {
     const store = await env.createStore();
     const res = await env.fetch(`/datastores/${store}/content`, {
