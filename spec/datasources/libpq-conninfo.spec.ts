@@ -36,7 +36,7 @@ describe('datasources: libpq connection strings', () => {
     for (const [uri, name, at] of [
       ['postgresql://h/d?sslcert=/etc/shadow', 'sslcert', 18],
       ['postgresql://h/d?sslmode=require&sslkey=%2Fhome%2Fx%2Fkey', 'sslkey', 34],
-      ['postgres://h/d?ssl%72ootcert=/root/ca.pem', 'sslrootcert', 16],
+      ['postgres://h/d?ssl%72ootcert=/keys/ca.pem', 'sslrootcert', 16],
     ] as const) {
       expect(() => pgSettingsOf(uri, 'src'), uri).to.throw(BadRequestError, `invalid connection-string of data source 'src' (at character ${at}): the libpq setting '${name}' is not supported`);
       try {

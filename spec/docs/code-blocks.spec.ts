@@ -1,12 +1,13 @@
 /**
  * Every ```ts and ```js code block of the README and of the guides under docs/ is a complete
  * program that runs as written: each is written to a temporary directory (imports of
- * `quadlog` and `quadlog/http` pointed at the sources), run in a child process with tsx, and
+ * `quadlog` and `quadlog/http` pointed at the sources; the directory lies in the repository's
+ * `node_modules/.cache`, so that other packages a page imports, which a reader installs beside
+ * quadlog, resolve to the repository's copies), run in a child process with tsx, and
  * must exit with status 0. A block that is not meant to run is written as ```text.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -14,7 +15,7 @@ import { expect } from 'chai';
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '..', '..');
-/** tsx's loader, named by its path: the blocks run in a directory without node_modules. */
+/** tsx's loader, named by its path. */
 const TSX = pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 
 /** The documents whose code blocks are checked. */
@@ -52,7 +53,8 @@ describe('documentation: every code block runs as written', function () {
   this.timeout(60_000);
   let dir: string;
   before(() => {
-    dir = mkdtempSync(join(tmpdir(), 'quadlog-docs-'));
+    mkdirSync(join(ROOT, 'node_modules', '.cache'), { recursive: true });
+    dir = mkdtempSync(join(ROOT, 'node_modules', '.cache', 'quadlog-docs-'));
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
