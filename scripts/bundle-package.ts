@@ -18,11 +18,15 @@
  *   imports `./parse.js` and `./json-slices.js` beside the module that starts it: they are
  *   entry points too, written to `dist/chunks/`.
  * - The dependencies are bundled, except `pg`, which the worker of PostgreSQL data sources
- *   requires by the path `require.resolve('pg')` gives. The CommonJS libraries that
- *   expressions/ loads on first use with `createRequire` (sparqljs, sparqlalgebrajs, re2js)
- *   are bundled through a plain `require` (see {@link LAZY_REQUIRES}): they still run only
- *   when first needed. The licences of the bundled packages go to
- *   `dist/THIRD-PARTY-LICENSES.txt`.
+ *   requires by the path `require.resolve('pg')` gives. A package's ES module build is
+ *   preferred, so that what quadlog does not use of it is left out, and the bundle honours the
+ *   packages' `sideEffects` fields. The CommonJS libraries that quadlog loads on first use
+ *   with `createRequire` (the SPARQL parser and algebra translator, re2js, csv-parse) are
+ *   bundled into CommonJS files of their own in `dist/chunks/` (see {@link LAZY_LIBRARIES}),
+ *   which are neither read nor compiled until first needed. The licences of the bundled
+ *   packages go to `dist/THIRD-PARTY-LICENSES.txt`.
+ * - The output is minified (white space, comments and syntax; names stay) in lines of at most
+ *   160 characters, so that the source line Node prints with an uncaught error stays short.
  *
  * The bundle is written to a temporary directory and checked (every entry point and worker
  * module written) before the compiled JavaScript is removed and the bundle put in its place.
@@ -59,24 +63,79 @@ const BANNER = "import { createRequire as __quadlogCreateRequire } from 'node:mo
 
 /**
  * The modules that load CommonJS libraries on first use through `createRequire`
- * (`requireLibrary('sparqljs')`), which a bundler cannot follow: in the bundle they call
- * `require('sparqljs')`, which esbuild bundles as a module that still runs only when first
- * required.
+ * (`requireLibrary('sparqljs')`), which a bundler cannot follow (see {@link LAZY_LIBRARIES}).
  */
-const LAZY_REQUIRES = /[\\/]dist[\\/]expressions[\\/](sparql-libraries|regex)\.js$/;
+const LAZY_REQUIRES = /[\\/]dist[\\/](expressions[\\/](sparql-libraries|regex)|datasources[\\/]delimited-file)\.js$/;
 
-/** The esbuild plugin that turns the lazy `requireLibrary('<package>')` calls into `require('<package>')`. */
+/**
+ * The libraries that quadlog loads on first use, by the specifier `requireLibrary` is called
+ * with, and the CommonJS file of `dist/chunks/` that holds each: the libraries of one file
+ * are bundled into it (esbuild, CommonJS), and the rewritten call requires that file by its
+ * path. So their code is neither read nor compiled when quadlog is imported (the SPARQL
+ * parser and algebra translator are about a third of the package's JavaScript), and loading
+ * them stays synchronous. The parser and the translator share a file: every parse needs both.
+ */
+const LAZY_LIBRARIES: Readonly<Record<string, string>> = {
+  sparqljs: 'library-sparql.cjs',
+  'sparqlalgebrajs/lib/sparqlAlgebra.js': 'library-sparql.cjs',
+  re2js: 'library-re2js.cjs',
+  'csv-parse': 'library-csv-parse.cjs',
+};
+
+/**
+ * The esbuild plugin that turns the lazy `requireLibrary('<specifier>')` calls into
+ * `require('./<file>')['<specifier>']`, the file left out of the bundle (it is built apart,
+ * see {@link bundleLazyLibraries}) and found beside the chunk that requires it.
+ */
 const lazyRequires: Plugin = {
   name: 'quadlog-lazy-requires',
   setup(build) {
     build.onLoad({ filter: LAZY_REQUIRES }, async (args) => {
       const text = await readFile(args.path, 'utf8');
-      const rewritten = text.replace(/\brequireLibrary\((['"][^'"]+['"])\)/g, 'require($1)');
+      const rewritten = text.replace(/\brequireLibrary\((['"])([^'"]+)\1\)/g, (_call, _quote: string, specifier: string) => {
+        const file = LAZY_LIBRARIES[specifier];
+        if (file === undefined) throw new Error(`${relative(ROOT, args.path)} loads '${specifier}' on first use: add it to LAZY_LIBRARIES in scripts/bundle-package.ts`);
+        return `require(${JSON.stringify(`./${file}`)})[${JSON.stringify(specifier)}]`;
+      });
       if (rewritten === text) throw new Error(`${relative(ROOT, args.path)} calls requireLibrary('…') no more: update LAZY_REQUIRES in scripts/bundle-package.ts`);
       return { contents: rewritten, loader: 'js' };
     });
+    build.onResolve({ filter: /^\.\/library-[a-z0-9-]+\.cjs$/ }, (args) => ({ path: args.path, external: true }));
   },
 };
+
+/**
+ * Builds the files of {@link LAZY_LIBRARIES} into `directory`: each a CommonJS bundle whose
+ * exports are its libraries by specifier. Returns the bundled inputs (for the licences).
+ */
+async function bundleLazyLibraries(directory: string): Promise<string[]> {
+  const inputs: string[] = [];
+  const files = new Map<string, string[]>();
+  for (const [specifier, file] of Object.entries(LAZY_LIBRARIES)) files.set(file, [...(files.get(file) ?? []), specifier]);
+  for (const [file, specifiers] of files) {
+    const result = await build({
+      stdin: {
+        contents: `module.exports = {\n${specifiers.map((s) => `  ${JSON.stringify(s)}: require(${JSON.stringify(s)}),`).join('\n')}\n};\n`,
+        resolveDir: ROOT,
+        sourcefile: file,
+        loader: 'js',
+      },
+      bundle: true,
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      minify: true,
+      legalComments: 'none',
+      outfile: join(directory, 'chunks', file),
+      metafile: true,
+      logLevel: 'silent',
+      absWorkingDir: ROOT,
+    });
+    for (const warning of result.warnings) process.stderr.write(`bundle: ${file}: ${warning.text}\n`);
+    inputs.push(...Object.keys(result.metafile.inputs));
+  }
+  return inputs;
+}
 
 /** The directory of the package a bundled input belongs to (the innermost `node_modules/<name>/`), if any. */
 function packageDirectory(input: string): string | undefined {
@@ -127,9 +186,14 @@ export async function bundlePackage(): Promise<{ readonly files: readonly string
       banner: { js: BANNER },
       plugins: [lazyRequires],
       chunkNames: 'chunks/[name]-[hash]',
-      // package.json's sideEffects lists only the command, but modules imported for their
-      // effects (model/disposable.js: Symbol.dispose where Node lacks it) must stay
-      ignoreAnnotations: true,
+      // a package's "module" build (ES modules) before its "main" one: esbuild leaves out
+      // what quadlog does not use of it (of n3: its streams, and with them readable-stream)
+      mainFields: ['module', 'main'],
+      // comments and white space go, names stay (stack traces and classes read as written)
+      minifyWhitespace: true,
+      minifySyntax: true,
+      // short lines: a stack trace's source line stays readable
+      lineLimit: 160,
       legalComments: 'none',
       sourcemap: false,
       outdir: staging,
@@ -139,11 +203,19 @@ export async function bundlePackage(): Promise<{ readonly files: readonly string
     });
     for (const warning of result.warnings) process.stderr.write(`bundle: ${warning.text}\n`);
     const files = Object.keys(result.metafile.outputs).map((file) => relative(staging, resolve(ROOT, file)));
+    // the rewritten calls require their files beside the module that makes them: in chunks/
+    for (const file of files) {
+      if (!file.startsWith(`chunks${sep}`) && /library-[a-z0-9-]+\.cjs/.test(await readFile(join(staging, file), 'utf8'))) {
+        throw new Error(`${file} loads a library of LAZY_LIBRARIES but is not in chunks/: it would not find it`);
+      }
+    }
+    const libraryInputs = await bundleLazyLibraries(staging);
+    files.push(...[...new Set(Object.values(LAZY_LIBRARIES))].map((file) => join('chunks', file)));
     for (const out of Object.keys(ENTRIES)) {
       if (!files.includes(`${out}.js`)) throw new Error(`the bundle has no ${out}.js (wrote ${files.join(', ')})`);
     }
     const directories = new Set<string>();
-    for (const input of Object.keys(result.metafile.inputs)) {
+    for (const input of [...Object.keys(result.metafile.inputs), ...libraryInputs]) {
       const directory = packageDirectory(input);
       if (directory !== undefined) directories.add(directory);
     }

@@ -11,12 +11,16 @@
  * in what registering reads) with a {@link ParsingError} naming the source, the file and the
  * byte offset and line of the sequence, instead of becoming U+FFFD. No record from the chunk
  * that holds it, or after it, is read.
+ *
+ * csv-parse is loaded the first time a file is read, not when quadlog is imported, with
+ * `require` (its CommonJS build), so that the synchronous read stays synchronous.
  * @module
  */
 import { isUtf8 } from 'node:buffer';
 import { closeSync, readSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { DataFactory } from 'n3';
-import { CsvError, parse, type Parser } from 'csv-parse';
+import type * as CsvParse from 'csv-parse';
 import { AccessDeniedError, BadRequestError, ParsingError, UnknownResourceError } from '../model/errors.js';
 import { XSD_STRING } from '../model/terms.js';
 import { firstInvalidUtf8, sequenceLength } from '../model/utf8.js';
@@ -154,9 +158,14 @@ function shortRow(source: string, file: string, row: number, found: number, requ
   return new ParsingError(`data source '${source}', table ${RECORDS_TABLE}: row ${row} of file '${file}' has ${found} column${found === 1 ? '' : 's'}, but ${required} are required`);
 }
 
-/** The parser of a source's settings. */
-function parserOf(settings: Settings): Parser {
-  return parse({ delimiter: settings.delimiter, quote: settings.quote, relax_column_count: true, skip_empty_lines: true, bom: true });
+const requireLibrary = createRequire(import.meta.url);
+
+let csvParse: typeof CsvParse | undefined;
+
+/** The parser of a source's settings (csv-parse loaded on first use). */
+function parserOf(settings: Settings): CsvParse.Parser {
+  csvParse ??= requireLibrary('csv-parse') as typeof CsvParse;
+  return csvParse.parse({ delimiter: settings.delimiter, quote: settings.quote, relax_column_count: true, skip_empty_lines: true, bom: true });
 }
 
 /** A malformed UTF-8 byte sequence in a delimited file. */
@@ -280,7 +289,7 @@ function* readRecordsSync(source: string, settings: Settings, context: SourceCon
 /** Why a file could not be read, for a message that names the source (never the file's content). */
 function unreadable(source: string, file: string, e: unknown): Error {
   if (e instanceof InvalidUtf8InFile) return e;
-  if (e instanceof CsvError) {
+  if (csvParse !== undefined && e instanceof csvParse.CsvError) {
     const line = typeof e.lines === 'number' ? ` at line ${e.lines}` : '';
     return new ParsingError(`data source '${source}': file '${file}' is not a valid delimited file${line} (${e.code})`);
   }

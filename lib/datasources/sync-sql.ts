@@ -18,7 +18,7 @@
  * @module
  */
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { PgConnectionSettings } from './libpq-conninfo.js';
 
 /** A request to the worker. */
@@ -217,7 +217,10 @@ export class SyncSql {
   }
 
   private start(): Worker {
-    const pgPath = createRequire(import.meta.url).resolve('pg');
+    const requireModule = createRequire(import.meta.url);
+    const pgPath = requireModule.resolve('pg');
+    // node:worker_threads loads with the first connection, not when quadlog is imported
+    const { Worker } = requireModule('node:worker_threads') as typeof import('node:worker_threads');
     const worker = new Worker(WORKER_CODE, {
       eval: true,
       workerData: { ...this.options, pgPath, control: this.control.buffer, data: this.data.buffer },

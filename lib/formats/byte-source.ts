@@ -12,7 +12,6 @@
  */
 import { createReadStream } from 'node:fs';
 import { type FileHandle, stat } from 'node:fs/promises';
-import { createGunzip } from 'node:zlib';
 import { Readable } from 'node:stream';
 import { ParsingError } from '../model/errors.js';
 import type { ContentSource, OpenedSource } from './content-source.js';
@@ -60,6 +59,8 @@ export async function* gunzipIfNeeded(chunks: AsyncIterable<Uint8Array>): AsyncG
     }
   }
   if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) {
+    // zlib loads when the first compressed input is met, not when quadlog is imported
+    const { createGunzip } = await import('node:zlib');
     const gunzip = createGunzip({ chunkSize: 256 * 1024 });
     const compressed = Readable.from(rest());
     // pipe() does not pass on the errors of its source: a failing source (a request body that

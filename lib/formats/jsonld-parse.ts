@@ -25,6 +25,7 @@
  * @module
  */
 import type * as JsonLdStreaming from 'jsonld-streaming-parser';
+import { libraryExports } from './library-exports.js';
 import { BlankNodeLabels } from './blank-node-labels.js';
 import { NOT_SHOWN_NOTE } from './hidden-content.js';
 import type { ImportReport } from './notifications.js';
@@ -91,7 +92,7 @@ let jsonLdStreaming: Promise<typeof JsonLdStreaming> | undefined;
  * the first JSON-LD import, not with the package: the bundle keeps it in a chunk of its own.
  */
 export async function* parseJsonLd(chunks: AsyncIterable<Uint8Array>, dictionary: TermIds, report: ImportReport, options: ParseOptions): AsyncGenerator<QuadBatch, void, undefined> {
-  jsonLdStreaming ??= import('jsonld-streaming-parser');
+  jsonLdStreaming ??= import('jsonld-streaming-parser').then((m) => libraryExports<typeof JsonLdStreaming>(m));
   yield* parseWith(await jsonLdStreaming, chunks, dictionary, report, options);
 }
 

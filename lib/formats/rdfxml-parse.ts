@@ -10,6 +10,7 @@
  */
 import type * as RDF from '@rdfjs/types/data-model.js';
 import type * as RdfXmlStreaming from 'rdfxml-streaming-parser';
+import { libraryExports } from './library-exports.js';
 import { termToKey } from '../model/terms.js';
 import { BlankNodeLabels } from './blank-node-labels.js';
 import { NOT_SHOWN_NOTE } from './hidden-content.js';
@@ -67,7 +68,7 @@ export async function* parseRdfXml(
   options: ParseOptions,
   defined: Map<string, string>,
 ): AsyncGenerator<QuadBatch, void, undefined> {
-  rdfXmlStreaming ??= import('rdfxml-streaming-parser');
+  rdfXmlStreaming ??= import('rdfxml-streaming-parser').then((m) => libraryExports<typeof RdfXmlStreaming>(m));
   yield* parseWith(await rdfXmlStreaming, chunks, dictionary, report, options, defined);
 }
 

@@ -1,14 +1,16 @@
 /**
- * The server directory of a persistent server: the server parameters that choose it, the
- * lock, the role database and catalogue documents, and the creation, deletion and loading of
+ * The server directory of a persistent server (chosen by the server parameters of
+ * `persistence-parameters.ts`): the lock, the role database and catalogue documents, and the creation, deletion and loading of
  * the stores' files. Changes that are not transactions (stores created or deleted, roles) are
  * written in the background, one after another, in the order they happened;
  * {@link ServerFiles.settled} resolves when everything so far is on disk.
+ *
+ * The server loads this module (and with it the whole of persistence/) only when its
+ * parameters ask for persistence, so that an in-memory server starts without it.
  * @module
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BadRequestError } from '../model/errors.js';
 import { removeTemporaryFiles } from '../persistence/atomic-file.js';
 import { DirectoryLock } from '../persistence/directory-lock.js';
 import { CorruptFileError } from '../persistence/errors.js';
@@ -30,35 +32,6 @@ import type { AccessFor } from './delta-queries.js';
 import type { PersistedRole } from './roles.js';
 import { type PersistenceSettings, StorePersistence } from './store-persistence.js';
 import type { StoreLoadReport } from './recovery.js';
-
-/** Server parameter: `off` (default: everything in memory) or `file` (a server directory). */
-export const PERSISTENCE_PARAMETER = 'persistence';
-/** Server parameter: the server directory (required with `persistence=file`). */
-export const SERVER_DIRECTORY_PARAMETER = 'server-directory';
-/** Server parameter: `sync` (default: a commit returns once its record is flushed to disk) or `relaxed`. */
-export const DURABILITY_PARAMETER = 'persistence-durability';
-/** Server parameter: log size in bytes past which a store is compacted (default 64 MiB). */
-export const COMPACT_THRESHOLD_PARAMETER = 'persistence-compact-threshold';
-
-/** The default of {@link COMPACT_THRESHOLD_PARAMETER}. */
-export const DEFAULT_COMPACT_THRESHOLD = 64 * 1024 * 1024;
-
-/** The persistence a server's parameters ask for, or undefined for an in-memory server. */
-export function persistenceOf(parameters: Readonly<Record<string, string>>): { directory: string; settings: PersistenceSettings } | undefined {
-  const mode = parameters[PERSISTENCE_PARAMETER] ?? (parameters[SERVER_DIRECTORY_PARAMETER] !== undefined ? 'file' : 'off');
-  if (mode !== 'off' && mode !== 'file') throw new BadRequestError(`invalid value '${mode}' for server parameter '${PERSISTENCE_PARAMETER}': off or file`);
-  const durability = parameters[DURABILITY_PARAMETER] ?? 'sync';
-  if (durability !== 'sync' && durability !== 'relaxed') throw new BadRequestError(`invalid value '${durability}' for server parameter '${DURABILITY_PARAMETER}': sync or relaxed`);
-  const thresholdText = parameters[COMPACT_THRESHOLD_PARAMETER] ?? String(DEFAULT_COMPACT_THRESHOLD);
-  if (!/^\d+$/.test(thresholdText)) throw new BadRequestError(`invalid value '${thresholdText}' for server parameter '${COMPACT_THRESHOLD_PARAMETER}': a number of bytes`);
-  if (mode === 'off') {
-    if (parameters[SERVER_DIRECTORY_PARAMETER] !== undefined) throw new BadRequestError(`server parameter '${SERVER_DIRECTORY_PARAMETER}' needs ${PERSISTENCE_PARAMETER}=file`);
-    return undefined;
-  }
-  const directory = parameters[SERVER_DIRECTORY_PARAMETER];
-  if (directory === undefined || directory === '') throw new BadRequestError(`${PERSISTENCE_PARAMETER}=file needs the server parameter '${SERVER_DIRECTORY_PARAMETER}'`);
-  return { directory, settings: { durability, compactThreshold: Number(thresholdText) } };
-}
 
 /** A store as the server catalogue lists it. */
 export interface CatalogueEntry {

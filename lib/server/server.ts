@@ -18,7 +18,8 @@ import { GIT_SHA, VERSION } from './version.js';
 import { type ReadPolicy, readPolicyOf } from './read-policy.js';
 import { checkProcessMemory, type QueryLimitSettings, queryLimitsOf, type RequestedLimits, resolveLimits } from './query-limits.js';
 import type { EvaluationLimits } from '../sparql/query-budget.js';
-import { type CatalogueEntry, persistenceOf, ServerFiles } from './server-persistence.js';
+import { persistenceOf } from './persistence-parameters.js';
+import type { CatalogueEntry, ServerFiles } from './server-persistence.js';
 import type { RecoveryEvent } from './recovery.js';
 import type { LogFileIO } from '../persistence/log.js';
 import type { StorePersistence } from './store-persistence.js';
@@ -181,7 +182,8 @@ export class Server implements AsyncDisposable {
     const server = new Server(url, options);
     registry.set(url, server);
     try {
-      const files = persistence ? await ServerFiles.open(persistence.directory, { ...persistence.settings, wrapLogIO: options.wrapLogIO }) : undefined;
+      // the server directory's code loads only for a persistent server
+      const files = persistence ? await (await import('./server-persistence.js')).ServerFiles.open(persistence.directory, { ...persistence.settings, wrapLogIO: options.wrapLogIO }) : undefined;
       try {
         const saved = await files?.readRoles();
         if (saved !== undefined) {

@@ -23,7 +23,6 @@ import { DEFAULT_TRIPLES_ID, QUADS_ID, type Snapshot, type StoreState, type Writ
 import { factDomainMask } from '../storage/tuple-table.js';
 import { type AnswerSink, type EvaluationOptions, evaluateQuery, explainQuery, type QueryAnswer, type QueryOptions, type QueryRun, runQuery } from '../sparql/query.js';
 import { parseUpdate } from '../sparql/update.js';
-import { importAxioms } from './axioms.js';
 import type { DataStore, PropertyRow, TupleTableRow } from './data-store.js';
 import { type ExportCounters, type ExportDestination, type ExportParameters, exportFacts } from './export.js';
 import { type Explanation, explainFact, type ExplanationOptions } from './explanation.js';
@@ -341,6 +340,8 @@ export class StoreSession {
   /** Reads OWL axioms from triples into the axioms of a graph (see DataStoreConnection.importAxiomsFromTriples). */
   async importAxioms(options: { sourceGraph?: string | undefined; destinationGraph?: string | undefined; assertions: boolean; deleting: boolean }): Promise<ImportResult> {
     const report = new ImportReport();
+    // the OWL translator loads with the first axioms read, not when quadlog is imported
+    const { importAxioms } = await import('./axioms.js');
     await this.write(
       (tx) => importAxioms(this.store, tx, options, report),
       () => report.errors > 0,

@@ -15,7 +15,8 @@
  * rebuilt as n3 terms a slice at a time; errors come back as the same error classes.
  * @module
  */
-import { Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import type { Worker } from 'node:worker_threads';
 import type * as RDF from '@rdfjs/types/data-model.js';
 import { DataFactory } from 'n3';
 import type { SparqlQuery } from 'sparqljs';
@@ -86,7 +87,11 @@ let worker: Worker | undefined;
 /** The request being served, and those waiting. */
 let queue: Promise<unknown> = Promise.resolve();
 
+/** node:worker_threads, loaded when the first worker starts rather than when quadlog is imported. */
+const requireBuiltin = createRequire(import.meta.url);
+
 function startWorker(): Worker {
+  const { Worker } = requireBuiltin('node:worker_threads') as typeof import('node:worker_threads');
   const typescript = import.meta.url.endsWith('.ts');
   const moduleUrl = (name: string): string => new URL(typescript ? `./${name}.ts` : `./${name}.js`, import.meta.url).href;
   const started = new Worker(workerCode(moduleUrl('parse'), moduleUrl('json-slices'), typescript), { eval: true });

@@ -146,6 +146,50 @@ console.log(JSON.stringify({
 }));
 `;
 
+/**
+ * A consumer that reaches every part of the package loaded on first use rather than at import
+ * (the SPARQL libraries, the regular expression engine, csv-parse, zlib, the JSON-LD and
+ * RDF/XML parsers, the OWL translator, the update and delta-query evaluators, the server directory's code), so that
+ * the bundle is shown to find each from where it is loaded.
+ */
+const LAZY_JS = `import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { open } from 'quadlog';
+
+const dir = mkdtempSync(join(tmpdir(), 'quadlog-lazy-'));
+writeFileSync(join(dir, 'people.csv'), 'id,name\\n1,Ann\\n2,Bob\\n');
+const options = { directory: join(dir, 'server'), serverParameters: { 'sandbox-directory': dir, 'allowed-url-schemes-on-import': 'file' } };
+const out = {};
+try {
+  let store = await open(options);
+  const watch = store.watch('SELECT ?s WHERE { ?s a <http://example.com/C> }');
+  const first = watch[Symbol.asyncIterator]();
+  await first.next();
+  await store.importData('ADD', gzipSync('<http://example.com/a> a <http://example.com/C> .'));
+  out.watched = (await first.next()).value.kind;
+  watch.close();
+  await store.importData('ADD', '{ "@id": "http://example.com/b", "http://example.com/p": "jsonld" }', { format: 'application/ld+json' });
+  await store.importData('ADD', '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="http://example.com/c"><p xmlns="http://example.com/">xml</p></rdf:Description></rdf:RDF>', { format: 'application/rdf+xml' });
+  await store.evaluateUpdate('INSERT DATA { <http://example.com/d> <http://example.com/p> "update" }');
+  await store.importData('ADD', '<http://example.com/C> <http://www.w3.org/2000/01/rdf-schema#subClassOf> <http://example.com/D> .');
+  await store.importAxiomsFromTriples();
+  out.derived = (await store.evaluateQuery('ASK { <http://example.com/a> a <http://example.com/D> }')).value;
+  const regex = await store.evaluateQuery('SELECT ?o WHERE { ?s <http://example.com/p> ?o FILTER(REGEX(?o, "^(json|x)")) } ORDER BY ?o');
+  out.regex = regex.rows.map((row) => row[0].value);
+  await store.registerDataSource('people', 'delimitedFile', { file: 'people.csv', header: 'true' });
+  out.csv = (await store.getDataSourceTableData('people', 'records', 5)).rows.map((row) => row[1].value);
+  await store.close();
+  store = await open(options);
+  out.reopened = (await store.evaluateQuery('SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }')).rows[0][0].value;
+  await store.close();
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+console.log(JSON.stringify(out));
+`;
+
 /** A TypeScript consumer of the public API, type-checked strictly. */
 const CHECK_TS = `import {
   ConnectionFactory,
@@ -391,6 +435,7 @@ async function installConsumer(dir: string, tarball: string, linked: boolean): P
   await writeFile(join(dir, 'package.json'), `${JSON.stringify(CONSUMER_PACKAGE, null, 2)}\n`);
   await writeFile(join(dir, 'smoke.mjs'), SMOKE_JS);
   await writeFile(join(dir, 'open.mjs'), OPEN_JS);
+  await writeFile(join(dir, 'lazy.mjs'), LAZY_JS);
   await writeFile(join(dir, 'check.ts'), CHECK_TS);
   await writeFile(join(dir, 'tsconfig.json'), `${JSON.stringify(CONSUMER_TSCONFIG, null, 2)}\n`);
   const strategy = linked ? ['--install-strategy=linked'] : [];
@@ -523,6 +568,11 @@ describe('package: the packed tarball in a consumer project', function () {
         const summary = JSON.parse(stdout) as { connection: boolean; rows: string[] | null; longRows: number | null; longLength: number; status: number; csv: string };
         expect(summary.longLength).to.be.above(32 * 1024);
         expect(summary).to.deep.equal({ connection: true, rows: ['x', 'y'], longRows: 1500, longLength: summary.longLength, status: 200, csv: 'o\r\ny\r\n' });
+      });
+
+      it('reaches every part loaded on first use: regular expressions, csv-parse, gzip, JSON-LD, RDF/XML, OWL axioms, updates, delta queries, a server directory', async () => {
+        const { stdout } = await run(process.execPath, ['lazy.mjs'], dir());
+        expect(JSON.parse(stdout)).to.deep.equal({ watched: 'change', derived: true, regex: ['jsonld', 'xml'], csv: ['Ann', 'Bob'], reopened: '6' });
       });
 
       it('links the quadlog command', async () => {
