@@ -14,10 +14,14 @@
  *   store holds RDF 1.1 literals.
  * - Named graphs (`@graph` on a node with `@id`) become quads in that graph.
  *
- * The input is read a slice at a time, but the parser (run without assuming JSON-LD's streaming
- * profile, so that any valid document is read: a `@context` or `@id` may come after the
- * properties it governs) holds the statements of a top-level node until that node closes, those
- * of a top-level `@graph` or array until the document ends: memory grows with such a node.
+ * The document is read in JSON-LD's streaming order first (the parser's streaming profile:
+ * in every object, `@context` before the other entries, an `@type` that brings a type-scoped
+ * context before the properties it governs): statements go to the store as the input is read,
+ * and the time is linear in its size. Any JSON-LD document may put those entries later, which a
+ * streaming parse cannot follow; what such a document gets is the caller's choice
+ * ({@link JsonLdOrder}): read again from the start with the parser buffering the whole document
+ * (its statements come out at the end, and its work grows faster than the document), or an
+ * error naming the entry out of order.
  *
  * The first error ends the input: a JSON syntax error has the line and column of the offending
  * character (found from the JSON tokenizer's byte offset); a JSON-LD error has its JSON-LD error
@@ -37,6 +41,26 @@ import type { DescribedError } from './turtle-errors.js';
 
 /** Why a remote context is not loaded when no loader was given (JSON-LD's error message names the context). */
 export const REMOTE_CONTEXT_REFUSAL = 'remote contexts are read only by a server, under its read policy (allowed-url-schemes-on-import, sandbox-directory)';
+
+/**
+ * What a JSON-LD document whose entries are out of streaming order gets:
+ * - `refuse`: an error naming the entry (the input cannot be read a second time, e.g. a stream);
+ * - `retry`: the parse stops with a {@link JsonLdOrderError}, and the caller reads the input
+ *   again with `buffer`, the statements given so far undone;
+ * - `buffer`: the parser buffers the whole document, so that any order is read.
+ */
+export type JsonLdOrder = 'refuse' | 'retry' | 'buffer';
+
+/** The error code of `jsonld-streaming-parser` for an entry out of streaming order. */
+const OUT_OF_ORDER_CODE = 'invalid streaming key order';
+
+/** Thrown by a parse with {@link JsonLdOrder} `retry` when the document is out of streaming order: read it again with `buffer`. */
+export class JsonLdOrderError extends Error {
+  constructor() {
+    super('the JSON-LD document is not in streaming order: it is read again, buffered');
+    this.name = 'JsonLdOrderError';
+  }
+}
 
 /** Where the text parsed so far puts a byte: lines and columns (of characters) counted as chunks go by. */
 class BytePositions {
@@ -103,12 +127,16 @@ function parseWith(library: typeof JsonLdStreaming, chunks: AsyncIterable<Uint8A
   const context: Record<string, string> = {};
   for (const [name, iri] of options.prefixes) if (name.length > 1) context[name.slice(0, -1)] = iri;
   const loadContext = options.loadContext;
+  const order = options.jsonLdOrder ?? 'refuse';
   const parser = new library.JsonLdParser({
     dataFactory: inputDataFactory(labels),
     baseIRI: options.baseIRI,
     context,
     rdfDirection: 'i18n-datatype',
     normalizeLanguageTags: true,
+    streamingProfile: order !== 'buffer',
+    // an @type that brings no type-scoped context may come anywhere
+    streamingProfileAllowOutOfOrderPlainType: true,
     documentLoader: {
       load: async (iri: string): Promise<never> => {
         if (loadContext === undefined) throw new Error(REMOTE_CONTEXT_REFUSAL);
@@ -121,6 +149,11 @@ function parseWith(library: typeof JsonLdStreaming, chunks: AsyncIterable<Uint8A
   const tokenizer = (parser as unknown as { readonly jsonParser?: JsonTokenizer }).jsonParser;
   const describe = (error: Error, at: { readonly start: number }): DescribedError => {
     const code = (error as { readonly code?: unknown }).code;
+    if (code === OUT_OF_ORDER_CODE) {
+      const where = tokenizer?.offset === undefined ? undefined : positions.at(tokenizer.offset);
+      const message = `the JSON-LD document puts ${/type-scoped/.test(error.message) ? 'an @type with a type-scoped context' : 'an @context'} after other entries of its object, which a stream cannot be read with: give the document as text, bytes or a file, or put those entries first (JSON-LD error: ${code})`;
+      return where === undefined ? { message } : { message, line: where.line, column: where.column };
+    }
     if (typeof code === 'string') {
       // an error of JSON-LD processing: its message and code (the code alone when the content is not shown)
       return { message: showContent ? `${error.message} (JSON-LD error: ${code})` : `the content is not valid JSON-LD: ${code} (the details are not shown: ${NOT_SHOWN_NOTE})` };
@@ -140,5 +173,6 @@ function parseWith(library: typeof JsonLdStreaming, chunks: AsyncIterable<Uint8A
     interrupter: options.interrupter,
     term: rdf11TermIds(dictionary),
     describe,
+    thrown: (error) => (order === 'retry' && (error as { readonly code?: unknown }).code === OUT_OF_ORDER_CODE ? new JsonLdOrderError() : undefined),
   });
 }

@@ -19,7 +19,7 @@ import { AccessDeniedError, MemoryExhaustedError } from '../model/errors.js';
 import { termToKey } from '../model/terms.js';
 import { DATALOG, JSON_LD, N_QUADS, N_TRIPLES, RDF_XML, TRIG, TURTLE, recognizeMediaType, unsupportedMediaTypeMessage } from './media-types.js';
 import { parseRdfXml } from './rdfxml-parse.js';
-import { parseJsonLd } from './jsonld-parse.js';
+import { type JsonLdOrder, parseJsonLd } from './jsonld-parse.js';
 import type { ImportReport } from './notifications.js';
 import { NTriplesParser } from './ntriples-parser.js';
 import { InvalidUtf8Error, Utf8Validator } from './utf8-validation.js';
@@ -74,6 +74,8 @@ export interface ParseOptions {
    * server's, under its read policy. Without it, a document with a remote context fails.
    */
   readonly loadContext?: ((iri: string) => Promise<unknown>) | undefined;
+  /** What a JSON-LD document out of streaming order gets (see {@link JsonLdOrder}); default `refuse`. */
+  readonly jsonLdOrder?: JsonLdOrder | undefined;
 }
 
 /**

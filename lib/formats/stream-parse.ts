@@ -55,6 +55,8 @@ export interface StreamParseOptions {
   readonly text?: boolean;
   /** The id of a term, or throws a {@link RefusedTerm} for one the store cannot hold. Default: interned by its canonical key. */
   readonly term?: (term: RDF.Term) => number;
+  /** The error to throw (stopping the parse) instead of reporting the parser's `error`, if any. */
+  thrown?(error: Error): Error | undefined;
 }
 
 /**
@@ -95,7 +97,9 @@ export async function* parseWithStream(parser: QuadStreamParser, chunks: AsyncIt
   let at: { start: number; slice: Uint8Array } = { start: 0, slice: new Uint8Array(0) };
   const fail = (e: unknown): void => {
     if (error !== undefined || failure !== undefined) return;
-    if (e instanceof AccessDeniedError || e instanceof MemoryExhaustedError) failure = { error: e };
+    const thrown = e instanceof Error ? options.thrown?.(e) : undefined;
+    if (thrown !== undefined) failure = { error: thrown };
+    else if (e instanceof AccessDeniedError || e instanceof MemoryExhaustedError) failure = { error: e };
     else if (e instanceof RefusedTerm) error = { message: e.message };
     else error = options.describe(e as Error, at);
   };

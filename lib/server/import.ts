@@ -13,6 +13,7 @@ import type { ContentSource, OpenedSource } from '../formats/content-source.js';
 import { canonicalMediaType, DATALOG, mediaTypeOfFileName, TRIG, TURTLE, unsupportedMediaTypeMessage } from '../formats/media-types.js';
 import { ImportReport } from '../formats/notifications.js';
 import { ABSENT_TERM, parseRdf, type QuadBatch, readText, sniffContent, type TermIds } from '../formats/rdf-parse.js';
+import { type JsonLdOrder, JsonLdOrderError } from '../formats/jsonld-parse.js';
 import { parseDatalog } from '../formats/datalog-parser.js';
 import { quadBatches, type QuadSource, splitQuadSource } from '../formats/rdfjs-quads.js';
 import { InvalidUtf8Error } from '../formats/utf8-validation.js';
@@ -22,7 +23,7 @@ import { storesFacts, unstoredFactsText } from '../storage/catalogue.js';
 import type { ChangeLog } from '../storage/change-log.js';
 import type { TermDictionary } from '../model/dictionary.js';
 import type { Rule } from '../datalog/ast.js';
-import type { StoreReasoner } from './reasoning.js';
+import type { ReasoningSavepoint, StoreReasoner } from './reasoning.js';
 import { checkIri, openIriUnder, type ReadPolicy } from './read-policy.js';
 import { builtinRuleSet, isBuiltinRuleSet } from './builtin-rules.js';
 import { jsonLdContextLoader } from './jsonld-contexts.js';
@@ -45,6 +46,10 @@ export interface ImportTarget {
   freshBlankNodeLabel(): string;
   /** Adds and removes rules. */
   readonly reasoner: Pick<StoreReasoner, 'addRules' | 'removeRules'>;
+  /** A savepoint of the transaction (a JSON-LD document read again returns to it). */
+  savepoint(tx: WriteTransaction): ReasoningSavepoint;
+  /** Returns the transaction to a savepoint. */
+  rollbackTo(tx: WriteTransaction, savepoint: ReasoningSavepoint): void;
 }
 
 /** How an import changes the store. */
@@ -79,6 +84,11 @@ export interface ImportOptions {
   readonly defaultGraph?: string | undefined;
   /** Base IRI for relative IRIs; the store's base IRI when absent. */
   readonly baseIRI?: string | undefined;
+  /**
+   * @internal What a JSON-LD document out of streaming order gets (see {@link JsonLdOrder});
+   * when absent, {@link importInto} chooses: a source it can read again is read again, buffered.
+   */
+  readonly jsonLdOrder?: JsonLdOrder | undefined;
 }
 
 function isIriList(source: ImportSource): source is IriListSource {
@@ -121,6 +131,30 @@ export interface ImportRun extends ImportWrite {
  * @internal
  */
 export async function importInto(run: ImportRun, updateType: UpdateType, source: ImportSource, options: ImportOptions): Promise<void> {
+  // a JSON-LD document is read in streaming order first; one that is not, when its source can
+  // be read again (not a stream of the caller's), is read again with the parser buffering it
+  const readAgain = options.jsonLdOrder === undefined && !isStream(source);
+  if (!readAgain) return importOnce(run, updateType, source, { ...options, jsonLdOrder: options.jsonLdOrder ?? 'refuse' });
+  const savepoint = run.store.savepoint(run.tx);
+  const { processedFacts, changedFacts } = run.report;
+  try {
+    await importOnce(run, updateType, source, { ...options, jsonLdOrder: 'retry' });
+  } catch (e) {
+    if (!(e instanceof JsonLdOrderError)) throw e;
+    run.store.rollbackTo(run.tx, savepoint);
+    run.report.processedFacts = processedFacts;
+    run.report.changedFacts = changedFacts;
+    await importOnce(run, updateType, source, { ...options, jsonLdOrder: 'buffer' });
+  }
+}
+
+/** Whether a source is a stream (an async iterable of chunks, or of RDF/JS quads): it can be read only once. */
+function isStream(source: ImportSource): boolean {
+  return typeof source === 'object' && source !== null && Symbol.asyncIterator in source;
+}
+
+/** {@link importInto}, one reading of the source. */
+async function importOnce(run: ImportRun, updateType: UpdateType, source: ImportSource, options: ImportOptions): Promise<void> {
   const { store, tx, interrupter, report, counters } = run;
   const mediaType = statedMediaType(options.mediaType);
   const dictionary = store.facts.dictionary;
@@ -221,6 +255,7 @@ export async function importInto(run: ImportRun, updateType: UpdateType, source:
       showContent,
       // remote JSON-LD contexts are read only as the store's read policy allows imports by IRI
       loadContext: jsonLdContextLoader(store.readPolicy),
+      jsonLdOrder: options.jsonLdOrder,
     });
     for await (const batch of parsed) applyBatch(batch);
     for (const [name, iri] of parsed.definedPrefixes) definedPrefixes.set(name, iri);

@@ -186,6 +186,75 @@ _:l2 <${RDF_NS}rest> <${RDF_NS}nil> .
     });
   });
 
+  describe('streaming order', () => {
+    /** A document whose top-level @context comes after the @graph it governs (valid JSON-LD, not in streaming order). */
+    const CONTEXT_LAST = '{\n  "@graph": [{ "@id": "ex:a", "ex:p": "v" }],\n  "@context": { "ex": "http://ex/" }\n}';
+    /** A node whose @type brings a type-scoped context after the property it governs. */
+    const TYPE_SCOPED_LAST = JSON.stringify({
+      '@context': { ex: 'http://ex/', Person: { '@id': 'ex:Person', '@context': { name: 'ex:fullName' } }, name: 'ex:name' },
+      '@id': 'ex:a',
+      name: 'Ann',
+      '@type': 'Person',
+    });
+
+    it('hands the statements of a top-level array on while the input is still being read', async () => {
+      const doc = JSON.stringify(Array.from({ length: 20_000 }, (_, i) => ({ '@context': { ex: 'http://ex/' }, '@id': `ex:s${i}`, 'ex:p': i })));
+      let chunksRead = 0;
+      async function* counted(): AsyncGenerator<Uint8Array> {
+        for await (const chunk of chunkedText(doc, 1 << 12)) {
+          chunksRead++;
+          yield chunk;
+        }
+      }
+      const total = Math.ceil(new TextEncoder().encode(doc).length / (1 << 12));
+      const ids = keyedTermIds();
+      const parsed = parseRdf(await sniffContent(counted()), ids, new ImportReport(), {
+        mediaType: JSON_LD,
+        baseIRI: 'http://base.example/doc',
+        prefixes: new Map(),
+        freshBlankNode: () => 'f',
+        interrupter: new Interrupter(),
+      });
+      let readAtFirstBatch: number | undefined;
+      let statements = 0;
+      for await (const batch of parsed) {
+        readAtFirstBatch ??= chunksRead;
+        statements += batch.count;
+      }
+      expect(statements).to.equal(20_000);
+      expect(readAtFirstBatch).to.be.below(total / 2);
+    });
+
+    it('reads a document out of streaming order again, buffered, when it is given as text, bytes or a file', async () => {
+      await expectImport(CONTEXT_LAST, '<http://ex/a> <http://ex/p> "v" .');
+      await expectImport(TYPE_SCOPED_LAST, '<http://ex/a> <http://ex/fullName> "Ann" .\n<http://ex/a> <' + RDF_NS + 'type> <http://ex/Person> .');
+      const ds = await store();
+      const r = await ds.importData('ADD', new TextEncoder().encode(CONTEXT_LAST), { mediaType: JSON_LD });
+      expect([r.errors, r.changedFacts]).to.deep.equal([0, 1]);
+    });
+
+    it('keeps the earlier changes of an open transaction when it reads a document again', async () => {
+      const ds = await store();
+      await ds.beginTransaction('read-write');
+      await ds.importData('ADD', '<http://ex/b> <http://ex/p> "w" .');
+      const r = await ds.importData('ADD', CONTEXT_LAST, { mediaType: JSON_LD });
+      expect([r.errors, r.changedFacts, r.processedFacts]).to.deep.equal([0, 1, 1]);
+      await ds.commitTransaction();
+      expect(await ds.countFacts()).to.equal(2);
+    });
+
+    it('refuses a document out of streaming order read from a stream, at the entry out of order, and changes nothing', async () => {
+      const ds = await store();
+      const r = await importFailure(ds.importData('ADD', chunkedText(CONTEXT_LAST, 7), { mediaType: JSON_LD }));
+      const row = r.rows.find((x) => x.type === 'error')!;
+      expect(row.description).to.match(/^the JSON-LD document puts an @context after other entries of its object, which a stream cannot be read with/);
+      expect(row.line).to.equal(3);
+      const typed = await importFailure(ds.importData('ADD', chunkedText(TYPE_SCOPED_LAST, 7), { mediaType: JSON_LD }));
+      expect(typed.rows.find((x) => x.type === 'error')!.description).to.match(/^the JSON-LD document puts an @type with a type-scoped context after other entries/);
+      expect(await ds.countFacts()).to.equal(0);
+    });
+  });
+
   describe('errors', () => {
     it('gives the line and column of a JSON syntax error, wherever the chunks are cut, and changes nothing', async () => {
       const doc = '{\n  "@id": "http://ex/a",\n  "http://ex/p": "v",\n  "http://ex/q": tru\n}';
