@@ -23,12 +23,12 @@ export interface VariableTerm {
   readonly name: string;
 }
 
-/** A constant: an IRI, blank node or literal. */
+/** A constant: an IRI, blank node, literal or triple term (RDF 1.2, ground). */
 export interface ConstantTerm {
   /** Discriminator. */
   readonly kind: 'const';
   /** The term. */
-  readonly term: RDF.NamedNode | RDF.BlankNode | RDF.Literal;
+  readonly term: RDF.NamedNode | RDF.BlankNode | RDF.Literal | RDF.Quad;
 }
 
 /** An argument of an atom. */

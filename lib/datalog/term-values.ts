@@ -10,7 +10,7 @@ import { keyToTerm, termToKey } from '../model/terms.js';
 import type { SkolemTerms } from './skolem.js';
 
 /** A value an expression works on. */
-export type TermValue = RDF.NamedNode | RDF.BlankNode | RDF.Literal;
+export type TermValue = RDF.NamedNode | RDF.BlankNode | RDF.Literal | RDF.Quad;
 
 /** Decodes and encodes terms for one run, and makes the terms of SKOLEM atoms. */
 export class TermValues implements SkolemTerms {

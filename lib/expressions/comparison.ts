@@ -12,6 +12,7 @@ import { decimalCompare } from './decimal.js';
 import { ExpressionError, fail } from './errors.js';
 import { numericCompare, numericCompareExact } from './numeric.js';
 import { type LiteralValue, type Value, decode, describe } from './values.js';
+import type * as RDF from '@rdfjs/types/data-model.js';
 
 /**
  * Compares two strings by Unicode code point (not UTF-16 code unit): negative, 0 or positive.
@@ -35,6 +36,7 @@ export function compareCodePoints(a: string, b: string): number {
 /** sameTerm: the same RDF term (language tags compared case-insensitively). */
 export function sameTerm(a: Value, b: Value): boolean {
   if (a === b) return true;
+  if (a.termType === 'Quad' || b.termType === 'Quad') return a.termType === 'Quad' && b.termType === 'Quad' && sameParts(a, b, sameTerm);
   if (a.termType !== b.termType || a.value !== b.value) return false;
   if (a.termType !== 'Literal' || b.termType !== 'Literal') return true;
   const x = decode(a);
@@ -55,6 +57,8 @@ function sameLiteral(x: LiteralValue, y: LiteralValue): boolean {
  * language-tagged string.
  */
 export function valueEquals(a: Value, b: Value): boolean {
+  // triple terms (RDF 1.2) are equal when their parts are, compared as `=` compares them
+  if (a.termType === 'Quad' || b.termType === 'Quad') return a.termType === 'Quad' && b.termType === 'Quad' && sameParts(a, b, valueEquals);
   if (a.termType !== 'Literal' || b.termType !== 'Literal') return a.termType === b.termType && a.value === b.value;
   const x = decode(a);
   const y = decode(b);
@@ -125,7 +129,12 @@ export function sparqlOrderCompare(a: Value, b: Value): number {
   return valueCompare(a, b);
 }
 
-const TERM_RANK = { BlankNode: 1, NamedNode: 2, Literal: 3 } as const;
+const TERM_RANK = { BlankNode: 1, NamedNode: 2, Literal: 3, Quad: 4 } as const;
+
+/** Whether two triple terms have equal subjects, predicates and objects, by `equal`. */
+function sameParts(a: RDF.Quad, b: RDF.Quad, equal: (x: Value, y: Value) => boolean): boolean {
+  return equal(a.subject as Value, b.subject as Value) && equal(a.predicate as Value, b.predicate as Value) && equal(a.object as Value, b.object as Value);
+}
 const NUMERIC_RANK = { integer: 0, decimal: 1, float: 2, double: 3 } as const;
 
 function literalRank(v: LiteralValue): number {
@@ -169,7 +178,7 @@ function compareLiteralValues(x: LiteralValue, y: LiteralValue): number {
 
 /**
  * SPARQL ORDER BY comparison (§15.1) of two possibly unbound values: unbound < blank nodes <
- * IRIs < literals. Literals are grouped (numbers, booleans, dateTimes, dates, times, durations,
+ * IRIs < literals < triple terms (SPARQL 1.2; ordered by subject, then predicate, then object). Literals are grouped (numbers, booleans, dateTimes, dates, times, durations,
  * simple literals, language-tagged strings, other datatypes), ordered by value inside a group
  * (numbers by exact value, NaN first; date/times without a timezone taken as UTC) and then by
  * datatype and lexical form, which makes the order total and stable.
@@ -181,6 +190,9 @@ export function compareForOrder(a: Value | undefined, b: Value | undefined): num
   const ra = TERM_RANK[a.termType];
   const rb = TERM_RANK[b.termType];
   if (ra !== rb) return ra - rb;
+  if (a.termType === 'Quad' && b.termType === 'Quad') {
+    return compareForOrder(a.subject as Value, b.subject as Value) || compareForOrder(a.predicate as Value, b.predicate as Value) || compareForOrder(a.object as Value, b.object as Value);
+  }
   if (a.termType !== 'Literal' || b.termType !== 'Literal') return compareCodePoints(a.value, b.value);
   const c = compareLiteralValues(decode(a), decode(b));
   return c < 0 ? -1 : c > 0 ? 1 : 0;

@@ -18,6 +18,7 @@ import { booleanLiteral, iri, RDF_DIR_LANG_STRING, RDF_LANG_STRING, typedLiteral
 /** STR: the lexical form of a literal or the string of an IRI, as a simple literal. */
 export function str(arg: Value): Value {
   if (arg.termType === 'BlankNode') fail('STR of a blank node');
+  if (arg.termType === 'Quad') fail('STR of a triple term');
   if (arg.termType === 'NamedNode') return stringLiteral(arg.value);
   const v = decode(arg);
   // a simple literal (or xsd:string) is its own string

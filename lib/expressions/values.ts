@@ -47,7 +47,7 @@ import {
 } from './vocabulary.js';
 
 /** A value an expression evaluates to. */
-export type Value = RDF.NamedNode | RDF.BlankNode | RDF.Literal;
+export type Value = RDF.NamedNode | RDF.BlankNode | RDF.Literal | RDF.Quad;
 
 /** The decoded value of a literal. */
 export type LiteralValue =
@@ -344,6 +344,8 @@ export function describe(term: Value | undefined): string {
       return `<${term.value}>`;
     case 'BlankNode':
       return `_:${term.value}`;
+    case 'Quad':
+      return `<<( ${describe(term.subject as Value)} ${describe(term.predicate as Value)} ${describe(term.object as Value)} )>>`;
     default: {
       const text = term.value.length > 40 ? `${term.value.slice(0, 40)}…` : term.value;
       if (term.language !== '') return `"${text}"@${term.language}`;

@@ -81,7 +81,7 @@ class TermWriter {
     return this.constant(term.term, predicate);
   }
 
-  constant(term: RDF.NamedNode | RDF.BlankNode | RDF.Literal, predicate = false): string {
+  constant(term: RDF.NamedNode | RDF.BlankNode | RDF.Literal | RDF.Quad, predicate = false): string {
     switch (term.termType) {
       case 'NamedNode': {
         const written = this.iri(term.value);
@@ -91,6 +91,9 @@ class TermWriter {
         return `_:${BNODE_LABEL_RE.test(term.value) ? term.value : sanitiseLabel(term.value)}`;
       case 'Literal':
         return this.literal(term);
+      case 'Quad':
+        // a triple term (RDF 1.2), written as in Turtle 1.2
+        return `<<( ${this.constant(term.subject as RDF.NamedNode | RDF.BlankNode)} ${this.constant(term.predicate as RDF.NamedNode, true)} ${this.constant(term.object as RDF.NamedNode | RDF.BlankNode | RDF.Literal | RDF.Quad)} )>>`;
     }
   }
 

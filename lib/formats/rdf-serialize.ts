@@ -10,7 +10,7 @@
 import type * as RDF from '@rdfjs/types/data-model.js';
 import { BaseIRI, DataFactory, Writer } from 'n3';
 import type { TermDictionary } from '../model/dictionary.js';
-import { KIND_LITERAL, keyToTerm } from '../model/terms.js';
+import { type FactTerm, KIND_LITERAL, keyToTerm } from '../model/terms.js';
 import { JSON_LD, N_QUADS, N_TRIPLES, RDF_XML, TRIG, TURTLE } from './media-types.js';
 import { JsonLdWriter } from './jsonld-writer.js';
 import { RdfXmlWriter } from './rdfxml-writer.js';
@@ -120,7 +120,7 @@ class N3Writer implements RdfWriter {
     this.prefixes = new PrefixesOnUse(options.prefixes, (name, iri) => this.writer.addPrefix(name, iri), base && ((iri) => base.toRelative(iri)));
   }
 
-  private term(id: number, predicate = false): RDF.NamedNode | RDF.BlankNode | RDF.Literal {
+  private term(id: number, predicate = false): FactTerm {
     const term = keyToTerm(this.dictionary.keyOf(id));
     this.prefixes.term(id, term, predicate);
     return term;

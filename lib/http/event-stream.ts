@@ -19,7 +19,7 @@
  * @module
  */
 import type { ServerResponse } from 'node:http';
-import { BadRequestError, type DeltaQueryEvent, type DeltaQueryRow, type DeltaQueryWatch } from '../index.js';
+import { BadRequestError, type DeltaQueryEvent, type DeltaQueryRow, type DeltaQueryWatch, type QueryTerm } from '../index.js';
 import { parseAccept } from './negotiation.js';
 
 /** The media type of Server-Sent Events. */
@@ -50,7 +50,16 @@ export function resumeVersion(header: string | string[] | undefined, parameter: 
   return Number(text);
 }
 
-type Binding = Record<string, { type: string; value: string; datatype?: string; 'xml:lang'?: string }>;
+/** A term in SPARQL JSON results (SPARQL 1.2: a triple term is `{ "type": "triple", "value": { "subject": …, … } }`). */
+interface JsonTerm {
+  readonly type: string;
+  readonly value: string | { readonly subject: JsonTerm; readonly predicate: JsonTerm; readonly object: JsonTerm };
+  readonly datatype?: string;
+  readonly 'xml:lang'?: string;
+  readonly 'its:dir'?: string;
+}
+
+type Binding = Record<string, JsonTerm>;
 
 const XSD_STRING = 'http://www.w3.org/2001/XMLSchema#string';
 const RDF_LANG_STRING = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#langString';
@@ -61,15 +70,26 @@ function bindingsOf(variables: readonly string[], rows: readonly DeltaQueryRow[]
     const binding: Binding = {};
     variables.forEach((name, i) => {
       const term = row[i];
-      if (term === undefined) return;
-      if (term.termType === 'NamedNode') binding[name] = { type: 'uri', value: term.value };
-      else if (term.termType === 'BlankNode') binding[name] = { type: 'bnode', value: term.value };
-      else if (term.language !== '') binding[name] = { type: 'literal', value: term.value, 'xml:lang': term.language };
-      else if (term.datatype.value === XSD_STRING || term.datatype.value === RDF_LANG_STRING) binding[name] = { type: 'literal', value: term.value };
-      else binding[name] = { type: 'literal', value: term.value, datatype: term.datatype.value };
+      if (term !== undefined) binding[name] = jsonTerm(term);
     });
     return binding;
   });
+}
+
+/** The SPARQL JSON results form of a term. */
+function jsonTerm(term: QueryTerm): JsonTerm {
+  if (term.termType === 'NamedNode') return { type: 'uri', value: term.value };
+  if (term.termType === 'BlankNode') return { type: 'bnode', value: term.value };
+  if (term.termType === 'Quad') {
+    return { type: 'triple', value: { subject: jsonTerm(term.subject as QueryTerm), predicate: jsonTerm(term.predicate as QueryTerm), object: jsonTerm(term.object as QueryTerm) } };
+  }
+  if (term.language !== '') {
+    // RDF 1.2's base direction (RDF/JS `direction`)
+    const direction = (term as { readonly direction?: string }).direction ?? '';
+    return direction ? { type: 'literal', value: term.value, 'xml:lang': term.language, 'its:dir': direction } : { type: 'literal', value: term.value, 'xml:lang': term.language };
+  }
+  if (term.datatype.value === XSD_STRING || term.datatype.value === RDF_LANG_STRING) return { type: 'literal', value: term.value };
+  return { type: 'literal', value: term.value, datatype: term.datatype.value };
 }
 
 /** The text of one event of a watch. */

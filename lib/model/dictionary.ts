@@ -6,10 +6,18 @@
  * from the bulk parsers hash the bytes of the input chunk directly, so a known term costs
  * one probe sequence and no allocation. The dictionary is append-only between commits;
  * a rolled-back transaction truncates it back to its mark.
+ *
+ * A triple term (RDF 1.2) is interned after its parts, so its parts have smaller ids, and is
+ * recorded in the dictionary's {@link TripleTermIndex} with their ids: a snapshot that lists
+ * the terms in id order restores every triple term after its parts.
  * @module
  */
+import { TripleTermIndex } from './triple-terms.js';
 
 const EMPTY = 0; // slot value: 0 = empty, otherwise id + 1
+/** First byte of a triple term's key (see terms.ts, KIND_TRIPLE). */
+const TRIPLE = 0x28;
+const SPACE = 0x20;
 
 /** A multiplicative hash over a byte range, mixing four bytes per step, with a final avalanche. */
 function hashBytes(bytes: Uint8Array, start: number, end: number): number {
@@ -55,6 +63,8 @@ export class TermDictionary {
   /** The ids of `skolems` in the order they were remembered (for persistence). */
   private skolemOrder: number[] = [];
   private truncationCount = 0;
+  /** The triple terms among the terms, by their parts. */
+  readonly tripleTerms = new TripleTermIndex();
   private scratch = Buffer.alloc(256);
   /** The scratch buffer as a plain Uint8Array (keeps the byte loops monomorphic). */
   private scratchBytes = new Uint8Array(this.scratch.buffer, this.scratch.byteOffset, this.scratch.length);
@@ -100,7 +110,7 @@ export class TermDictionary {
     let id = this.probe(bytes, start, end, h);
     if (id < 0) {
       if (!add) return -1;
-      id = this.insert(bytes, start, end, h);
+      id = bytes[start] === TRIPLE ? this.insertTriple(bytes, start, end, h) : this.insert(bytes, start, end, h);
     }
     this.sketches[slot] = id + 1;
     return id;
@@ -186,6 +196,7 @@ export class TermDictionary {
     let slots = 1 << 13;
     while (slots < n * 2 + 2) slots *= 2;
     this.rehash(slots);
+    this.indexTripleTerms();
   }
 
   /** The hash of every term by id (a copy), for {@link TermDictionary.restore}. */
@@ -266,10 +277,43 @@ export class TermDictionary {
     return this.skolems.get(id);
   }
 
+  /**
+   * Interns a new triple term: its parts first (they may be new), then the triple term, which
+   * the triple term index records with the ids of its parts.
+   */
+  private insertTriple(bytes: Uint8Array, start: number, end: number, h: number): number {
+    const [first, second] = tripleSpaces(bytes, start, end);
+    // the bytes may be the scratch buffer: the parts are interned from a copy
+    const copy = bytes.slice(start, end);
+    const subject = this.idOf(copy, 1, first - start, true);
+    const predicate = this.idOf(copy, first - start + 1, second - start, true);
+    const object = this.idOf(copy, second - start + 1, end - start - 1, true);
+    const id = this.insert(copy, 0, end - start, h);
+    this.tripleTerms.add(id, subject, predicate, object);
+    return id;
+  }
+
+  /** Records the triple terms among the terms of a restored dictionary (parts before their triple terms). */
+  private indexTripleTerms(): void {
+    const arena = this.arena;
+    for (let id = 0; id < this.count; id++) {
+      const start = this.offsets[id]!;
+      if (arena[start] !== TRIPLE) continue;
+      const end = this.offsets[id + 1]!;
+      const [first, second] = tripleSpaces(arena, start, end);
+      const subject = this.idOf(arena, start + 1, first, false);
+      const predicate = this.idOf(arena, first + 1, second, false);
+      const object = this.idOf(arena, second + 1, end - 1, false);
+      if (subject < 0 || subject >= id || predicate < 0 || predicate >= id || object < 0 || object >= id) throw new RangeError(`triple term ${id} comes before one of its parts`);
+      this.tripleTerms.add(id, subject, predicate, object);
+    }
+  }
+
   /** Removes every id >= mark (rolls the dictionary back to an earlier size). */
   truncate(mark: number): void {
     if (mark < this.count) {
       this.truncationCount++;
+      this.tripleTerms.truncate(mark);
       this.recent.fill(0);
       this.sketches.fill(0);
       // SKOLEM terms made from (or being) terms that go are forgotten
@@ -399,4 +443,17 @@ export class TermDictionary {
       i = j;
     }
   }
+}
+
+/**
+ * Where the parts of a triple term's key in `bytes[start, end)` end: the offsets of the space
+ * after its subject and of the space after its predicate (see terms.ts).
+ */
+function tripleSpaces(bytes: Uint8Array, start: number, end: number): [number, number] {
+  let first = start + 1;
+  while (first < end && bytes[first] !== SPACE) first++;
+  let second = first + 1;
+  while (second < end && bytes[second] !== SPACE) second++;
+  if (second >= end - 1 || bytes[end - 1] !== 0x29) throw new RangeError('a triple term key needs a subject, a predicate and an object in parentheses');
+  return [first, second];
 }

@@ -11,6 +11,7 @@ import { DataFactory } from 'n3';
 import type { DatalogTerm } from '../datalog/ast.js';
 import { Algebra } from '../expressions/sparql-libraries.js';
 import { XSD_BOOLEAN, XSD_DOUBLE, XSD_FLOAT, XSD_INTEGER, XSD_STRING } from '../expressions/vocabulary.js';
+import { termText } from '../model/terms.js';
 import type { ObjectTerm } from './rdf-graph.js';
 
 
@@ -40,15 +41,16 @@ function term(t: RDF.Term, text: string): FilterExpression {
 }
 
 /** The SPARQL text of a constant: `<iri>`, `_:label` or a quoted literal with its tag or datatype. */
-export function constantText(t: ObjectTerm): string {
+export function constantText(t: ObjectTerm | RDF.Quad): string {
+  if (t.termType === 'Quad') return termText(t);
   if (t.termType === 'NamedNode') return `<${t.value}>`;
   if (t.termType === 'BlankNode') return `_:${t.value}`;
   const value = JSON.stringify(t.value);
   return t.language !== '' ? `${value}@${t.language}` : `${value}^^<${t.datatype.value}>`;
 }
 
-/** A constant (an IRI or a literal) as an expression. */
-export function constantTerm(t: ObjectTerm): FilterExpression {
+/** A constant (an IRI, a literal or a triple term) as an expression. */
+export function constantTerm(t: ObjectTerm | RDF.Quad): FilterExpression {
   return term(t, constantText(t));
 }
 

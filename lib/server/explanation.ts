@@ -15,7 +15,7 @@ import { parseDatalog } from '../formats/datalog-parser.js';
 import { writeDatalog } from '../formats/datalog-writer.js';
 import type { TermDictionary } from '../model/dictionary.js';
 import { AccessDeniedError, BadRequestError, ParsingError } from '../model/errors.js';
-import { keyToTerm, termToKey } from '../model/terms.js';
+import { type FactTerm, keyToTerm, termToKey } from '../model/terms.js';
 import { BUILTIN_TABLE_TYPE, storesFacts, type StoredRule } from '../storage/catalogue.js';
 import { type FactAccess, readableFacts } from '../storage/fact-access.js';
 import type { StoreState } from '../storage/fact-store.js';
@@ -50,7 +50,7 @@ export interface ExplanationRuleInstance {
   /** Per body formula: the id of the fact it matched, or null (NOT, FILTER, BIND, AGGREGATE). */
   readonly bodyFacts: ReadonlyArray<string | null>;
   /** The values of the rule's variables (names without `?`). */
-  readonly bindings: ReadonlyMap<string, RDF.NamedNode | RDF.BlankNode | RDF.Literal>;
+  readonly bindings: ReadonlyMap<string, RDF.NamedNode | RDF.BlankNode | RDF.Literal | RDF.Quad>;
   /** @internal The rule as parsed (its syntax tree is not part of the published types). */
   readonly source: Rule;
 }
@@ -212,7 +212,7 @@ function scopeOf(rule: CompiledRule): Map<string, number> {
 }
 
 /** Replaces the variables of `rule`'s own scope by their values. */
-function groundRule(rule: Rule, values: ReadonlyMap<string, RDF.NamedNode | RDF.BlankNode | RDF.Literal>): Rule {
+function groundRule(rule: Rule, values: ReadonlyMap<string, RDF.NamedNode | RDF.BlankNode | RDF.Literal | RDF.Quad>): Rule {
   const term = (t: DatalogTerm, local: ReadonlySet<string>): DatalogTerm => {
     if (t.kind !== 'var' || local.has(t.name)) return t;
     const v = values.get(t.name);
@@ -302,7 +302,7 @@ function hiddenFacts(access: FactAccess): (fact: GroundFact) => boolean {
 
 /** Turns id-level proofs into typed explanations. */
 class ExplanationWriter {
-  private readonly terms = new Map<number, RDF.NamedNode | RDF.BlankNode | RDF.Literal>();
+  private readonly terms = new Map<number, FactTerm>();
   private readonly prefixes: ReadonlyMap<string, string>;
   private readonly tableNames: ReadonlyMap<number, string>;
   /** The texts of the rules, kept across explanations over the same catalogue. */
@@ -317,7 +317,7 @@ class ExplanationWriter {
     this.ruleTexts = texts.ruleTexts;
   }
 
-  private term(id: number): RDF.NamedNode | RDF.BlankNode | RDF.Literal {
+  private term(id: number): FactTerm {
     let t = this.terms.get(id);
     if (!t) this.terms.set(id, (t = keyToTerm(this.keyOf(id))));
     return t;
@@ -332,8 +332,8 @@ class ExplanationWriter {
     };
   }
 
-  private bindings(instance: RuleInstance): Map<string, RDF.NamedNode | RDF.BlankNode | RDF.Literal> {
-    const bindings = new Map<string, RDF.NamedNode | RDF.BlankNode | RDF.Literal>();
+  private bindings(instance: RuleInstance): Map<string, FactTerm> {
+    const bindings = new Map<string, FactTerm>();
     for (const [name, slot] of scopeOf(instance.rule)) {
       const id = instance.slots[slot]!;
       if (id >= 0) bindings.set(name, this.term(id));

@@ -13,7 +13,7 @@ import { keyToTerm, termToKey } from '../model/terms.js';
 import { DEFAULT_GRAPH } from './quad-source.js';
 
 /** A term a solution can hold. */
-export type QueryTerm = RDF.NamedNode | RDF.BlankNode | RDF.Literal;
+export type QueryTerm = RDF.NamedNode | RDF.BlankNode | RDF.Literal | RDF.Quad;
 
 /** The first query-local id (the next ones count down from it), below every sentinel. */
 export const FIRST_LOCAL_ID = DEFAULT_GRAPH - 1;

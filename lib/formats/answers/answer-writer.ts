@@ -6,7 +6,7 @@
 import type * as RDF from '@rdfjs/types/data-model.js';
 
 /** A value in an answer table: an IRI, a blank node or a literal. */
-export type AnswerTerm = RDF.NamedNode | RDF.BlankNode | RDF.Literal;
+export type AnswerTerm = RDF.NamedNode | RDF.BlankNode | RDF.Literal | RDF.Quad;
 
 /**
  * A streaming writer of a table of answers (SELECT-like), or of a boolean (ASK).

@@ -1,0 +1,74 @@
+import { expect } from 'chai';
+import { DataFactory } from 'n3';
+import { TermDictionary } from '../../lib/model/dictionary.js';
+import { keyToTerm, termText, termToKey } from '../../lib/model/terms.js';
+
+const { namedNode, literal, quad, blankNode } = DataFactory;
+const ex = (name: string) => namedNode(`http://ex.org/${name}`);
+
+describe('triple terms (RDF 1.2) in the dictionary', () => {
+  it('gives a triple term a canonical key that holds its parts, nested to any depth, and reads it back', () => {
+    const inner = quad(ex('s'), ex('p'), literal('a b )'));
+    const outer = quad(blankNode('b1'), ex('says'), inner);
+    const key = termToKey(outer);
+    expect(key).to.equal('(_:b1 <http://ex.org/says> (<http://ex.org/s> <http://ex.org/p> "a b )"))');
+    expect(keyToTerm(key).equals(outer)).to.equal(true);
+    expect(termText(outer)).to.equal('<<( _:b1 <http://ex.org/says> <<( <http://ex.org/s> <http://ex.org/p> "a b )" )>> )>>');
+  });
+
+  it('keeps the base direction of a literal in its key', () => {
+    const l = DataFactory.literal('שלום', { language: 'HE', direction: 'rtl' } as unknown as string);
+    expect(termToKey(l)).to.equal('"שלום"@he--rtl');
+    const back = keyToTerm('"שלום"@he--rtl');
+    expect(back.termType === 'Literal' && [back.language, (back as unknown as { direction: string }).direction]).to.deep.equal(['he', 'rtl']);
+    expect(termToKey(literal('x', 'en'))).to.equal('"x"@en');
+  });
+
+  it('refuses a triple term that RDF 1.2 does not allow', () => {
+    expect(() => termToKey(quad(literal('x') as never, ex('p'), ex('o')))).to.throw(TypeError, /subject of a triple term/);
+    expect(() => termToKey(quad(ex('s'), ex('p'), ex('o'), ex('g')))).to.throw(TypeError, /cannot have a graph/);
+  });
+
+  it('interns the parts before the triple term and indexes it by every part', () => {
+    const d = new TermDictionary();
+    const a = d.intern('<http://ex.org/a>');
+    const t1 = d.intern(termToKey(quad(ex('a'), ex('p'), ex('o'))));
+    const t2 = d.intern(termToKey(quad(ex('b'), ex('p'), literal('1'))));
+    const nested = d.intern(termToKey(quad(ex('c'), ex('q'), quad(ex('a'), ex('p'), ex('o')))));
+    const p = d.lookup('<http://ex.org/p>');
+    const o = d.lookup('<http://ex.org/o>');
+    expect([a, p, o].every((id) => id >= 0 && id < t1)).to.equal(true);
+    const index = d.tripleTerms;
+    expect(index.size).to.equal(3);
+    expect(index.part(t1, 0)).to.equal(a);
+    expect(index.part(nested, 2)).to.equal(t1);
+    const byPredicate: number[] = [];
+    index.match(-1, p, -1, (id) => byPredicate.push(id) > 0);
+    expect(byPredicate).to.deep.equal([t1, t2]);
+    expect(index.find(a, p, o)).to.equal(t1);
+    expect(index.find(a, p, d.lookup('"1"'))).to.equal(-1);
+    expect(index.estimate(-1, -1, t1)).to.equal(1);
+    expect(d.intern(termToKey(quad(ex('a'), ex('p'), ex('o'))))).to.equal(t1);
+  });
+
+  it('forgets triple terms a rollback removes, and finds them again after a restore', () => {
+    const d = new TermDictionary();
+    const t1 = d.intern(termToKey(quad(ex('a'), ex('p'), ex('o'))));
+    const mark = d.size;
+    const t2 = d.intern(termToKey(quad(ex('a'), ex('p'), ex('new'))));
+    d.truncate(mark);
+    expect(d.tripleTerms.has(t2)).to.equal(false);
+    expect(d.tripleTerms.size).to.equal(1);
+    const t3 = d.intern(termToKey(quad(ex('z'), ex('p'), ex('o'))));
+    const keys = Array.from({ length: d.size }, (_, id) => d.keyOf(id));
+    const bytes = new TextEncoder().encode(keys.join(''));
+    const ends = new Uint32Array(keys.length);
+    let at = 0;
+    keys.forEach((k, i) => (ends[i] = at += new TextEncoder().encode(k).length));
+    const restored = new TermDictionary();
+    restored.restore(bytes, ends);
+    expect(restored.tripleTerms.size).to.equal(2);
+    expect(restored.tripleTerms.find(restored.lookup('<http://ex.org/z>'), restored.lookup('<http://ex.org/p>'), restored.lookup('<http://ex.org/o>'))).to.equal(t3);
+    expect(restored.tripleTerms.part(t1, 1)).to.equal(restored.lookup('<http://ex.org/p>'));
+  });
+});
