@@ -2,14 +2,16 @@
  * Writing N-Triples and N-Quads as UTF-8 bytes straight from the dictionary's arena.
  *
  * The canonical form of a term (see `model/terms.ts`) is already its N-Triples form unless an
- * IRI holds a character N-Triples forbids raw, or a literal's lexical form holds `"`, `\` or a
- * control character: such a term is escaped byte by byte; every other term is copied as it is.
+ * IRI holds a character N-Triples forbids raw, or a literal's lexical form holds `"`, `\`, a
+ * control character or one of the noncharacters U+FFFE and U+FFFF (escaped in canonical
+ * N-Triples 1.2): such a term is escaped byte by byte; every other term is copied as it is. A
+ * triple term (RDF 1.2, key `(S P O)`) is written `<<( S P O )>>`, each part as above.
  * Whole lines go into the chunks of `byte-chunks.ts`. No string is built per term; the output
  * is byte for byte the UTF-8 of `keyToNTriples` (`rdf-serialize.ts`).
  * @module
  */
 import type { TermDictionary } from '../model/dictionary.js';
-import { KIND_IRI, KIND_LITERAL } from '../model/terms.js';
+import { KIND_IRI, KIND_LITERAL, KIND_TRIPLE } from '../model/terms.js';
 import { BYTE_CHUNK_SIZE, ByteChunks } from './byte-chunks.js';
 
 /** The size of the chunks the writer hands out (a line longer than this gets a chunk of its own size). */
@@ -17,10 +19,15 @@ export const CHUNK_SIZE = BYTE_CHUNK_SIZE;
 
 /** A term whose canonical bytes are its N-Triples form. */
 const CLEAN = 1;
-/** A term that needs escapes. */
+/** A term that needs escapes, or a triple term (whose parentheses become `<<( ` and ` )>>`). */
 const ESCAPED = 2;
-/** The most bytes one byte of a term may become when escaped (`\u0020`). */
+/**
+ * The most bytes one byte of a term may become when escaped (`\u0020`); a triple term's key
+ * spends at least this many bytes per `<<( … )>>` added.
+ */
 const MAX_ESCAPE = 6;
+/** Noncharacter escape marker in {@link STRING_ESCAPES}: the first byte of U+F000–U+FFFF. */
+const NONCHARACTER = 2;
 
 /** Bytes an IRI may not hold raw in N-Triples: 0x00–0x20 and `<>"{}|^\``, written `\u00XX`. */
 const IRI_ESCAPES = new Uint8Array(256);
@@ -34,6 +41,8 @@ for (const c of '<>"{}|^`\\') IRI_ESCAPES[c.charCodeAt(0)] = 1;
 const STRING_ESCAPES = new Uint8Array(256);
 for (let b = 0; b < 0x20; b++) STRING_ESCAPES[b] = 1;
 STRING_ESCAPES[0x7f] = 1;
+// U+FFFE and U+FFFF are EF BF BE and EF BF BF
+STRING_ESCAPES[0xef] = NONCHARACTER;
 for (const [raw, letter] of [['\\', '\\'], ['"', '"'], ['\n', 'n'], ['\r', 'r'], ['\t', 't'], ['\b', 'b'], ['\f', 'f']] as const) {
   STRING_ESCAPES[raw.charCodeAt(0)] = letter.charCodeAt(0);
 }
@@ -131,6 +140,7 @@ export class NTriplesByteWriter {
   private needsEscapes(arena: Uint8Array, start: number, end: number): boolean {
     const first = arena[start];
     if (first === KIND_IRI) return holdsAny(arena, start + 1, end - 1, IRI_ESCAPES);
+    if (first === KIND_TRIPLE) return true;
     if (first !== KIND_LITERAL) return false;
     const close = closingQuote(arena, start, end);
     if (holdsAny(arena, start + 1, close, STRING_ESCAPES)) return true;
@@ -146,9 +156,16 @@ export class NTriplesByteWriter {
   }
 }
 
-/** Writes the N-Triples form of the IRI or literal in arena[start, end) with its escapes; returns the position after it. */
+/** Writes the N-Triples form of the term in arena[start, end) with its escapes; returns the position after it. */
 function writeEscaped(arena: Uint8Array, start: number, end: number, out: Uint8Array, at: number): number {
-  if (arena[start] === KIND_IRI) {
+  const first = arena[start];
+  if (first === KIND_TRIPLE) return writeTripleTerm(arena, start, end, out, at);
+  if (first !== KIND_IRI && first !== KIND_LITERAL) {
+    // a blank node
+    for (let i = start; i < end; i++) out[at++] = arena[i]!;
+    return at;
+  }
+  if (first === KIND_IRI) {
     out[at++] = KIND_IRI;
     at = escapeIri(arena, start + 1, end - 1, out, at);
     out[at++] = 0x3e;
@@ -166,6 +183,31 @@ function writeEscaped(arena: Uint8Array, start: number, end: number, out: Uint8A
     return at;
   }
   for (let i = close + 1; i < end; i++) out[at++] = arena[i]!;
+  return at;
+}
+
+/**
+ * Writes the triple term whose key is arena[start, end), `(S P O)`, as `<<( S P O )>>`; the
+ * subject and predicate hold no space, the object is the rest (nested triple terms included).
+ */
+function writeTripleTerm(arena: Uint8Array, start: number, end: number, out: Uint8Array, at: number): number {
+  let first = start + 1;
+  while (arena[first] !== 0x20) first++;
+  let second = first + 1;
+  while (arena[second] !== 0x20) second++;
+  out[at++] = 0x3c;
+  out[at++] = 0x3c;
+  out[at++] = 0x28;
+  out[at++] = 0x20;
+  at = writeEscaped(arena, start + 1, first, out, at);
+  out[at++] = 0x20;
+  at = writeEscaped(arena, first + 1, second, out, at);
+  out[at++] = 0x20;
+  at = writeEscaped(arena, second + 1, end - 1, out, at);
+  out[at++] = 0x20;
+  out[at++] = 0x29;
+  out[at++] = 0x3e;
+  out[at++] = 0x3e;
   return at;
 }
 
@@ -197,7 +239,17 @@ function escapeString(bytes: Uint8Array, start: number, end: number, out: Uint8A
     const e = STRING_ESCAPES[b]!;
     if (e === 0) out[at++] = b;
     else if (e === 1) at = writeUnicodeEscape(b, out, at);
-    else {
+    else if (e === NONCHARACTER) {
+      const last = bytes[i + 2]!;
+      if (bytes[i + 1] === 0xbf && (last === 0xbe || last === 0xbf) && i + 2 < end) {
+        // \uFFFE or \uFFFF
+        for (const c of [0x5c, 0x75, 0x46, 0x46, 0x46]) out[at++] = c;
+        out[at++] = last === 0xbe ? 0x45 : 0x46;
+        i += 2;
+      } else {
+        out[at++] = b;
+      }
+    } else {
       out[at++] = 0x5c;
       out[at++] = e;
     }

@@ -10,7 +10,11 @@
  * - Blank node: `_:` + label as written.
  * - Literal: `"` + lexical form (UTF-8, all escapes resolved) + `"`, followed by
  *   nothing (plain literal or `xsd:string`, whose datatype is dropped),
- *   `@` + lower-cased language tag, or `^^<` + datatype IRI (escapes resolved) + `>`.
+ *   `@` + lower-cased language tag (and `--ltr` / `--rtl`, an RDF 1.2 base direction),
+ *   or `^^<` + datatype IRI (escapes resolved) + `>`.
+ * - Triple term (RDF 1.2, `<<( s p o )>>` in object position, nested to any depth): `(` +
+ *   the canonical forms of its subject, predicate and object with one space between them +
+ *   `)`, always composed in the scratch buffer.
  *
  * When a term contains no escape (and, for literals, has no `xsd:string`
  * datatype, no upper-case letters in the language tag and no white space
@@ -71,6 +75,8 @@ const DOT = 0x2e; // .
 const COLON = 0x3a; // :
 const LT = 0x3c; // <
 const GT = 0x3e; // >
+const LPAREN = 0x28; // (
+const RPAREN = 0x29; // )
 const AT = 0x40; // @
 const BACKSLASH = 0x5c; // \
 const CARET = 0x5e; // ^
@@ -117,6 +123,13 @@ STR_CLASS[CR] = 3;
 
 /** Canonical form of the `xsd:string` datatype IRI. */
 const XSD_STRING = new TextEncoder().encode('<http://www.w3.org/2001/XMLSchema#string>');
+/** The datatypes a literal written with `^^` cannot have (they need a language tag). */
+const RDF_LANG_STRING = new TextEncoder().encode('<http://www.w3.org/1999/02/22-rdf-syntax-ns#langString>');
+const RDF_DIR_LANG_STRING = new TextEncoder().encode('<http://www.w3.org/1999/02/22-rdf-syntax-ns#dirLangString>');
+/** Longest subtag of a language tag (BCP 47). */
+const MAX_SUBTAG = 8;
+/** Deepest nesting of triple terms read (deeper input is refused, so recursion stays bounded). */
+const MAX_TRIPLE_DEPTH = 64;
 
 const utf8Decoder = new TextDecoder('utf-8', { fatal: false });
 
@@ -267,7 +280,11 @@ function hexValue(buf: Uint8Array, p: number, n: number): number {
  * line (no term of a rejected line is interned) and parsing resumes on the next line.
  *
  * Grammar notes:
- * - Follows the RDF 1.1 N-Triples / N-Quads grammar and the W3C test suites.
+ * - Follows the RDF 1.2 N-Triples / N-Quads grammar (RDF 1.1 plus triple terms
+ *   `<<( s p o )>>` in object position and base directions `@en--ltr`) and the W3C test suites.
+ *   There is no white space inside the tokens `<<(` and `)>>`; language subtags have at most
+ *   8 characters (BCP 47); the datatypes rdf:langString and rdf:dirLangString cannot be written
+ *   with `^^`.
  *   IRIs must be absolute (have a scheme); `\uXXXX` / `\UXXXXXXXX` escapes must
  *   not denote characters that are forbidden in IRIs, surrogates or code points
  *   above U+10FFFF; invalid UTF-8 is rejected everywhere (including comments).
@@ -518,7 +535,7 @@ export class NTriplesParser {
 
     // Subject
     if (c === LT) {
-      p = this.parseIri(buf, p);
+      p = buf[p + 1] === LT ? this.report(buf, p, `a triple term is not allowed as subject in ${this.formatName}`) : this.parseIri(buf, p);
     } else if (c === UNDERSCORE) {
       p = this.parseBlankNode(buf, p);
     } else if (c === QUOTE) {
@@ -537,7 +554,7 @@ export class NTriplesParser {
     p = NTriplesParser.skipWs(buf, p);
     c = buf[p]!;
     if (c === LT) {
-      p = this.parseIri(buf, p);
+      p = buf[p + 1] === LT ? this.report(buf, p, 'a triple term is not allowed as predicate') : this.parseIri(buf, p);
     } else if (c === UNDERSCORE) {
       p = this.report(buf, p, 'a blank node is not allowed as predicate');
     } else if (c === QUOTE) {
@@ -551,19 +568,7 @@ export class NTriplesParser {
     this.pScratch = this.tScratch;
 
     // Object
-    p = NTriplesParser.skipWs(buf, p);
-    c = buf[p]!;
-    if (c === LT) {
-      p = this.parseIri(buf, p);
-    } else if (c === QUOTE) {
-      p = this.parseLiteral(buf, p);
-    } else if (c === UNDERSCORE) {
-      p = this.parseBlankNode(buf, p);
-    } else if (c === APOS) {
-      p = this.report(buf, p, `single-quoted strings are not allowed in ${this.formatName}`);
-    } else {
-      p = this.report(buf, p, `expected object (IRI, blank node or literal), found ${this.found(buf, p)}`);
-    }
+    p = this.parseObject(buf, NTriplesParser.skipWs(buf, p), 0);
     if (p < 0) return NTriplesParser.toEol(buf, this.errPos);
     this.oStart = this.tStart;
     this.oEnd = this.tEnd;
@@ -632,6 +637,81 @@ export class NTriplesParser {
     this.statementCount++;
     sink.statement(s, pr, o, g);
     return p;
+  }
+
+  /** Parses an object at `p` (of a statement, or of a triple term `depth` deep); sets the term result. Returns the position after it or -1. */
+  private parseObject(buf: Uint8Array, p: number, depth: number): number {
+    const c = buf[p]!;
+    if (c === LT) return buf[p + 1] === LT ? this.parseTripleTerm(buf, p, depth + 1) : this.parseIri(buf, p);
+    if (c === QUOTE) return this.parseLiteral(buf, p);
+    if (c === UNDERSCORE) return this.parseBlankNode(buf, p);
+    if (c === APOS) return this.report(buf, p, `single-quoted strings are not allowed in ${this.formatName}`);
+    return this.report(buf, p, `expected object (IRI, blank node, literal or triple term), found ${this.found(buf, p)}`);
+  }
+
+  /**
+   * Parses a triple term `<<( s p o )>>` at `p0` (the first '<'), `depth` deep (1 for the
+   * object of a statement), and composes its canonical form `(S P O)` in scratch; sets the term
+   * result. Returns the position after `)>>` or -1.
+   */
+  private parseTripleTerm(buf: Uint8Array, p0: number, depth: number): number {
+    if (buf[p0 + 2] !== LPAREN) {
+      return this.report(buf, p0, `expected '<<(' (a triple term): ${this.formatName} has no reified triples '<< … >>'`);
+    }
+    if (depth > MAX_TRIPLE_DEPTH) return this.report(buf, p0, `triple terms nested more than ${MAX_TRIPLE_DEPTH} deep`);
+    let p = NTriplesParser.skipWs(buf, p0 + 3);
+    let c = buf[p]!;
+    if (c === LT) p = buf[p + 1] === LT ? this.report(buf, p, 'a triple term is not allowed as the subject of a triple term') : this.parseIri(buf, p);
+    else if (c === UNDERSCORE) p = this.parseBlankNode(buf, p);
+    else if (c === QUOTE) p = this.report(buf, p, 'a literal is not allowed as the subject of a triple term');
+    else p = this.report(buf, p, `expected the subject of a triple term (IRI or blank node), found ${this.found(buf, p)}`);
+    if (p < 0) return -1;
+    const sStart = this.tStart;
+    const sEnd = this.tEnd;
+    const sScratch = this.tScratch;
+    p = NTriplesParser.skipWs(buf, p);
+    c = buf[p]!;
+    if (c === LT && buf[p + 1] !== LT) p = this.parseIri(buf, p);
+    else if (c === UNDERSCORE) p = this.report(buf, p, 'a blank node is not allowed as the predicate of a triple term');
+    else if (c === QUOTE) p = this.report(buf, p, 'a literal is not allowed as the predicate of a triple term');
+    else p = this.report(buf, p, `expected the predicate of a triple term (IRI), found ${this.found(buf, p)}`);
+    if (p < 0) return -1;
+    const pStart = this.tStart;
+    const pEnd = this.tEnd;
+    const pScratch = this.tScratch;
+    p = this.parseObject(buf, NTriplesParser.skipWs(buf, p), depth);
+    if (p < 0) return -1;
+    p = NTriplesParser.skipWs(buf, p);
+    if (buf[p] !== RPAREN || buf[p + 1] !== GT || buf[p + 2] !== GT) {
+      return this.report(buf, p, `expected ')>>' at the end of a triple term, found ${this.found(buf, p)}`);
+    }
+    // compose '(' S ' ' P ' ' O ')' after everything in scratch (the parts come first)
+    const oStart = this.tStart;
+    const oEnd = this.tEnd;
+    const oScratch = this.tScratch;
+    this.ensureScratch(sEnd - sStart + (pEnd - pStart) + (oEnd - oStart) + 4);
+    const out = this.scratch;
+    const start = this.scratchLen;
+    let o = start;
+    out[o++] = LPAREN;
+    o = NTriplesParser.copyPart(out, o, sScratch ? out : buf, sStart, sEnd);
+    out[o++] = SPACE;
+    o = NTriplesParser.copyPart(out, o, pScratch ? out : buf, pStart, pEnd);
+    out[o++] = SPACE;
+    o = NTriplesParser.copyPart(out, o, oScratch ? out : buf, oStart, oEnd);
+    out[o++] = RPAREN;
+    this.scratchLen = o;
+    this.tStart = start;
+    this.tEnd = o;
+    this.tScratch = true;
+    return p + 3;
+  }
+
+  /** Copies `from[start, end)` to `out` at `o` (`from` may be `out`, below `o`); returns the new position. */
+  private static copyPart(out: Uint8Array, o: number, from: Uint8Array, start: number, end: number): number {
+    if (from === out) out.copyWithin(o, start, end);
+    else out.set(from.subarray(start, end), o);
+    return o + end - start;
   }
 
   /**
@@ -984,7 +1064,19 @@ export class NTriplesParser {
           r++;
         } else break;
       }
+      if (r - q - 1 > MAX_SUBTAG) return this.report(buf, q + 1, `invalid language tag: a subtag has at most ${MAX_SUBTAG} characters`);
       while (buf[r] === DASH) {
+        if (buf[r + 1] === DASH) {
+          // RDF 1.2 base direction: '--ltr' or '--rtl' (lower case)
+          const d = r + 2;
+          const isDirection = (buf[d] === 0x6c && buf[d + 1] === 0x74 && buf[d + 2] === 0x72) || (buf[d] === 0x72 && buf[d + 1] === 0x74 && buf[d + 2] === 0x6c);
+          l = buf[d + 3]!;
+          if (!isDirection || (l >= 0x61 && l <= 0x7a) || (l >= 0x41 && l <= 0x5a) || (l >= 0x30 && l <= 0x39) || l === DASH) {
+            return this.report(buf, d, "invalid base direction: expected 'ltr' or 'rtl' after '--'");
+          }
+          r = d + 3;
+          break;
+        }
         r++;
         const first = r;
         for (;;) {
@@ -1002,6 +1094,7 @@ export class NTriplesParser {
             `invalid language tag: expected a letter or digit after '-', found ${this.found(buf, r)}`,
           );
         }
+        if (r - first > MAX_SUBTAG) return this.report(buf, first, `invalid language tag: a subtag has at most ${MAX_SUBTAG} characters`);
       }
       if (!esc && !upper && q === after) {
         this.tStart = p0;
@@ -1059,6 +1152,9 @@ export class NTriplesParser {
         isXsdString = NTriplesParser.equalsXsdString(buf, d0, dEnd);
       }
 
+      if (!isXsdString && (dEsc ? NTriplesParser.needsLanguage(this.scratch, dtStart, dtEnd) : NTriplesParser.needsLanguage(buf, d0, dEnd))) {
+        return this.report(buf, d0, 'a literal with datatype rdf:langString or rdf:dirLangString is written with a language tag, not with ^^');
+      }
       if (isXsdString) {
         this.scratchLen = start; // drop any resolved datatype
         if (!esc) {
@@ -1119,6 +1215,17 @@ export class NTriplesParser {
     this.tEnd = this.scratchLen;
     this.tScratch = true;
     return after;
+  }
+
+  /** Whether `bytes[start, end)` is `<…rdf-syntax-ns#langString>` or `<…rdf-syntax-ns#dirLangString>`. */
+  private static needsLanguage(bytes: Uint8Array, start: number, end: number): boolean {
+    const n = end - start;
+    const expected = n === RDF_LANG_STRING.length ? RDF_LANG_STRING : n === RDF_DIR_LANG_STRING.length ? RDF_DIR_LANG_STRING : undefined;
+    if (expected === undefined) return false;
+    for (let i = n - 1; i >= 0; i--) {
+      if (bytes[start + i] !== expected[i]) return false;
+    }
+    return true;
   }
 
   /** Whether `bytes[start, end)` is `<http://www.w3.org/2001/XMLSchema#string>`. */

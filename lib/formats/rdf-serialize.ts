@@ -10,7 +10,7 @@
 import type * as RDF from '@rdfjs/types/data-model.js';
 import { BaseIRI, DataFactory, Writer } from 'n3';
 import type { TermDictionary } from '../model/dictionary.js';
-import { type FactTerm, KIND_LITERAL, keyToTerm } from '../model/terms.js';
+import { type FactTerm, KIND_LITERAL, KIND_TRIPLE, keyToTerm, tripleKeySpaces } from '../model/terms.js';
 import { JSON_LD, N_QUADS, N_TRIPLES, RDF_XML, TRIG, TURTLE } from './media-types.js';
 import { JsonLdWriter } from './jsonld-writer.js';
 import { RdfXmlWriter } from './rdfxml-writer.js';
@@ -57,9 +57,13 @@ function escapeIri(iri: string): string {
   return /[\u0000-\u0020<>"{}|^`\\]/.test(iri) ? iri.replace(/[\u0000-\u0020<>"{}|^`\\]/g, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`) : iri;
 }
 
-/** The N-Triples form of a canonical key. */
+/** The N-Triples form of a canonical key (a triple term's `(S P O)` as `<<( S P O )>>`). */
 export function keyToNTriples(key: string): string {
   const c = key.charCodeAt(0);
+  if (c === KIND_TRIPLE) {
+    const [first, second] = tripleKeySpaces(key);
+    return `<<( ${keyToNTriples(key.slice(1, first))} ${keyToNTriples(key.slice(first + 1, second))} ${keyToNTriples(key.slice(second + 1, -1))} )>>`;
+  }
   if (c === KIND_LITERAL) {
     const close = key.lastIndexOf('"');
     const lexical = key.slice(1, close);

@@ -51,17 +51,18 @@ const STRING_ESCAPES: Readonly<Record<string, string>> = {
   '\f': '\\f',
 };
 
+// control characters, `"`, `\`, DEL and the noncharacters U+FFFE and U+FFFF (escaped in canonical N-Triples 1.2)
 // eslint-disable-next-line no-control-regex
-const STRING_SPECIAL_RE = /[\u0000-\u001f"\\\u007f]/;
+const STRING_SPECIAL_RE = /[\u0000-\u001f"\\\u007f\ufffe\uffff]/;
 // eslint-disable-next-line no-control-regex
-const STRING_SPECIAL_G = /[\u0000-\u001f"\\\u007f]/g;
+const STRING_SPECIAL_G = /[\u0000-\u001f"\\\u007f\ufffe\uffff]/g;
 
-/** `\uXXXX` for a control character (all of them are below U+0080). */
+/** `\uXXXX` for a control character or a noncharacter (each a single UTF-16 code unit). */
 function controlEscape(c: string): string {
   return `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
-/** The content of a quoted string: `"`, `\` and control characters escaped. */
+/** The content of a quoted string: `"`, `\`, control characters and U+FFFE, U+FFFF escaped. */
 function escapeString(value: string): string {
   return STRING_SPECIAL_RE.test(value) ? value.replace(STRING_SPECIAL_G, (c) => STRING_ESCAPES[c] ?? controlEscape(c)) : value;
 }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { DataFactory } from 'n3';
+import { DataFactory, Parser } from 'n3';
 import type * as RDF from '@rdfjs/types';
 import { TermDictionary } from '../../lib/model/dictionary.js';
 import { termToKey } from '../../lib/model/terms.js';
@@ -80,6 +80,41 @@ describe('NTriplesByteWriter', () => {
       `${subject} <${EX}é😀> _:b1 .`,
       '',
     ]);
+  });
+
+  it('writes triple terms (nested, with escapes inside) and base directions as the string writer does', () => {
+    const d = new TermDictionary();
+    const inner = DataFactory.quad(namedNode(`${EX}a`), namedNode(`${EX}p`), literal('x"y\n\u0001\uFFFE\uFFFF\uFFFD'));
+    const directional = DataFactory.literal('שלום', { language: 'he', direction: 'rtl' } as unknown as string);
+    const [s, p, t1, t2, t3, l] = internAll(d, [
+      namedNode(`${EX}s`),
+      namedNode(`${EX}p`),
+      inner,
+      DataFactory.quad(blankNode('b1'), namedNode(`${EX}q`), inner),
+      DataFactory.quad(blankNode('b1'), namedNode(`${EX}q`), directional),
+      directional,
+    ]);
+    const statements = [t1!, t2!, t3!, l!].map((o) => [s!, p!, o, -1] as const);
+    const expected = [
+      `<${EX}s> <${EX}p> <<( <${EX}a> <${EX}p> "x\\"y\\n\\u0001\\uFFFE\\uFFFF\uFFFD" )>> .`,
+      `<${EX}s> <${EX}p> <<( _:b1 <${EX}q> <<( <${EX}a> <${EX}p> "x\\"y\\n\\u0001\\uFFFE\\uFFFF\uFFFD" )>> )>> .`,
+      `<${EX}s> <${EX}p> <<( _:b1 <${EX}q> "שלום"@he--rtl )>> .`,
+      `<${EX}s> <${EX}p> "שלום"@he--rtl .`,
+      '',
+    ];
+    for (const mediaType of [N_TRIPLES, N_QUADS]) {
+      const { text, chunks } = both(d, mediaType, statements);
+      expect(text.split('\n')).to.deep.equal(expected);
+      expect(Buffer.concat(chunks).toString('utf8')).to.equal(text);
+    }
+    for (const mediaType of [TURTLE, TRIG]) {
+      const { text } = both(d, mediaType, statements);
+      const read = new Parser({ format: mediaType }).parse(text);
+      expect(read, text).to.have.length(4);
+      expect(read[0]!.object.termType).to.equal('Quad');
+      expect(read[0]!.object.equals(inner), text).to.equal(true);
+      expect((read[3]!.object as unknown as { direction: string }).direction).to.equal('rtl');
+    }
   });
 
   it('skips statements in named graphs when writing N-Triples, and writes their graph as N-Quads', () => {

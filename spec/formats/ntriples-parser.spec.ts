@@ -373,7 +373,7 @@ describe('NTriplesParser', () => {
         [`${S}"abc .`, 35, "unterminated string literal (missing closing '\"')"],
         [`${S}"abc' .`, 36, "unterminated string literal (missing closing '\"')"],
         [`${S}'abc' .`, 29, "single-quoted strings are not allowed in N-Triples"],
-        [`${S}1 .`, 29, "expected object (IRI, blank node or literal), found '1'"],
+        [`${S}1 .`, 29, "expected object (IRI, blank node, literal or triple term), found '1'"],
         [`${S}"s"@1 .`, 33, "invalid language tag: expected a letter after '@', found '1'"],
         [`${S}"s"@en- .`, 36, "invalid language tag: expected a letter or digit after '-', found ' ' (space)"],
         [`${S}"s"^<http://ex/d> .`, 33, "expected '^^' before the datatype IRI"],
@@ -449,6 +449,87 @@ describe('NTriplesParser', () => {
     it('counts lines for \\n, \\r and \\r\\n line ends', () => {
       const r = parse('<http://ex/s> <http://ex/p> <http://ex/o> .\r\n\rx\r\nx\ny');
       expect(r.errors.map((e) => e.line)).to.deep.equal([3, 4, 5]);
+    });
+  });
+
+  describe('RDF 1.2', () => {
+    const S = '<http://ex/s> <http://ex/p> ';
+
+    it('reads a triple term as the key of its parts in parentheses', () => {
+      expect(objectOf(`${S}<<( <http://ex/a> <http://ex/b> <http://ex/c> )>> .\n`)).to.equal('(<http://ex/a> <http://ex/b> <http://ex/c>)');
+      expect(objectOf(`${S}<<(<http://ex/a><http://ex/b>"c")>>.\n`)).to.equal('(<http://ex/a> <http://ex/b> "c")');
+      expect(objectOf(`${S}<<(\t_:x  <http://ex/b> _:y\t)>> .\n`)).to.equal('(_:x <http://ex/b> _:y)');
+    });
+
+    it('reads nested triple terms and gives the parts their canonical forms', () => {
+      const line = `${S}<<( _:r <http://ex/\\u0071> <<( <http://ex/a> <http://ex/b> "x\\ty"@EN-GB--rtl )>> )>> .\n`;
+      expect(objectOf(line)).to.equal('(_:r <http://ex/q> (<http://ex/a> <http://ex/b> "x\ty"@en-gb--rtl))');
+      expect(objectOf(`${S}<<( <http://ex/a> <http://ex/b> "1"^^<http://www.w3.org/2001/XMLSchema#string> )>> .\n`)).to.equal('(<http://ex/a> <http://ex/b> "1")');
+      expect(objectOf(`${S}<<( <http://ex/a> <http://ex/b> "1"^^<http://ex/\\u0064> )>> .\n`)).to.equal('(<http://ex/a> <http://ex/b> "1"^^<http://ex/d>)');
+    });
+
+    it('reads triple terms in N-Quads, with a graph', () => {
+      const r = parse(`${S}<<( <http://ex/a> <http://ex/b> <http://ex/c> )>> <http://ex/g> .\n`, true);
+      expect(r.errors).to.deep.equal([]);
+      expect(r.statements).to.deep.equal([['<http://ex/s>', '<http://ex/p>', '(<http://ex/a> <http://ex/b> <http://ex/c>)', '<http://ex/g>']]);
+    });
+
+    it('reads a base direction after a language tag', () => {
+      expect(objectOf(`${S}"hello"@en--ltr .\n`)).to.equal('"hello"@en--ltr');
+      expect(objectOf(`${S}"שלום"@HE--rtl .\n`)).to.equal('"שלום"@he--rtl');
+      expect(objectOf(`${S}"x"@en-US--ltr .\n`)).to.equal('"x"@en-us--ltr');
+    });
+
+    it('reports RDF 1.2 errors with line and column', () => {
+      const cases: [string, number, string][] = [
+        [`<<( <http://ex/a> <http://ex/b> <http://ex/c> )>> <http://ex/p> <http://ex/o> .`, 1, 'a triple term is not allowed as subject in N-Triples'],
+        [`<http://ex/s> <<( <http://ex/a> <http://ex/b> <http://ex/c> )>> <http://ex/o> .`, 15, 'a triple term is not allowed as predicate'],
+        [`${S}<< <http://ex/a> <http://ex/b> <http://ex/c> >> .`, 29, "expected '<<(' (a triple term): N-Triples has no reified triples '<< … >>'"],
+        [`${S}<<( "a" <http://ex/b> <http://ex/c> )>> .`, 33, 'a literal is not allowed as the subject of a triple term'],
+        [`${S}<<( <http://ex/a> _:b <http://ex/c> )>> .`, 47, 'a blank node is not allowed as the predicate of a triple term'],
+        [`${S}<<( <http://ex/a> <http://ex/b> <http://ex/c> ) >> .`, 75, "expected ')>>' at the end of a triple term, found ')'"],
+        [`${S}<<( <http://ex/a> <http://ex/b> <http://ex/c> .`, 75, "expected ')>>' at the end of a triple term, found '.'"],
+        [`${S}<<( <http://ex/a> <http://ex/b> <http://ex/c> <http://ex/d> )>> .`, 75, "expected ')>>' at the end of a triple term, found '<'"],
+        [`${S}<<( <http://ex/a> <http://ex/b> 1 )>> .`, 61, "expected object (IRI, blank node, literal or triple term), found '1'"],
+        [`${S}<<( <http://ex/a> <http://ex/b> "é\\q" )>> .`, 63, "invalid escape sequence '\\q'"],
+        [`${S}"x"@en--unk .`, 37, "invalid base direction: expected 'ltr' or 'rtl' after '--'"],
+        [`${S}"x"@en--LTR .`, 37, "invalid base direction: expected 'ltr' or 'rtl' after '--'"],
+        [`${S}"x"@en--ltrx .`, 37, "invalid base direction: expected 'ltr' or 'rtl' after '--'"],
+        [`${S}"x"@cantbethislong .`, 33, 'invalid language tag: a subtag has at most 8 characters'],
+        [`${S}"x"@en-abcdefghi .`, 36, 'invalid language tag: a subtag has at most 8 characters'],
+        [`${S}"x"^^<http://www.w3.org/1999/02/22-rdf-syntax-ns#langString> .`, 34, 'a literal with datatype rdf:langString or rdf:dirLangString is written with a language tag, not with ^^'],
+        [`${S}"x"^^<http://www.w3.org/1999/02/22-rdf-syntax-ns#dirLangString> .`, 34, 'a literal with datatype rdf:langString or rdf:dirLangString is written with a language tag, not with ^^'],
+      ];
+      for (const [input, column, message] of cases) {
+        expect(errorsOf(`${input}\n`), input).to.deep.equal([{ line: 1, column, message }]);
+      }
+      expect(errorsOf(`${S}<<( <http://ex/a> <http://ex/b> <http://ex/c> )>> <http://ex/g> .\n`)).to.deep.equal([
+        { line: 1, column: 79, message: 'a fourth term (graph) is not allowed in N-Triples' },
+      ]);
+    });
+
+    it('refuses triple terms nested deeper than 64', () => {
+      const nest = (depth: number): string => (depth === 0 ? '<http://ex/o>' : `<<( <http://ex/a> <http://ex/b> ${nest(depth - 1)} )>>`);
+      expect(errorsOf(`${S}${nest(64)} .\n`)).to.deep.equal([]);
+      expect(errorsOf(`${S}${nest(65)} .\n`).map((e) => e.message)).to.deep.equal(['triple terms nested more than 64 deep']);
+    });
+
+    it('interns nothing of a bad triple term, and goes on with the next line', () => {
+      const r = parse(`${S}<<( <http://ex/a> <http://ex/b> "c" )> .\n${S}<<( <http://ex/a> <http://ex/b> "d" )>> .\n`);
+      expect(r.errors.map((e) => e.line)).to.deep.equal([1]);
+      expect(r.interned).to.deep.equal(['<http://ex/s>', '<http://ex/p>', '(<http://ex/a> <http://ex/b> "d")']);
+    });
+
+    it('gives the same result for a split at every byte position', () => {
+      const bytes = encoder.encode(`${S}<<( _:é <http://ex/b> <<( <http://ex/a> <http://ex/b> "x\\"y"@en--rtl )>> )>> .\n${S}"z"@ar--rtl .\n`);
+      const whole = parse(bytes);
+      expect(whole.errors).to.deep.equal([]);
+      expect(whole.statements.map((st) => st[2])).to.deep.equal(['(_:é <http://ex/b> (<http://ex/a> <http://ex/b> "x"y"@en--rtl))', '"z"@ar--rtl']);
+      for (let i = 0; i <= bytes.length; i++) {
+        const r = parse(bytes, false, [i]);
+        expect(r.statements, `split at ${i}`).to.deep.equal(whole.statements);
+        expect(r.interned, `split at ${i}`).to.deep.equal(whole.interned);
+      }
     });
   });
 
