@@ -98,8 +98,16 @@ export class ServerFiles {
   }
 
   /**
+   * Whether the server directory was made by the short path (`open()`), whose only role has a
+   * random password made anew at every start: kept in the role database, so that `open()`
+   * never takes over (and resets the password of) a directory a server with chosen passwords
+   * made. Set by the server when it makes the directory; read from the role database.
+   */
+  madeByOpen = false;
+
+  /**
    * The persisted roles and the role database's generation when they were written, or
-   * undefined for a new server directory.
+   * undefined for a new server directory. Sets {@link ServerFiles.madeByOpen} from the database.
    */
   async readRoles(): Promise<{ roles: PersistedRole[]; generation: number } | undefined> {
     const doc = await readDocument(this.layout.rolesFile);
@@ -109,6 +117,7 @@ export class ServerFiles {
     if (!Array.isArray(roles)) throw new CorruptFileError(this.layout.rolesFile, 0, 'the role database has no list of roles');
     const generation = value?.generation ?? 0;
     if (typeof generation !== 'number' || !Number.isSafeInteger(generation) || generation < 0) throw new CorruptFileError(this.layout.rolesFile, 0, 'the role database has an invalid generation');
+    this.madeByOpen = (value as { madeByOpen?: unknown }).madeByOpen === true;
     return { roles: roles as PersistedRole[], generation };
   }
 
@@ -140,7 +149,8 @@ export class ServerFiles {
 
   /** Queues a rewrite of the role database (mode 0600: it holds password hashes). */
   writeRoles(roles: readonly PersistedRole[], generation: number): Promise<void> {
-    return this.enqueue(() => writeDocument(this.layout.rolesFile, { roles, generation }, { mode: 0o600 }));
+    const document = this.madeByOpen ? { roles, generation, madeByOpen: true } : { roles, generation };
+    return this.enqueue(() => writeDocument(this.layout.rolesFile, document, { mode: 0o600 }));
   }
 
   private writeCatalogue(): Promise<void> {

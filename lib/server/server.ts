@@ -8,7 +8,7 @@ import '../model/disposable.js';
 import { randomUUID } from 'node:crypto';
 import { availableParallelism, totalmem } from 'node:os';
 import { Map as IMap } from 'immutable';
-import { BadRequestError, DuplicateResourceError, UnknownResourceError } from '../model/errors.js';
+import { AccessDeniedError, BadRequestError, DuplicateResourceError, UnknownResourceError } from '../model/errors.js';
 import { componentRows, type ComponentInfoRow } from './component-info.js';
 import { DataStore, type IriLoader, type PropertyRow } from './data-store.js';
 import { loadIri } from './import.js';
@@ -85,7 +85,8 @@ export interface ServerOptions {
    * at the cheapest cost ({@link FAST_SCRYPT_COST}; guessing a random 256-bit secret is out of
    * reach at any cost), whatever `password-hashing` says for other roles, and on a server
    * directory that already holds a server it replaces the password of role `roleName`, which
-   * must exist there.
+   * must exist there. Such a server directory is marked as made this way, and a directory
+   * without the mark (made by a server whose passwords were chosen) is refused.
    */
   readonly randomSecret?: boolean;
   /** @internal A test seam wrapping the file operations of the stores' logs (to inject failures). */
@@ -191,7 +192,9 @@ export class Server implements AsyncDisposable {
           server.roles.restoreGeneration(saved.generation);
           server.loadedRoles = true;
           if (options.randomSecret === true) {
-            if (!server.roles.has(options.roleName)) throw new UnknownResourceError(`the server directory ${String(persistence?.directory)} holds no role '${options.roleName}' (it was not made by open()): start it with Server.create and one of its roles`);
+            // only a directory the short path made: its only role's password is made anew at every start
+            if (files?.madeByOpen !== true) throw new AccessDeniedError(`the server directory ${String(persistence?.directory)} was not made by open(): start it with Server.create and one of its roles`);
+            if (!server.roles.has(options.roleName)) throw new UnknownResourceError(`the server directory ${String(persistence?.directory)} holds no role '${options.roleName}': start it with Server.create and one of its roles`);
             await server.roles.resetPasswordUnchecked(options.roleName, options.password, FAST_SCRYPT_COST);
           }
         } else {
@@ -200,6 +203,7 @@ export class Server implements AsyncDisposable {
         }
         if (files) {
           server.files = files;
+          if (saved === undefined && options.randomSecret === true) files.madeByOpen = true;
           if (saved === undefined) await files.writeRoles(server.roles.exportState(), server.roles.generation);
           server.roles.onChange = () => {
             void files.writeRoles(server.roles.exportState(), server.roles.generation).catch((e: unknown) => process.emitWarning(`could not save the role database: ${String(e)}`));

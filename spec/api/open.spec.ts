@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { AuthenticationError, type ComponentInfoRow, ConnectionFactory, DataStoreConnection, EmbeddedStore, InvalidConnectionError, open, OWNER_ROLE, Server, UnknownResourceError } from '../../lib/index.js';
+import { AccessDeniedError, AuthenticationError, type ComponentInfoRow, ConnectionFactory, DataStoreConnection, EmbeddedStore, InvalidConnectionError, open, OWNER_ROLE, Server, UnknownResourceError } from '../../lib/index.js';
 import { startEndpoint } from '../../lib/http/index.js';
 
 const EX = 'http://example.com/';
@@ -180,13 +180,22 @@ describe('open(): a store on a private server', () => {
       expect(failure).to.be.instanceOf(AuthenticationError);
     });
 
-    it('refuses a directory of a server it did not make', async () => {
-      const server = await Server.create({ roleName: 'admin', password: 'secret', parameters: { persistence: 'file', 'server-directory': dir, 'password-hashing': 'fast' } });
-      await server.shutdown();
-      let failure: unknown;
-      await open({ directory: dir }).catch((e: unknown) => (failure = e));
-      expect(failure).to.be.instanceOf(UnknownResourceError);
-      expect(String(failure)).to.include("no role 'owner'");
+    it('refuses a directory of a server it did not make, even one with a role named owner, and leaves its password alone', async () => {
+      for (const roleName of ['admin', OWNER_ROLE]) {
+        const server = await Server.create({ roleName, password: 'secret', parameters: { persistence: 'file', 'server-directory': dir, 'password-hashing': 'fast' } });
+        await server.shutdown();
+        let failure: unknown;
+        await open({ directory: dir }).catch((e: unknown) => (failure = e));
+        expect(failure, roleName).to.be.instanceOf(AccessDeniedError);
+        expect(String(failure)).to.include('was not made by open()');
+        // the chosen password still works
+        const again = await Server.create({ roleName, password: 'secret', url: `open-refused-${roleName}`, parameters: { persistence: 'file', 'server-directory': dir, 'password-hashing': 'fast' } });
+        await using sc = await ConnectionFactory.newServerConnection(again.url, roleName, 'secret');
+        expect(sc.roleName).to.equal(roleName);
+        await again.shutdown();
+        rmSync(dir, { recursive: true, force: true });
+        mkdirSync(dir);
+      }
     });
   });
 });
