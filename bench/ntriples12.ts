@@ -1,0 +1,87 @@
+/**
+ * Load speed of N-Triples 1.2 against N-Triples 1.1: LUBM data as it is (1.1), and the same
+ * data with every triple also reified (1.2: after each line `s p o .` a line
+ * `_:rN <rdf:reifies> <<( s p o )>> .`, so twice the statements, half of them holding a new
+ * triple term). Each file is imported with `DataStoreConnection.importData('ADD', { path })`
+ * into a fresh data store, the two alternating (1.1, 1.2, 1.1, …) in one process; the table
+ * gives the median seconds, statements per second, and the ratio of the time per statement
+ * (1.2 / 1.1).
+ *
+ * Usage: `node --expose-gc --import tsx bench/ntriples12.ts [--file <lubm.nt.gz>] [--runs N]`
+ * (default LUBM(1), 5 runs). The two files are written to a temporary folder, removed at the end.
+ * @module
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { gunzipSync } from 'node:zlib';
+import { ConnectionFactory, N_TRIPLES, Server } from '../lib/index.js';
+import { collect, table } from './lib/harness.js';
+import { LUBM } from '../spec/helpers/test-data.js';
+
+const REIFIES = '<http://www.w3.org/1999/02/22-rdf-syntax-ns#reifies>';
+
+/** The N-Triples text with every triple also reified by a fresh blank node. */
+export function reified(ntriples: string): string {
+  const out: string[] = [];
+  let n = 0;
+  for (const line of ntriples.split('\n')) {
+    const statement = line.trim();
+    if (statement === '' || statement.startsWith('#')) continue;
+    out.push(statement);
+    out.push(`_:r${n++} ${REIFIES} <<( ${statement.slice(0, statement.lastIndexOf('.')).trim()} )>> .`);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { file: { type: 'string' }, runs: { type: 'string' } } });
+  const runs = Number(values.runs ?? 5);
+  const text = gunzipSync(readFileSync(values.file ?? LUBM.lubm1)).toString('utf8');
+  const dir = mkdtempSync(join(tmpdir(), 'quadlog-nt12-'));
+  const files = { '1.1': join(dir, 'data11.nt'), '1.2': join(dir, 'data12.nt') } as const;
+  writeFileSync(files['1.1'], text);
+  writeFileSync(files['1.2'], reified(text));
+  const server = await Server.create({ roleName: 'admin', password: 'pw', url: 'bench-nt12', parameters: { 'password-hashing': 'fast' } });
+  const sc = await ConnectionFactory.newServerConnection('bench-nt12', 'admin', 'pw');
+  const seconds: Record<'1.1' | '1.2', number[]> = { '1.1': [], '1.2': [] };
+  const statements: Record<'1.1' | '1.2', number> = { '1.1': 0, '1.2': 0 };
+  try {
+    for (let run = 0; run <= runs; run++) {
+      for (const version of ['1.1', '1.2'] as const) {
+        sc.createDataStore('s');
+        const ds = sc.newDataStoreConnection('s');
+        collect();
+        const start = performance.now();
+        const r = await ds.importData('ADD', { path: files[version] }, { mediaType: N_TRIPLES });
+        const elapsed = (performance.now() - start) / 1000;
+        if (r.errors > 0) throw new Error(r.text);
+        statements[version] = r.changedFacts;
+        // the first round warms up
+        if (run > 0) seconds[version].push(elapsed);
+        ds.close();
+        sc.deleteDataStore('s');
+      }
+    }
+  } finally {
+    sc.close();
+    await server.shutdown();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const perStatement = (v: '1.1' | '1.2'): number => median(seconds[v]) / statements[v];
+  console.log(
+    table(
+      ['N-Triples', 'statements', 'median s', 'statements/s'],
+      (['1.1', '1.2'] as const).map((v) => [v, String(statements[v]), median(seconds[v]).toFixed(3), Math.round(statements[v] / median(seconds[v])).toLocaleString('en')]),
+    ),
+  );
+  console.log(`time per statement, 1.2 / 1.1: ${(perStatement('1.2') / perStatement('1.1')).toFixed(2)} (${runs} runs each, alternating)`);
+}
+
+if (process.argv[1]?.endsWith("ntriples12.ts")) await main();
