@@ -22,6 +22,9 @@ import { type Numeric, numericAdd, numericDivide, numericMultiply, numericNegate
 import * as strings from './strings.js';
 import { TERM_ORDER_IN, TERM_ORDER_NOT_IN, TERM_ORDER_OPERATORS } from './term-order.js';
 import * as terms from './terms.js';
+import * as tripleTerms from './triple-terms.js';
+import { directionOf } from '../model/terms.js';
+import * as directions from './directions.js';
 import { type Value, dateTimeLiteral, numericLiteral, requireNumeric, requireSimple } from './values.js';
 import { FALSE, TRUE, XSD_DATE_TIME, booleanLiteral } from './vocabulary.js';
 
@@ -167,6 +170,15 @@ const BUILTINS: ReadonlyMap<string, Builtin> = new Map<string, Builtin>([
   ['isblank', fixed(1, terms.isBlank)],
   ['isliteral', fixed(1, terms.isLiteral)],
   ['isnumeric', fixed(1, terms.isNumeric)],
+  ['triple', fixed(3, tripleTerms.triple)],
+  ['subject', fixed(1, tripleTerms.subject)],
+  ['predicate', fixed(1, tripleTerms.predicate)],
+  ['object', fixed(1, tripleTerms.object)],
+  ['istriple', fixed(1, tripleTerms.isTriple)],
+  ['langdir', fixed(1, directions.langdir)],
+  ['haslang', fixed(1, directions.hasLang)],
+  ['haslangdir', fixed(1, directions.hasLangDir)],
+  ['strlangdir', fixed(3, directions.strLangDir)],
   ['regex', { min: 2, max: 3, fn: (t: Value, p: Value, f?: Value) => strings.regex(t, p, f) }],
   ...Object.keys(HASH_ALGORITHMS).map((name): [string, Builtin] => [name, fixed(1, (a) => hash(HASH_ALGORITHMS[name]!, a))]),
   // the comparisons of rules (term-order.ts); SPARQL text cannot name these operators
@@ -185,9 +197,13 @@ function toValue(term: RDF.Term): Value {
       return DataFactory.blankNode(term.value);
     case 'Literal': {
       const lit = term;
+      const direction = directionOf(lit);
+      if (lit.language !== '' && direction !== '') return DataFactory.literal(lit.value, { language: lit.language, direction } as unknown as string);
       if (lit.language !== '') return DataFactory.literal(lit.value, lit.language);
       return DataFactory.literal(lit.value, DataFactory.namedNode(lit.datatype.value));
     }
+    case 'Quad':
+      return DataFactory.quad(toValue(term.subject) as RDF.Quad_Subject, toValue(term.predicate) as RDF.Quad_Predicate, toValue(term.object) as RDF.Quad_Object);
     default:
       throw new ExpressionError(`a ${term.termType} cannot occur in an expression`);
   }
@@ -204,8 +220,18 @@ function compileTerm(term: RDF.Term): Evaluator {
       return v;
     };
   }
+  if (term.termType === 'Quad' && holdsVariable(term)) {
+    // a triple term written with variables (`BIND(<<( ?s :p ?o )>> AS ?t)`): TRIPLE of its parts
+    const parts = [compileTerm(term.subject), compileTerm(term.predicate), compileTerm(term.object)] as const;
+    return (get) => tripleTerms.triple(parts[0](get), parts[1](get), parts[2](get));
+  }
   const value = toValue(term);
   return () => value;
+}
+
+/** Whether a term is, or holds at any depth, a variable. */
+function holdsVariable(t: RDF.Term): boolean {
+  return t.termType === 'Variable' || (t.termType === 'Quad' && (holdsVariable(t.subject) || holdsVariable(t.predicate) || holdsVariable(t.object)));
 }
 
 function compileOr(args: readonly Evaluator[]): Evaluator {

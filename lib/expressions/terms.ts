@@ -59,7 +59,8 @@ export function strdt(lexical: Value, dt: Value): Value {
   return typedLiteral(text, dt.value);
 }
 
-const LANGUAGE_TAG = /^[a-zA-Z]{1,8}(?:-[a-zA-Z0-9]{1,8})*$/;
+/** A well-formed language tag (BCP 47's syntax, as STRLANG checks it). */
+export const LANGUAGE_TAG = /^[a-zA-Z]{1,8}(?:-[a-zA-Z0-9]{1,8})*$/;
 
 /** STRLANG: a language-tagged string from a simple literal and a (well-formed) tag. */
 export function strlang(lexical: Value, tag: Value): Value {

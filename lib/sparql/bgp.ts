@@ -11,6 +11,7 @@
  */
 import type * as RDF from '@rdfjs/types/data-model.js';
 import type { Algebra } from '../expressions/sparql-libraries.js';
+import type { TripleTermIndex } from '../model/triple-terms.js';
 import { JoinOrders, NONE, type PlanAtom, type TableStatistics } from '../planner/join-order.js';
 import { ANY_NAMED_GRAPH, DEFAULT_GRAPH, type MatchCallback, type QuadSource, UNBOUND } from './quad-source.js';
 import type { AsyncEmit, Emit } from './solutions.js';
@@ -18,15 +19,34 @@ import type { AsyncEmit, Emit } from './solutions.js';
 /** A position of a pattern: a variable's slot or a constant's id. */
 export type PatternRef = { readonly slot: number } | { readonly id: number };
 
-/** A pattern's subject, predicate, object and graph. */
+/**
+ * A pattern's subject, predicate, object and graph; or, for a triple-term atom (see
+ * {@link TripleTermAtoms}), the triple term's subject, predicate, object and the triple term.
+ */
 export type PatternRefs = readonly [PatternRef, PatternRef, PatternRef, PatternRef];
+
+/**
+ * The triple-term atoms of a basic graph pattern: a triple term written with variables
+ * (`?r rdf:reifies <<( ?s :p ?o )>>`) stands in its pattern as a hidden variable, and an atom
+ * (subject, predicate, object, triple term) relates that variable to the parts. The atoms come
+ * after the patterns in `compiled` and are matched on the dictionary's index of triple terms,
+ * by whichever parts are bound — never by enumerating facts.
+ */
+export interface TripleTermAtoms {
+  /** The index of the first triple-term atom in `compiled` (those before are quad patterns). */
+  readonly from: number;
+  /** The dictionary's triple terms. */
+  readonly index: TripleTermIndex;
+}
 
 /** A basic graph pattern's positions (per pattern: subject, predicate, object, graph) and its join orders. */
 export interface PreparedBgp {
-  /** The positions of each pattern, in written order. */
+  /** The positions of each pattern, in written order, then those of its triple-term atoms. */
   readonly compiled: readonly PatternRefs[];
   /** The join orders, one per set of bound slots. */
   readonly orders: JoinOrders;
+  /** The triple-term atoms among `compiled`, if any. */
+  readonly tripleTerms?: TripleTermAtoms;
 }
 
 /** Rows the scan of a basic graph pattern's last pattern visits per step of the iterative join. */
@@ -62,13 +82,67 @@ class GraphStatistics implements TableStatistics {
   }
 }
 
+/** The planner's view of the triple terms a triple-term atom matches: the index's counts by part. */
+class TripleTermStatistics implements TableStatistics {
+  constructor(private readonly index: TripleTermIndex) {}
+
+  get size(): number {
+    return this.index.size;
+  }
+
+  countOf(column: number, value: number): number {
+    if (value < 0) return 0;
+    if (column === 3) return 1;
+    return this.index.estimate(column === 0 ? value : UNBOUND, column === 1 ? value : UNBOUND, column === 2 ? value : UNBOUND);
+  }
+}
+
+/**
+ * Calls `onMatch(s, p, o, t)` for each triple term t with parts (s, p, o) matching the
+ * arguments (UNBOUND: any): by its parts when `t` is bound, one lookup when every part is,
+ * else the index's list of a bound part. Returns true when `onMatch` returned true (stop).
+ */
+export function matchTripleTerms(index: TripleTermIndex, s: number, p: number, o: number, t: number, onMatch: MatchCallback): boolean {
+  if (t >= 0) {
+    if (!index.has(t)) return false;
+    const ts = index.part(t, 0);
+    const tp = index.part(t, 1);
+    const to = index.part(t, 2);
+    if ((s >= 0 && s !== ts) || (p >= 0 && p !== tp) || (o >= 0 && o !== to)) return false;
+    return onMatch(ts, tp, to, t) === true;
+  }
+  if (s >= 0 && p >= 0 && o >= 0) {
+    const id = index.find(s, p, o);
+    return id >= 0 && onMatch(s, p, o, id) === true;
+  }
+  return index.match(s, p, o, (id, ms, mp, mo) => onMatch(ms, mp, mo, id) === true);
+}
+
+/** {@link matchTripleTerms} as a resumable scan (see {@link QuadSource.matcher}): the matches are listed once, then reported `budget` at a time. */
+function tripleTermMatcher(index: TripleTermIndex, s: number, p: number, o: number, t: number, onMatch: MatchCallback): (budget: number) => boolean {
+  const found: number[] = [];
+  matchTripleTerms(index, s, p, o, t, (ms, mp, mo, id) => void found.push(ms, mp, mo, id));
+  let at = 0;
+  return (budget) => {
+    for (let n = 0; n < budget && at < found.length; n++, at += 4) {
+      if (onMatch(found[at]!, found[at + 1]!, found[at + 2]!, found[at + 3]!) === true) {
+        at = found.length;
+        return true;
+      }
+    }
+    return at >= found.length;
+  };
+}
+
 /**
  * The join orders of a basic graph pattern's patterns (made once per query, active graph and
- * graph slot; the orders once per set of bound variables).
+ * graph slot; the orders once per set of bound variables). With `tripleTerms`, the atoms of
+ * `compiled` from `tripleTerms.from` on are triple-term atoms, counted by the triple-term index.
  */
-export function prepareBgp(compiled: readonly PatternRefs[], source: QuadSource): PreparedBgp {
+export function prepareBgp(compiled: readonly PatternRefs[], source: QuadSource, tripleTerms?: TripleTermAtoms): PreparedBgp {
   const statistics = new Map<number, GraphStatistics>();
-  const atoms = compiled.map((refs): PlanAtom => {
+  const tripleTermTable = tripleTerms ? new TripleTermStatistics(tripleTerms.index) : undefined;
+  const atoms = compiled.map((refs, i): PlanAtom => {
     const slots = new Int32Array(4);
     const constants = new Int32Array(4);
     for (let c = 0; c < 4; c++) {
@@ -76,18 +150,20 @@ export function prepareBgp(compiled: readonly PatternRefs[], source: QuadSource)
       slots[c] = 'slot' in r ? r.slot : NONE;
       constants[c] = 'id' in r && r.id >= 0 ? r.id : NONE;
     }
+    if (tripleTermTable && i >= tripleTerms!.from) return { slots, constants, table: tripleTermTable };
     const g = refs[3];
     const graph = 'id' in g ? g.id : ANY_NAMED_GRAPH;
     let table = statistics.get(graph);
     if (!table) statistics.set(graph, (table = new GraphStatistics(source, graph)));
     return { slots, constants, table };
   });
-  return { compiled, orders: new JoinOrders(atoms) };
+  return tripleTerms ? { compiled, orders: new JoinOrders(atoms), tripleTerms } : { compiled, orders: new JoinOrders(atoms) };
 }
 
 /** A textual join order (for EXPLAIN): the patterns in plan order and the variables bound before. */
 export function describeJoinOrder(patterns: readonly Algebra.Pattern[], order: readonly number[], seed: Int32Array, slots: ReadonlyMap<string, number>): string {
-  const name = (t: RDF.Term): string => (t.termType === 'Variable' ? `?${t.value}` : t.termType === 'DefaultGraph' ? '' : t.termType === 'Literal' ? JSON.stringify(t.value) : `<${t.value}>`);
+  const name = (t: RDF.Term): string =>
+    t.termType === 'Variable' ? `?${t.value}` : t.termType === 'DefaultGraph' ? '' : t.termType === 'Literal' ? JSON.stringify(t.value) : t.termType === 'Quad' ? `<<( ${name(t.subject)} ${name(t.predicate)} ${name(t.object)} )>>` : `<${t.value}>`;
   const preBound = [...slots].filter(([, s]) => seed[s]! !== -1).map(([n]) => `?${n}`);
   const lines = order.map((i, k) => {
     const p = patterns[i]!;
@@ -116,6 +192,10 @@ export interface BgpPlan {
   readonly argsOf: (k: number) => boolean;
   /** The match arguments {@link BgpPlan.argsOf} set last. */
   readonly args: Int32Array;
+  /** Per step: 1 when it is a triple-term atom, matched on {@link BgpPlan.tripleTerms}. */
+  readonly tripleTermAt: Uint8Array;
+  /** The index the triple-term atoms are matched on. */
+  readonly tripleTerms: TripleTermIndex | undefined;
 }
 
 /**
@@ -196,8 +276,12 @@ export function bgpPlan(
   emit: Emit,
   tick: () => void,
   conditions: readonly PlanCondition[] = [],
+  tripleTerms?: TripleTermAtoms,
 ): BgpPlan {
   const n = order.length;
+  const tripleTermAt = new Uint8Array(n);
+  if (tripleTerms) for (let k = 0; k < n; k++) tripleTermAt[k] = order[k]! >= tripleTerms.from ? 1 : 0;
+  const index = tripleTerms?.index;
   const solution = seed.slice();
   const { slotAt, idAt } = positionsInOrder(compiled, order);
   const checks = conditions.length === 0 || n === 0 ? undefined : conditionsPerStep(compiled, order, seed, conditions);
@@ -285,6 +369,7 @@ export function bgpPlan(
     if (k === n) return emit(solution.slice()) === true;
     if (!argsOf(k)) return false;
     const callback = (callbacks[k] ??= onMatch(k));
+    if (tripleTermAt[k] === 1) return matchTripleTerms(index!, args[0]!, args[1]!, args[2]!, args[3]!, callback);
     return source.match(args[0]!, args[1]!, args[2]!, args[3]!, callback);
   };
   // the slots each step's last bindAt bound, as a bit mask of positions
@@ -316,7 +401,7 @@ export function bgpPlan(
     }
     return true;
   };
-  return { size: n, solution, step, argsOf, args, bindAt, unbindAt };
+  return { size: n, solution, step, argsOf, args, bindAt, unbindAt, tripleTermAt, tripleTerms: index };
 }
 
 /**
@@ -366,8 +451,12 @@ async function iterate(plan: BgpPlan, matcher: NonNullable<QuadSource['matcher']
     return stopped;
   };
   const args = plan.args;
-  const open = (k: number): ((budget: number) => boolean) | undefined =>
-    plan.argsOf(k) ? matcher(args[0]!, args[1]!, args[2]!, args[3]!, k === last && !stepwise ? emitLast : record) : undefined;
+  const open = (k: number): ((budget: number) => boolean) | undefined => {
+    if (!plan.argsOf(k)) return undefined;
+    const onMatch = k === last && !stepwise ? emitLast : record;
+    if (plan.tripleTermAt[k] === 1) return tripleTermMatcher(plan.tripleTerms!, args[0]!, args[1]!, args[2]!, args[3]!, onMatch);
+    return matcher(args[0]!, args[1]!, args[2]!, args[3]!, onMatch);
+  };
   const scans: Array<((budget: number) => boolean) | undefined> = new Array<undefined>(plan.size);
   scans[0] = open(0);
   let k = 0;

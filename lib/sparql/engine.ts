@@ -35,6 +35,7 @@
  * @module
  */
 import type * as RDF from '@rdfjs/types/data-model.js';
+import { DataFactory } from 'n3';
 import { Algebra } from '../expressions/sparql-libraries.js';
 import { InterruptedError, QueryCompilationError } from '../model/errors.js';
 import { forEachVariable, type Value } from '../expressions/index.js';
@@ -52,6 +53,7 @@ import { SolutionSet } from './solution-set.js';
 import { DEFAULT_GRAPH, type QuadSource, UNBOUND } from './quad-source.js';
 import type { QueryTerm, QueryTerms } from './query-terms.js';
 import type { AsyncEmit, Emit, SingleInputOperator } from './solutions.js';
+import { forEachTripleTermPattern, hasVariable } from './triple-term-patterns.js';
 import { describeTupleAtom, type TupleAtomPlan, type TupleAtomSplit, tupleAtomsOf, type TupleTableReader } from './tuple-table-access.js';
 
 export type { Emit } from './solutions.js';
@@ -125,9 +127,20 @@ export class Engine implements ExpressionHost {
     return s;
   }
 
-  /** Allocates slots for every variable of an operation (call before evaluating). */
+  /** Allocates slots for every variable of an operation (call before evaluating), and for each triple term written with variables in its patterns. */
   collectVariables(op: unknown): void {
     forEachVariable(op, (name) => void this.slot(name));
+    forEachTripleTermPattern(op, (t) => void this.slot(this.tripleTermName(t)));
+  }
+
+  /** The hidden variables that stand for triple terms written with variables, by term object (see `bgp.ts`, TripleTermAtoms). */
+  private readonly tripleTermNames = new WeakMap<RDF.Quad, string>();
+
+  /** The name of the hidden variable standing for a triple term written with variables (a space in it: no query can name it). */
+  private tripleTermName(t: RDF.Quad): string {
+    let name = this.tripleTermNames.get(t);
+    if (name === undefined) this.tripleTermNames.set(t, (name = ` triple term ${this.slots.size}`));
+    return name;
   }
 
   /** A fresh solution with every slot unbound. */
@@ -471,12 +484,21 @@ export class Engine implements ExpressionHost {
     // a constant the store does not hold (a query-local id) can match nothing
     for (const p of patterns) {
       for (const t of [p.subject, p.predicate, p.object]) {
-        if (t.termType !== 'Variable' && t.termType !== 'DefaultGraph' && this.terms.idOf(t as QueryTerm) < -1) return null;
+        if (t.termType !== 'Variable' && t.termType !== 'DefaultGraph' && !hasVariable(t) && this.terms.idOf(t as QueryTerm) < -1) return null;
       }
     }
     const graphRef = (t: RDF.Term): PatternRef => (graphSlot !== undefined && t.termType === 'DefaultGraph' ? { slot: graphSlot } : this.termRef(t, active));
-    const compiled = patterns.map((p): PatternRefs => [this.termRef(p.subject, active), this.termRef(p.predicate, active), this.termRef(p.object, active), graphRef(p.graph)]);
-    return prepareBgp(compiled, this.source);
+    // a triple term written with variables: a hidden variable, and an atom relating it to its parts (nested ones too)
+    const tripleTermAtoms: PatternRefs[] = [];
+    const ref = (t: RDF.Term): PatternRef => {
+      if (t.termType !== 'Quad' || !hasVariable(t)) return this.termRef(t, active);
+      const at = { slot: this.slot(this.tripleTermName(t as RDF.Quad)) };
+      tripleTermAtoms.push([ref(t.subject), ref(t.predicate), ref(t.object), at]);
+      return at;
+    };
+    const compiled = patterns.map((p): PatternRefs => [ref(p.subject), ref(p.predicate), ref(p.object), graphRef(p.graph)]);
+    if (tripleTermAtoms.length === 0) return prepareBgp(compiled, this.source);
+    return prepareBgp([...compiled, ...tripleTermAtoms], this.source, { from: compiled.length, index: this.terms.tripleTerms });
   }
 
   /** The plan of the tuple table atoms of a basic graph pattern (made on first use). */
@@ -513,10 +535,19 @@ export class Engine implements ExpressionHost {
     if (!prepared) return undefined;
     const order = prepared.orders.orderFor(seed);
     if (this.plan) {
-      const text = describeJoinOrder(patterns, order, seed, this.slots);
+      const text = describeJoinOrder(this.atomPatterns(patterns, prepared), order, seed, this.slots);
       if (!this.plan.includes(text)) this.plan.push(text);
     }
-    return bgpPlan(prepared.compiled, order, seed, this.source, emit, this.tick, conditions);
+    return bgpPlan(prepared.compiled, order, seed, this.source, emit, this.tick, conditions, prepared.tripleTerms);
+  }
+
+  /** The patterns of a prepared basic graph pattern as EXPLAIN shows them, its triple-term atoms as `s p o ?<triple term>` after them. */
+  private atomPatterns(patterns: readonly Algebra.Pattern[], prepared: PreparedBgp): readonly Algebra.Pattern[] {
+    if (!prepared.tripleTerms) return patterns;
+    const byName = new Map([...this.slots].map(([name, s]) => [s, name]));
+    const term = (r: PatternRef): RDF.Term => ('slot' in r ? DataFactory.variable(byName.get(r.slot)!.trim().replaceAll(' ', '_')) : this.terms.termOf(r.id));
+    const atoms = prepared.compiled.slice(prepared.tripleTerms.from).map((refs) => ({ type: 'pattern', subject: term(refs[0]), predicate: term(refs[1]), object: term(refs[2]), graph: term(refs[3]) }) as unknown as Algebra.Pattern);
+    return [...patterns, ...atoms];
   }
 
   /**

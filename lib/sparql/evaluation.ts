@@ -7,6 +7,7 @@
  * @module
  */
 import type * as RDF from '@rdfjs/types/data-model.js';
+import { directionOf } from '../model/terms.js';
 import { DataFactory } from 'n3';
 import type { SparqlQuery } from 'sparqljs';
 import { Algebra } from '../expressions/sparql-libraries.js';
@@ -238,7 +239,17 @@ function graphOutput(sink: AnswerSink, engine: Engine, what: string): GraphOutpu
 }
 
 /** A position of a CONSTRUCT template, compiled: a variable's slot, a constant's query id and term, or a blank node's label. */
-type TemplatePosition = { readonly slot: number } | { readonly id: number; readonly term: QueryTerm } | { readonly label: string };
+type TemplatePosition =
+  | { readonly slot: number }
+  | { readonly id: number; readonly term: QueryTerm }
+  | { readonly label: string }
+  /** A triple term with variables or blank nodes (`<<( ?s :p _:b )>>`): built from its parts per solution. */
+  | { readonly triple: readonly [TemplatePosition, TemplatePosition, TemplatePosition] };
+
+/** Whether a template position is, or holds, a blank node of the template. */
+function holdsLabel(p: TemplatePosition): boolean {
+  return 'label' in p || ('triple' in p && p.triple.some(holdsLabel));
+}
 
 /**
  * The graph of a CONSTRUCT: template instances, fresh blank nodes per solution, invalid triples
@@ -254,12 +265,13 @@ async function construct(engine: Engine, op: Algebra.Construct, out: GraphOutput
   const position = (t: RDF.Term): TemplatePosition => {
     if (t.termType === 'Variable') return { slot: engine.slot(t.value) };
     if (t.termType === 'BlankNode') return { label: t.value };
+    if (t.termType === 'Quad' && !isGround(t)) return { triple: [position(t.subject), position(t.predicate), position(t.object)] };
     const term = toN3(t);
     return { id: terms.idOf(term), term };
   };
   const template = op.template.map((q) => [position(q.subject), position(q.predicate), position(q.object)] as const);
   /** Whether each triple of the template has a blank node of the template. */
-  const fresh = template.map((triple) => triple.some((p) => 'label' in p));
+  const fresh = template.map((triple) => triple.some(holdsLabel));
   // two such triples may coincide within a solution (`_:b :p ?x . _:b :p ?y` with ?x = ?y)
   const freshTwice = fresh.filter((f) => f).length > 1;
   const sent = new Set<string>();
@@ -283,6 +295,16 @@ async function construct(engine: Engine, op: Algebra.Construct, out: GraphOutput
     if ('term' in p) {
       keyPart = String(p.id);
       return p.term;
+    }
+    if ('triple' in p) {
+      const subject = value(p.triple[0], s);
+      const sk = keyPart;
+      const predicate = value(p.triple[1], s);
+      const pk = keyPart;
+      const object = value(p.triple[2], s);
+      if (!subject || !predicate || !object || (subject.termType !== 'NamedNode' && subject.termType !== 'BlankNode') || predicate.termType !== 'NamedNode') return undefined;
+      keyPart = `(${sk} ${pk} ${keyPart})`;
+      return DataFactory.quad(subject, predicate, object);
     }
     bnodes ??= new Map();
     let b = bnodes.get(p.label);
@@ -321,11 +343,20 @@ async function construct(engine: Engine, op: Algebra.Construct, out: GraphOutput
   });
 }
 
+/** Whether a term holds neither variables nor blank nodes (at any depth). */
+function isGround(t: RDF.Term): boolean {
+  if (t.termType === 'Variable' || t.termType === 'BlankNode') return false;
+  return t.termType !== 'Quad' || (isGround(t.subject) && isGround(t.predicate) && isGround(t.object));
+}
+
 /** The n3 term equal to an RDF/JS term (template terms come from another factory). */
 function toN3(t: RDF.Term): QueryTerm {
   if (t.termType === 'NamedNode') return DataFactory.namedNode(t.value);
   if (t.termType === 'BlankNode') return DataFactory.blankNode(t.value);
+  if (t.termType === 'Quad') return DataFactory.quad(toN3(t.subject) as RDF.Quad_Subject, toN3(t.predicate) as RDF.Quad_Predicate, toN3(t.object) as RDF.Quad_Object);
   const l = t as RDF.Literal;
+  const direction = directionOf(l);
+  if (l.language && direction) return DataFactory.literal(l.value, { language: l.language, direction } as unknown as string);
   return l.language ? DataFactory.literal(l.value, l.language) : DataFactory.literal(l.value, DataFactory.namedNode(l.datatype.value));
 }
 

@@ -15,6 +15,7 @@ import { checkFunctionArity } from './errors.js';
 import { orderSelectStarColumns } from './select-star.js';
 import { checkBlankNodeScopes, keepOptionalFilterScope, parseSparqlText, type TextRewrite } from './syntax.js';
 import { tupleTableEdits } from './tuple-table-syntax.js';
+import { mayBeSparql12, parseSparql12, type Sparql12Parse } from './sparql12.js';
 import type { UpdateDataset } from './types.js';
 
 /** The extensions of SPARQL's syntax, written as standard SPARQL before sparqljs parses a text (queries and updates alike). */
@@ -83,13 +84,38 @@ export function cachedCompiledQuery(text: string, prefixes: ReadonlyMap<string, 
 export function compileQuery(text: string, prefixes: ReadonlyMap<string, string>, baseIRI: string): CompiledQuery {
   const cached = cachedCompiledQuery(text, prefixes, baseIRI);
   if (cached) return cached;
-  const parsed = parseQuery(text, prefixes, baseIRI);
-  const algebra = toAlgebra(parsed, baseIRI, prefixes, false);
+  let parsed: SparqlQuery;
+  let algebra: Algebra.Operation;
+  try {
+    parsed = parseQuery(text, prefixes, baseIRI);
+    algebra = toAlgebra(parsed, baseIRI, prefixes, false);
+  } catch (e) {
+    const sparql12 = sparql12Parse(e, text, prefixes, baseIRI, 'query');
+    if (sparql12.parsed.type !== 'query') throw new QueryCompilationError('expected a query, found an update (use evaluateUpdate)');
+    ({ parsed, algebra } = sparql12);
+  }
   // the columns of SELECT * in the order of the query text, not sorted by name
   orderSelectStarColumns(text, parsed, algebra);
   const entry = { parsed, algebra };
   rememberCompiledQuery(text, prefixes, baseIRI, entry);
   return entry;
+}
+
+/**
+ * A text sparqljs refused (with `refusal`) parsed as SPARQL 1.2 (`sparql12.ts`), when it may be
+ * SPARQL 1.2 and traqula accepts it; otherwise `refusal` is thrown, so that a text neither
+ * parser accepts fails with sparqljs's error (its line and column).
+ */
+function sparql12Parse(refusal: unknown, text: string, prefixes: ReadonlyMap<string, string>, baseIRI: string, kind: 'query' | 'update'): Sparql12Parse {
+  if (!(refusal instanceof QueryCompilationError) || !mayBeSparql12(text)) throw refusal;
+  let result: Sparql12Parse;
+  try {
+    result = parseSparqlText((t) => parseSparql12(t, prefixObject(prefixes), baseIRI, kind === 'update'), text, kind, SYNTAX_EXTENSIONS);
+  } catch {
+    throw refusal;
+  }
+  checkFunctionArity(text, kind);
+  return result;
 }
 
 /**
@@ -116,7 +142,17 @@ export function toAlgebra(parsed: Parameters<typeof translate>[0], baseIRI: stri
 export function parseUpdate(text: string, prefixes: ReadonlyMap<string, string>, baseIRI: string, dataset?: UpdateDataset): Algebra.Operation {
   const parser = sparqlParser({ prefixes: prefixObject(prefixes), baseIRI });
   checkBracketNesting(text, 'update');
-  const parsed = parseSparqlText((t) => parser.parse(t), text, 'update', SYNTAX_EXTENSIONS);
+  let parsed: SparqlQuery;
+  try {
+    parsed = parseSparqlText((t) => parser.parse(t), text, 'update', SYNTAX_EXTENSIONS);
+  } catch (e) {
+    const sparql12 = sparql12Parse(e, text, prefixes, baseIRI, 'update');
+    if (sparql12.parsed.type !== 'update') throw new QueryCompilationError('expected an update, found a query (use evaluateQuery)');
+    if (dataset && ((dataset.usingGraphs?.length ?? 0) > 0 || (dataset.usingNamedGraphs?.length ?? 0) > 0)) {
+      throw new BadRequestError('using-graph-uri and using-named-graph-uri cannot be combined with an update in SPARQL 1.2 syntax');
+    }
+    return sparql12.algebra;
+  }
   checkTreeNesting(parsed, 'update');
   checkFunctionArity(text, 'update');
   // an empty request (only prologue, or nothing) is a valid update that does nothing

@@ -109,6 +109,11 @@ export class QueryTerms {
     return id <= FIRST_LOCAL_ID ? this.local[FIRST_LOCAL_ID - id]! : this.cache.term(id);
   }
 
+  /** The store's triple terms, indexed by their parts. */
+  get tripleTerms(): TermDictionary['tripleTerms'] {
+    return this.dictionary.tripleTerms;
+  }
+
   /** Whether an id names a term of the store (so that it can match stored facts). */
   stored(id: number): boolean {
     return id >= 0;

@@ -31,8 +31,8 @@ import { DataFactory, Parser, type Quad } from 'n3';
 import { SparqlJsonParser } from 'sparqljson-parse';
 import { termKey } from './isomorphism.js';
 
-/** A value in a solution: an IRI, a blank node or a literal. */
-export type ResultTerm = RDF.NamedNode | RDF.BlankNode | RDF.Literal;
+/** A value in a solution: an IRI, a blank node, a literal or a triple term (SPARQL 1.2). */
+export type ResultTerm = RDF.NamedNode | RDF.BlankNode | RDF.Literal | RDF.Quad;
 
 /** A solution sequence: variables (without `?`) and rows of values in variable order (`undefined`: unbound). */
 export interface SolutionTable {
@@ -171,29 +171,41 @@ export function parseSrx(source: string): ExpectedResult {
       if (column === undefined) throw new Error(`binding of ?${name}, which is not a variable of the head`);
       const value = childElements(binding)[0];
       if (value === undefined) throw new Error(`empty binding of ?${name}`);
-      const text = textOf(value);
-      switch (value.name) {
-        case 'uri':
-          row[column] = DataFactory.namedNode(text);
-          break;
-        case 'bnode':
-          row[column] = DataFactory.blankNode(text);
-          break;
-        case 'literal': {
-          const lang = value.attributes.get('xml:lang');
-          const datatype = value.attributes.get('datatype');
-          row[column] = lang !== undefined ? DataFactory.literal(text, lang) : DataFactory.literal(text, datatype !== undefined ? DataFactory.namedNode(datatype) : undefined);
-          break;
-        }
-        case 'unbound':
-          break;
-        default:
-          throw new Error(`unknown value element <${value.name}>`);
-      }
+      row[column] = srxTerm(value, name);
     }
     return row;
   });
   return { type: 'bindings', variables, rows };
+}
+
+/** The term of a value element of SPARQL XML results (`<triple>` of SPARQL 1.2 too); undefined for `<unbound>`. */
+function srxTerm(value: XmlElement, name: string): ResultTerm | undefined {
+  const text = textOf(value);
+  const part = (which: string): ResultTerm => {
+    const inner = childElements(childElements(value, which)[0] ?? value)[0];
+    const term = inner === undefined ? undefined : srxTerm(inner, name);
+    if (term === undefined) throw new Error(`<triple> of ?${name} without its ${which}`);
+    return term;
+  };
+  switch (value.name) {
+    case 'triple':
+      return DataFactory.quad(part('subject') as RDF.Quad_Subject, part('predicate') as RDF.Quad_Predicate, part('object'));
+    case 'uri':
+      return DataFactory.namedNode(text);
+    case 'bnode':
+      return DataFactory.blankNode(text);
+    case 'literal': {
+      const lang = value.attributes.get('xml:lang');
+      const datatype = value.attributes.get('datatype');
+      const dir = value.attributes.get('its:dir');
+      if (lang !== undefined && dir !== undefined) return DataFactory.literal(text, { language: lang, direction: dir } as unknown as string);
+      return lang !== undefined ? DataFactory.literal(text, lang) : DataFactory.literal(text, datatype !== undefined ? DataFactory.namedNode(datatype) : undefined);
+    }
+    case 'unbound':
+      return undefined;
+    default:
+      throw new Error(`unknown value element <${value.name}>`);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -219,6 +231,7 @@ export function parseSrj(source: string): ExpectedResult {
     variables.map((v) => {
       const term = bindings[v];
       if (term === undefined) return undefined;
+      if (term.termType === 'Quad') return term as RDF.Quad;
       if (term.termType !== 'NamedNode' && term.termType !== 'BlankNode' && term.termType !== 'Literal') throw new Error(`?${v} is bound to a ${term.termType}`);
       return term;
     }),
@@ -427,8 +440,9 @@ export interface CompareOptions {
 const UNBOUND = '(unbound)';
 type KeyRow = readonly string[];
 
+/** Whether a key is of a blank node, or of a triple term holding one (matched whole: a simplification). */
 function isBlankKey(key: string): boolean {
-  return key.startsWith('_:');
+  return key.startsWith('_:') || (key.startsWith('<<( ') && key.includes('_:'));
 }
 
 const NUMERIC = new Set(['integer', 'decimal', 'float', 'double'].map((t) => `http://www.w3.org/2001/XMLSchema#${t}`));
@@ -444,7 +458,9 @@ function keyOf(term: ResultTerm | undefined): string {
     const n = Number(term.value.trim());
     if (!Number.isNaN(n) || term.value.trim() === 'NaN') return `${String(n)}^^<${term.datatype.value}>`;
   }
-  return termKey(term);
+  if (term.termType === 'Quad') return `<<( ${keyOf(term.subject as ResultTerm)} ${keyOf(term.predicate as ResultTerm)} ${keyOf(term.object as ResultTerm)} )>>`;
+  const direction = term.termType === 'Literal' ? (term as { direction?: string }).direction : undefined;
+  return direction ? `${termKey(term)}--${direction}` : termKey(term);
 }
 
 /** How many backtracking steps a blank-node matching may take before giving up. */
@@ -561,7 +577,7 @@ function runsOf(rows: readonly KeyRow[], variables: readonly string[], orderBy: 
 /** A term in N-Triples-like syntax, for messages. */
 export function showTerm(term: ResultTerm | undefined): string {
   if (term === undefined) return '-';
-  const key = termKey(term);
+  const key = keyOf(term);
   return key.endsWith(`^^<${XSD}string>`) ? key.slice(0, -`^^<${XSD}string>`.length) : key;
 }
 

@@ -37,7 +37,7 @@ import type * as RDF from '@rdfjs/types';
 import { expect } from 'chai';
 import { DataFactory, Writer } from 'n3';
 import { Parser as SparqlParser, type SparqlQuery } from 'sparqljs';
-import { ConnectionFactory, N_QUADS, N_TRIPLES, QueryCompilationError, QuadlogError, Server, TURTLE, type ServerConnection } from '../../lib/index.js';
+import { ConnectionFactory, N_QUADS, N_TRIPLES, QueryCompilationError, QuadlogError, Server, TRIG, TURTLE, type ServerConnection } from '../../lib/index.js';
 import { DataStoreConnection } from '../../lib/api/data-store-connection.js';
 import { SPARQL_RESULTS_CSV, writeAnswers } from '../../lib/formats/answers/index.js';
 import { isomorphic } from '../helpers/isomorphism.js';
@@ -75,6 +75,7 @@ const SERVER_URL = 'w3c-sparql';
 const SUITES = [
   { id: 'sparql10', title: 'SPARQL 1.0 (DAWG data-r2)', manifest: `${W3C_SPARQL}/sparql10/manifest.ttl` },
   { id: 'sparql11', title: 'SPARQL 1.1', manifest: `${W3C_SPARQL}/sparql11/manifest-all.ttl` },
+  { id: 'sparql12', title: 'SPARQL 1.2', manifest: `${W3C_SPARQL}/sparql12/manifest.ttl` },
 ] as const;
 
 /** Whole folders that are not run (`suite/folder` → reason). */
@@ -296,6 +297,8 @@ function orderKeys(parsed: SparqlQuery | undefined, variables: readonly string[]
 function mediaTypeOf(path: string): string {
   if (/\.ttl$/i.test(path)) return TURTLE;
   if (/\.nt$/i.test(path)) return N_TRIPLES;
+  if (/\.nq$/i.test(path)) return N_QUADS;
+  if (/\.trig$/i.test(path)) return TRIG;
   throw new Error(`no media type for data file ${path}`);
 }
 
