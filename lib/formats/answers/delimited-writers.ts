@@ -26,6 +26,8 @@ export function csvField(value: string): string {
 /** Writes answers in the SPARQL CSV results format. */
 export class CsvAnswerWriter extends AnswerWriterBase {
   protected readonly booleanSupported = false;
+  /** Writes triple terms (made on first use). */
+  private tripleTerms: TurtleTermWriter | undefined;
 
   /**
    * A writer to `sink` of the media type `mediaType`; with an abbreviator, IRIs that a prefix
@@ -65,6 +67,9 @@ export class CsvAnswerWriter extends AnswerWriterBase {
         return `_:${term.value}`;
       case 'Literal':
         return term.value;
+      case 'Quad':
+        // a triple term keeps its structure: `<<( s p o )>>` with its parts as TSV writes them
+        return (this.tripleTerms ??= new TurtleTermWriter()).term(term);
       default:
         throw new TypeError(`not an answer term: ${(term as { termType: string }).termType}`);
     }

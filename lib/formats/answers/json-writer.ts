@@ -8,7 +8,7 @@
  * unless xsd:string.
  * @module
  */
-import { XSD_STRING } from '../../model/terms.js';
+import { XSD_STRING, directionOf } from '../../model/terms.js';
 import { AnswerWriterBase, type AnswerTerm } from './answer-writer.js';
 import { type PrefixAbbreviator, WrittenTerms } from './term-syntax.js';
 
@@ -70,11 +70,17 @@ export class JsonAnswerWriter extends AnswerWriterBase {
         return `{"type":"bnode","value":${JSON.stringify(term.value)}}`;
       case 'Literal': {
         const value = JSON.stringify(term.value);
-        if (term.language !== '') return `{"type":"literal","value":${value},"xml:lang":${JSON.stringify(term.language)}}`;
+        if (term.language !== '') {
+          const direction = directionOf(term);
+          return `{"type":"literal","value":${value},"xml:lang":${JSON.stringify(term.language)}${direction ? `,"its:dir":${JSON.stringify(direction)}` : ''}}`;
+        }
         const datatype = term.datatype.value;
         if (datatype === XSD_STRING) return `{"type":"literal","value":${value}}`;
         return `{"type":"literal","value":${value},"datatype":${this.iri(datatype)}}`;
       }
+      case 'Quad':
+        // SPARQL 1.2: a triple term
+        return `{"type":"triple","value":{"subject":${this.format(term.subject as AnswerTerm)},"predicate":${this.format(term.predicate as AnswerTerm)},"object":${this.format(term.object as AnswerTerm)}}}`;
       default:
         throw new TypeError(`not an answer term: ${(term as { termType: string }).termType}`);
     }

@@ -3,7 +3,7 @@
  * RDF terms in Turtle / N-Triples syntax (used by TSV and the Turtle result sets).
  * @module
  */
-import { XSD, XSD_STRING } from '../../model/terms.js';
+import { XSD, XSD_STRING, directionOf } from '../../model/terms.js';
 import type { AnswerTerm } from './answer-writer.js';
 import { BNODE_LABEL_RE, LOCAL_RE, PREFIX_NAME_RE, turtleString } from '../turtle-lexical.js';
 
@@ -203,11 +203,17 @@ export class TurtleTermWriter {
       case 'BlankNode':
         return `_:${blankNodeLabel(term.value)}`;
       case 'Literal': {
-        if (term.language !== '') return `${turtleString(term.value)}@${term.language}`;
+        if (term.language !== '') {
+          const direction = directionOf(term);
+          return `${turtleString(term.value)}@${term.language}${direction ? `--${direction}` : ''}`;
+        }
         const datatype = term.datatype.value;
         if (datatype === XSD_STRING) return turtleString(term.value);
         return shortLiteral(datatype, term.value) ?? `${turtleString(term.value)}^^${this.iri(datatype)}`;
       }
+      case 'Quad':
+        // RDF 1.2: a triple term, as Turtle, TSV and SPARQL write it
+        return `<<( ${this.format(term.subject as AnswerTerm)} ${this.format(term.predicate as AnswerTerm)} ${this.format(term.object as AnswerTerm)} )>>`;
       default:
         throw new TypeError(`not an answer term: ${(term as { termType: string }).termType}`);
     }

@@ -14,12 +14,14 @@
  * carriage return, U+FFFE, U+FFFF and unpaired surrogates) are written as U+FFFD.
  * @module
  */
-import { XSD_STRING } from '../../model/terms.js';
+import { XSD_STRING, directionOf } from '../../model/terms.js';
 import { AnswerWriterBase, type AnswerTerm } from './answer-writer.js';
 import type { PrefixAbbreviator } from './term-syntax.js';
 
 /** The namespace of the SPARQL results XML format. */
 export const SPARQL_RESULTS_NAMESPACE = 'http://www.w3.org/2005/sparql-results#';
+/** The namespace of the `its:dir` attribute giving a literal's base direction (SPARQL 1.2). */
+export const ITS_NAMESPACE = 'http://www.w3.org/2005/11/its';
 
 // eslint-disable-next-line no-control-regex
 const TEXT_SPECIAL_RE = /[&<>\r\u0000-\u0008\u000b\u000c\u000e-\u001f\ud800-\udfff\ufffe\uffff]/;
@@ -111,11 +113,19 @@ export class XmlAnswerWriter extends AnswerWriterBase {
         return `<bnode>${escapeXmlText(term.value)}</bnode>`;
       case 'Literal': {
         const value = escapeXmlText(term.value);
-        if (term.language !== '') return `<literal xml:lang="${escapeXmlAttribute(term.language)}">${value}</literal>`;
+        if (term.language !== '') {
+          const direction = directionOf(term);
+          // the its: namespace is declared where it is used, so that RDF 1.1 answers stay as they were
+          const dir = direction ? ` its:dir="${escapeXmlAttribute(direction)}" xmlns:its="${ITS_NAMESPACE}" its:version="2.0"` : '';
+          return `<literal xml:lang="${escapeXmlAttribute(term.language)}"${dir}>${value}</literal>`;
+        }
         const datatype = term.datatype.value;
         if (datatype === XSD_STRING) return `<literal>${value}</literal>`;
         return `<literal datatype="${escapeXmlAttribute(this.iri(datatype))}">${value}</literal>`;
       }
+      case 'Quad':
+        // SPARQL 1.2: a triple term
+        return `<triple><subject>${this.term(term.subject as AnswerTerm)}</subject><predicate>${this.term(term.predicate as AnswerTerm)}</predicate><object>${this.term(term.object as AnswerTerm)}</object></triple>`;
       default:
         throw new TypeError(`not an answer term: ${(term as { termType: string }).termType}`);
     }
