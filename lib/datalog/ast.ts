@@ -31,8 +31,46 @@ export interface ConstantTerm {
   readonly term: RDF.NamedNode | RDF.BlankNode | RDF.Literal | RDF.Quad;
 }
 
-/** An argument of an atom. */
+/** A variable or a constant (an argument of an atom that is not a triple term pattern). */
 export type DatalogTerm = VariableTerm | ConstantTerm;
+
+/**
+ * A triple term pattern `<<( s p o )>>` (RDF 1.2) with a variable somewhere inside it (a ground
+ * triple term is a {@link ConstantTerm}). Its parts are variables, constants or nested patterns.
+ * In a body atom it matches the triple terms of the store with those parts (read from the
+ * dictionary's triple term index, not from facts); in a head atom it builds the triple term
+ * from the values of its variables.
+ */
+export interface TripleTermPattern {
+  /** Discriminator. */
+  readonly kind: 'triple';
+  /** The subject: a variable, an IRI, a blank node or a nested pattern (see the parser's checks). */
+  readonly subject: AtomTerm;
+  /** The predicate: a variable or an IRI. */
+  readonly predicate: AtomTerm;
+  /** The object: any term or pattern. */
+  readonly object: AtomTerm;
+}
+
+/** An argument of an atom: a variable, a constant or a triple term pattern. */
+export type AtomTerm = DatalogTerm | TripleTermPattern;
+
+/** Calls `f` with the name of every variable of an argument, inside triple term patterns too (repeats included). */
+export function forEachTermVariable(term: AtomTerm, f: (name: string) => void): void {
+  if (term.kind === 'var') f(term.name);
+  else if (term.kind === 'triple') {
+    forEachTermVariable(term.subject, f);
+    forEachTermVariable(term.predicate, f);
+    forEachTermVariable(term.object, f);
+  }
+}
+
+/** The distinct variables (names without `?`) of an atom's arguments, inside triple term patterns too, in order. */
+export function atomVariableNames(args: readonly AtomTerm[]): string[] {
+  const out = new Set<string>();
+  for (const t of args) forEachTermVariable(t, (v) => out.add(v));
+  return [...out];
+}
 
 /**
  * An atom over a tuple table. Triple syntax is normalised: `[s, p, o]`, `p[s, o]` and `C[s]`
@@ -45,7 +83,7 @@ export interface TupleAtom {
   /** Tuple table name (`DefaultTriples`, `Quads` or a user table). */
   readonly table: string;
   /** The arguments, one per table position. */
-  readonly args: readonly DatalogTerm[];
+  readonly args: readonly AtomTerm[];
   /** Where the atom starts. */
   readonly position: SourcePosition;
 }

@@ -18,6 +18,7 @@ import { termToKey } from '../model/terms.js';
 import type { CompiledAtom, CompiledLiteral, CompiledRule, VariableScope } from './program.js';
 import type { TermValue, TermValues } from './term-values.js';
 import { evaluateSkolem, skolemReady } from './skolem.js';
+import { type CompiledTripleTerm, evaluateTripleTerm, tripleTermReady } from './triple-term-patterns.js';
 import { cheapest, constantRows, NONE, type PlanAtom, type TableStatistics } from '../planner/join-order.js';
 
 /** Which rows count for a scan; null means every visible row. */
@@ -29,6 +30,7 @@ export type MatchCallback = (slots: Int32Array) => boolean | void;
 type Step =
   | { readonly kind: 'scan'; readonly atom: CompiledAtom }
   | { readonly kind: 'skolem'; readonly args: Int32Array }
+  | { readonly kind: 'tripleTerm'; readonly literal: CompiledTripleTerm }
   | { readonly kind: 'filter'; readonly test: (slots: Int32Array) => boolean }
   | { readonly kind: 'bind'; readonly slot: number; readonly compute: (slots: Int32Array) => number }
   | { readonly kind: 'not'; readonly steps: readonly Step[]; readonly local: readonly number[] }
@@ -161,6 +163,12 @@ export class RuleEvaluator {
             for (const v of l.vars) bound.add(v);
             remaining.splice(i--, 1);
             progress = true;
+          } else if (l.kind === 'tripleTerm' && tripleTermReady(l, bound)) {
+            // a lookup of the triple term index by the triple term or by all its parts
+            steps.push({ kind: 'tripleTerm', literal: l });
+            for (const v of l.vars) bound.add(v);
+            remaining.splice(i--, 1);
+            progress = true;
           }
         }
       }
@@ -182,6 +190,8 @@ export class RuleEvaluator {
         best = candidates[cheapest(atoms, bases, atoms.map((_, k) => k), flags, values, bound.size > 0)]!;
       }
       if (best < 0) best = remaining.findIndex((l) => l.kind === 'aggregate');
+      // no atom left to bind a triple term pattern's term: the index's triple terms with the bound parts
+      if (best < 0) best = remaining.findIndex((l) => l.kind === 'tripleTerm');
       if (best < 0) break;
       const l = remaining.splice(best, 1)[0]!;
       steps.push(this.compileLiteral(rule, l, bound));
@@ -225,6 +235,8 @@ export class RuleEvaluator {
         return { kind: 'scan', atom: l.atom };
       case 'skolem':
         return { kind: 'skolem', args: l.args };
+      case 'tripleTerm':
+        return { kind: 'tripleTerm', literal: l };
       case 'filter': {
         const f = compileExpression(l.source.expression, { now: this.now });
         const get = this.getter(l.scope);
@@ -263,7 +275,7 @@ export class RuleEvaluator {
         const inner = new Set(bound);
         const steps = this.order(
           rule,
-          l.atoms.map((atom) => ({ kind: 'atom' as const, atom, vars: [...atom.args].filter((x) => x < 0).map((x) => -x - 1) })),
+          [...l.atoms.map((atom): CompiledLiteral => ({ kind: 'atom', atom, vars: [...atom.args].filter((x) => x < 0).map((x) => -x - 1) })), ...l.patterns],
           inner,
         );
         return { kind: 'not', steps, local: l.local };
@@ -326,6 +338,8 @@ export class RuleEvaluator {
         return this.scan(step.atom, steps, i, slots, onMatch);
       case 'skolem':
         return evaluateSkolem(step.args, slots, this.terms, (check) => this.exec(steps, i + 1, slots, check ? (s) => check(s) && onMatch(s) === true : onMatch));
+      case 'tripleTerm':
+        return evaluateTripleTerm(step.literal, slots, this.terms, () => this.exec(steps, i + 1, slots, onMatch));
       case 'filter':
         return step.test(slots) ? this.exec(steps, i + 1, slots, onMatch) : false;
       case 'bind': {

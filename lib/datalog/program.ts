@@ -21,10 +21,11 @@ import type { TermDictionary } from '../model/dictionary.js';
 import { RDF_NS, termToKey } from '../model/terms.js';
 import { type Catalogue, DATA_SOURCE_TABLE_TYPE } from '../storage/catalogue.js';
 import { DEFAULT_TRIPLES, QUADS } from '../storage/fact-store.js';
-import { aggregateArguments, type AggregateBinding, type AggregateLiteral, type BodyLiteral, type DatalogTerm, type Rule, type SourcePosition, type TupleAtom } from './ast.js';
+import { aggregateArguments, type AggregateBinding, type AggregateLiteral, type AtomTerm, type BodyLiteral, type Rule, type SourcePosition, type TupleAtom } from './ast.js';
 import { forEachVariable, inTermOrder } from '../expressions/index.js';
 import { checkSafety } from './safety.js';
 import { type CompiledSkolem, isSkolemAtom } from './skolem.js';
+import { atomTermText, type CompiledTripleTerm } from './triple-term-patterns.js';
 import { stratify, StratificationCycle, type DependencyEdge } from './stratify.js';
 
 /** An atom with table id, constants as term ids (>= 0) and variables as `-(slot + 1)`. */
@@ -52,9 +53,18 @@ export type CompiledLiteral =
   | { readonly kind: 'atom'; readonly atom: CompiledAtom; readonly vars: readonly number[] }
   // an atom over the built-in SKOLEM table: a function of its leading arguments (skolem.ts)
   | CompiledSkolem
+  // a triple term pattern of an atom: the triple term and its parts (triple-term-patterns.ts)
+  | CompiledTripleTerm
   | { readonly kind: 'filter'; readonly source: BodyLiteral & { kind: 'filter' }; readonly scope: VariableScope; readonly vars: readonly number[] }
   | { readonly kind: 'bind'; readonly source: BodyLiteral & { kind: 'bind' }; readonly scope: VariableScope; readonly slot: number; readonly vars: readonly number[] }
-  | { readonly kind: 'not'; readonly atoms: readonly CompiledAtom[]; readonly local: readonly number[]; readonly vars: readonly number[] }
+  | {
+      readonly kind: 'not';
+      readonly atoms: readonly CompiledAtom[];
+      /** The triple term patterns of the negated atoms (their slots are among `local`). */
+      readonly patterns: readonly CompiledTripleTerm[];
+      readonly local: readonly number[];
+      readonly vars: readonly number[];
+    }
   | {
       readonly kind: 'aggregate';
       readonly source: AggregateLiteral;
@@ -78,7 +88,10 @@ export interface CompiledRule {
   readonly slotNames: readonly string[];
   /** Head atoms. */
   readonly heads: readonly CompiledAtom[];
-  /** Body literals, in source order. */
+  /**
+   * Body literals, in source order (the literal at index i is the rule's body literal i), then
+   * the triple term patterns of the body's positive atoms and of the heads.
+   */
   readonly body: readonly CompiledLiteral[];
   /** The level of the rule (the level of its head nodes). */
   level: number;
@@ -492,15 +505,30 @@ function compileRule(key: string, rule: Rule, catalogue: Catalogue, dictionary: 
   checkSafety(rule);
   const slots = new SlotAllocator();
   const top: Resolve = (name) => slots.slot(name);
-  const atom = (a: TupleAtom, resolve: Resolve): CompiledAtom => {
+  // the triple term patterns of the atoms compiled into `patterns` (see triple-term-patterns.ts)
+  let patterns: CompiledTripleTerm[] = [];
+  let build = false;
+  const argument = (t: AtomTerm, resolve: Resolve, fresh: (name: string) => number): number => {
+    if (t.kind === 'var') return -(resolve(t.name) + 1);
+    if (t.kind === 'const') return dictionary.intern(termToKey(t.term));
+    const args = new Int32Array(4);
+    args[0] = argument(t.subject, resolve, fresh);
+    args[1] = argument(t.predicate, resolve, fresh);
+    args[2] = argument(t.object, resolve, fresh);
+    args[3] = -(fresh(atomTermText(t)) + 1);
+    const vars = [...new Set([...args].filter((x) => x < 0).map((x) => -x - 1))];
+    patterns.push({ kind: 'tripleTerm', args, build, vars });
+    return args[3];
+  };
+  const atom = (a: TupleAtom, resolve: Resolve, fresh: (name: string) => number = (name) => slots.fresh(name)): CompiledAtom => {
     const info = catalogue.tupleTables.get(a.table);
     if (!info) throw new RuleCompilationError(`line ${a.position.line}: column ${a.position.column}: tuple table '${a.table}' does not exist`);
     if (a.args.length < info.minArity || a.args.length > info.maxArity) {
       throw new RuleCompilationError(`line ${a.position.line}: column ${a.position.column}: tuple table '${a.table}' takes ${info.minArity === info.maxArity ? info.minArity : `${info.minArity} to ${info.maxArity}`} arguments, not ${a.args.length}`);
     }
     const args = new Int32Array(a.args.length);
-    a.args.forEach((t: DatalogTerm, i) => {
-      args[i] = t.kind === 'var' ? -(resolve(t.name) + 1) : dictionary.intern(termToKey(t.term));
+    a.args.forEach((t, i) => {
+      args[i] = argument(t, resolve, fresh);
     });
     return { tableId: info.id, args, node: '', level: 0 };
   };
@@ -525,10 +553,16 @@ function compileRule(key: string, rule: Rule, catalogue: Catalogue, dictionary: 
         // the variables after NOT EXISTS are the negation's own
         const own = new Map(l.existentialVariables.map((v) => [v, slots.fresh(v)]));
         const inner: Resolve = (name) => own.get(name) ?? resolve(name);
-        const atoms = l.atoms.map((a) => atom(a, inner));
-        const local = [...own.values()];
-        const all = [...new Set(atoms.flatMap(varsOfAtom))];
-        return { kind: 'not', atoms, local, vars: all.filter((v) => !local.includes(v)) };
+        // the slots of the negation's triple term patterns are its own too
+        const outer = patterns;
+        patterns = [];
+        const hidden: number[] = [];
+        const atoms = l.atoms.map((a) => atom(a, inner, (name) => hidden[hidden.push(slots.fresh(name)) - 1]!));
+        const negated = patterns;
+        patterns = outer;
+        const local = [...own.values(), ...hidden];
+        const all = [...new Set([...atoms.flatMap(varsOfAtom), ...negated.flatMap((p) => p.vars)])];
+        return { kind: 'not', atoms, patterns: negated, local, vars: all.filter((v) => !local.includes(v)) };
       }
       case 'aggregate': {
         // every variable inside an AGGREGATE but its group variables is the aggregate's own
@@ -540,7 +574,12 @@ function compileRule(key: string, rule: Rule, catalogue: Catalogue, dictionary: 
           if (s === undefined) own.set(name, (s = slots.fresh(name)));
           return s;
         };
-        const body = l.body.map((b) => literal(b, inner));
+        // the aggregate's triple term patterns are evaluated inside it
+        const outer = patterns;
+        patterns = [];
+        const body: CompiledLiteral[] = l.body.map((b) => literal(b, inner));
+        body.push(...patterns);
+        patterns = outer;
         const groupSlots = l.groupBy.map((v) => resolve(v));
         const resultSlots = l.bindings.map((b) => resolve(b.variable));
         const scope = scopeOf([...new Set(l.bindings.flatMap((b) => aggregateArguments(b).flatMap(expressionVariables)))], inner);
@@ -548,14 +587,16 @@ function compileRule(key: string, rule: Rule, catalogue: Catalogue, dictionary: 
       }
     }
   };
-  const body = rule.body.map((l) => literal(l, top));
+  const body: CompiledLiteral[] = rule.body.map((l) => literal(l, top));
   for (const h of rule.head) {
     // a table mounted on a data source is read from the source: nothing can be derived into it
     if (catalogue.tupleTables.get(h.table)?.type === DATA_SOURCE_TABLE_TYPE) {
       throw new RuleCompilationError(`line ${h.position.line}: column ${h.position.column}: tuple table '${h.table}' is mounted on a data source and cannot be used in a rule head`);
     }
   }
+  build = true;
   const heads = rule.head.map((h) => atom(h, top));
+  body.push(...patterns);
   return {
     key,
     rule,

@@ -22,9 +22,11 @@
  * @module
  */
 import { RuleCompilationError } from '../model/errors.js';
-import { aggregateArguments, type AggregateLiteral, type BodyLiteral, type Rule, type SourcePosition, type TupleAtom } from './ast.js';
+import { aggregateArguments, atomVariableNames, type AggregateLiteral, type BodyLiteral, type Rule, type SourcePosition, type TupleAtom } from './ast.js';
 import { expressionVariables } from './program.js';
 import { checkSkolemAtoms, checkSkolemPlacement, isSkolemAtom, skolemBinds } from './skolem.js';
+import { checkTripleTermPlacement } from './triple-term-patterns.js';
+import { SKOLEM_TABLE } from '../model/skolem.js';
 
 /** The functions rules may not use (sparqlalgebrajs operator names), with their SPARQL names. */
 const NONDETERMINISTIC_FUNCTIONS: ReadonlyMap<string, string> = new Map([
@@ -34,8 +36,9 @@ const NONDETERMINISTIC_FUNCTIONS: ReadonlyMap<string, string> = new Map([
   ['struuid', 'STRUUID'],
 ]);
 
+/** The variables of an atom, inside its triple term patterns too. */
 function atomVariables(atom: TupleAtom): string[] {
-  return atom.args.filter((t) => t.kind === 'var').map((t) => (t as { name: string }).name);
+  return atomVariableNames(atom.args);
 }
 
 function fail(position: SourcePosition, message: string): never {
@@ -141,6 +144,7 @@ function checkAggregate(l: AggregateLiteral): void {
 
 /** Throws RuleCompilationError (with line and column) when the rule is unsafe. */
 export function checkSafety(rule: Rule): void {
+  checkTripleTermPlacement(rule, SKOLEM_TABLE);
   checkSkolemPlacement(rule);
   const positive = boundVariables(rule.body);
   checkSkolemAtoms(rule.body, positive);

@@ -16,8 +16,8 @@
  */
 import { RuleCompilationError } from '../model/errors.js';
 import { SKOLEM_TABLE } from '../model/skolem.js';
-import { termText } from '../model/terms.js';
-import type { BodyLiteral, DatalogTerm, Rule, SourcePosition, TupleAtom } from './ast.js';
+import type { AtomTerm, BodyLiteral, Rule, SourcePosition, TupleAtom } from './ast.js';
+import { atomTermText } from './triple-term-patterns.js';
 
 /** A compiled SKOLEM atom: arguments as term ids (>= 0) or `-(slot + 1)` for variables. */
 export interface CompiledSkolem {
@@ -47,8 +47,8 @@ function fail(position: SourcePosition, message: string): never {
 }
 
 /** A term as Datalog text (for messages). */
-function datalogTermText(t: DatalogTerm): string {
-  return t.kind === 'var' ? `?${t.name}` : termText(t.term);
+function datalogTermText(t: AtomTerm): string {
+  return atomTermText(t);
 }
 
 /** A SKOLEM atom as Datalog text (for messages). */
@@ -62,11 +62,11 @@ export function skolemAtomText(atom: TupleAtom): string {
  * it added anything (for a fixpoint with BINDs).
  */
 export function skolemBinds(atom: TupleAtom, bound: Set<string>): boolean {
-  const isBound = (t: DatalogTerm): boolean => t.kind === 'const' || bound.has(t.name);
+  const isBound = (t: AtomTerm): boolean => t.kind === 'const' || (t.kind === 'var' && bound.has(t.name));
   const last = atom.args[atom.args.length - 1]!;
   const leading = atom.args.slice(0, -1);
   let added = false;
-  const bind = (t: DatalogTerm): void => {
+  const bind = (t: AtomTerm): void => {
     if (t.kind === 'var' && !bound.has(t.name)) {
       bound.add(t.name);
       added = true;
@@ -83,7 +83,7 @@ export function skolemBinds(atom: TupleAtom, bound: Set<string>): boolean {
  * its last argument.
  */
 export function checkSkolemAtoms(literals: readonly BodyLiteral[], bound: ReadonlySet<string>): void {
-  const isBound = (t: DatalogTerm): boolean => t.kind === 'const' || bound.has(t.name);
+  const isBound = (t: AtomTerm): boolean => t.kind === 'const' || (t.kind === 'var' && bound.has(t.name));
   for (const atom of literals) {
     if (!isSkolemAtom(atom)) continue;
     const last = atom.args[atom.args.length - 1]!;

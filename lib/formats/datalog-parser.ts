@@ -37,8 +37,8 @@ import type {
   AggregateLiteral,
   BindLiteral,
   BodyLiteral,
+  AtomTerm,
   DatalogDocument,
-  DatalogTerm,
   FilterLiteral,
   NegationLiteral,
   Rule,
@@ -133,7 +133,8 @@ const PN_CHARS_RE = new RegExp(`^${PN_CHARS}$`, 'u');
 const VARNAME_RE = new RegExp(VARNAME, 'uy');
 const BNODE_LABEL_RE = new RegExp(`[${PN_CHARS_U}0-9](?:${PN_CHARS_OR_DOT}*${PN_CHARS})?`, 'uy');
 const IDENTIFIER_RE = /[A-Za-z_][A-Za-z0-9_]*/y;
-const LANGTAG_RE = /[A-Za-z]+(?:-[A-Za-z0-9]+)*/y;
+// a language tag, with an RDF 1.2 base direction after `--` (`en--ltr`)
+const LANGTAG_RE = /[A-Za-z]+(?:-[A-Za-z0-9]+)*(?:--[A-Za-z]+)?/y;
 const NUMBER_RE =
   /[+-]?(?:[0-9]+\.[0-9]*[eE][+-]?[0-9]+|\.[0-9]+[eE][+-]?[0-9]+|[0-9]+[eE][+-]?[0-9]+|[0-9]*\.[0-9]+|[0-9]+)/y;
 const HEX_RE = /^[0-9A-Fa-f]+$/;
@@ -148,7 +149,8 @@ const ECHAR: Readonly<Record<string, string>> = {
   "'": "'",
   '\\': '\\',
 };
-const MULTI_CHAR_PUNCT = [':-', '^^', '&&', '||', '!=', '>=', '<='];
+// `<<(` and `)>>` enclose an RDF 1.2 triple term
+const MULTI_CHAR_PUNCT = ['<<(', ')>>', ':-', '^^', '&&', '||', '!=', '>=', '<='];
 /** The binary operators of expressions, each a level of the parsed tree when chained. */
 const CHAIN_OPERATORS: ReadonlySet<string> = new Set(['+', '-', '*', '/', '&&', '||', '=', '!=', '<', '>', '<=', '>=']);
 
@@ -689,8 +691,8 @@ class DatalogParser {
         return;
       }
       if (t.kind !== 'punct') continue;
-      if (t.value === '(' || t.value === '[') depth++;
-      else if (t.value === ')' || t.value === ']') depth = Math.max(0, depth - 1);
+      if (t.value === '(' || t.value === '[' || t.value === '<<(') depth++;
+      else if (t.value === ')' || t.value === ']' || t.value === ')>>') depth = Math.max(0, depth - 1);
       else if (t.value === '.') {
         const following = this.tokens[k + 1]!;
         const endsLine =
@@ -818,7 +820,7 @@ class DatalogParser {
     if (first.kind === 'iri' || first.kind === 'pname') {
       const iri = this.iri(first);
       this.next();
-      const predicate: DatalogTerm = { kind: 'const', term: DataFactory.namedNode(iri) };
+      const predicate: AtomTerm = { kind: 'const', term: DataFactory.namedNode(iri) };
       this.expectPunct('[', `'[' after ${this.describe(first)}`);
       const s = this.term('a term');
       if (this.isPunct(',')) {
@@ -848,7 +850,7 @@ class DatalogParser {
     this.fail(first, expected);
   }
 
-  private graphAtom(triple: DatalogTerm[], position: SourcePosition): TupleAtom {
+  private graphAtom(triple: AtomTerm[], position: SourcePosition): TupleAtom {
     if (this.startsTerm()) {
       const graph = this.term('a graph term');
       return { kind: 'atom', table: QUADS, args: [...triple, graph], position };
@@ -891,7 +893,7 @@ class DatalogParser {
     return namespace + token.value;
   }
 
-  private term(what: string, predicate = false): DatalogTerm {
+  private term(what: string, predicate = false): AtomTerm {
     const t = this.peek();
     switch (t.kind) {
       case 'var':
@@ -926,6 +928,7 @@ class DatalogParser {
         }
         break;
       case 'punct':
+        if (t.value === '<<(') return this.tripleTerm(0);
         if (t.value === '<') {
           throw new StatementError(t.start, 'invalid IRI (IRIs are written <…> without spaces, quotes or braces)', true);
         }
@@ -933,14 +936,46 @@ class DatalogParser {
       default:
         break;
     }
-    this.fail(t, `${what} (a variable, IRI, blank node or literal)`);
+    this.fail(t, `${what} (a variable, IRI, blank node, literal or triple term)`);
+  }
+
+  /**
+   * A triple term `<<( s p o )>>` (RDF 1.2) at the current token: a constant when it holds no
+   * variable, else a pattern. Its subject is a variable, an IRI or a blank node, its predicate a
+   * variable or an IRI, its object any term (a triple term nested to any depth).
+   */
+  private tripleTerm(depth: number): AtomTerm {
+    const open = this.next();
+    if (depth >= MAX_NESTING_DEPTH) throw new StatementError(open.start, nestingMessage('the triple term'));
+    const part = (what: string, allowed: ReadonlySet<TokenKind>, description: string): AtomTerm => {
+      const t = this.peek();
+      if (!allowed.has(t.kind) && !(what === 'predicate' && t.kind === 'name' && t.value === 'a')) {
+        this.fail(t, `the ${what} of a triple term (${description})`);
+      }
+      if (t.kind === 'punct') return this.tripleTerm(depth + 1);
+      return this.term(`the ${what} of a triple term`, what === 'predicate');
+    };
+    const subject = part('subject', TRIPLE_SUBJECT_TOKENS, 'a variable, IRI or blank node');
+    const predicate = part('predicate', TRIPLE_PREDICATE_TOKENS, 'a variable or IRI');
+    const objectToken = this.peek();
+    const object = objectToken.kind === 'punct' && objectToken.value === '<<(' ? this.tripleTerm(depth + 1) : this.term('the object of a triple term');
+    this.expectPunct(')>>', `')>>' closing the triple term`);
+    if (subject.kind === 'const' && predicate.kind === 'const' && object.kind === 'const') {
+      return { kind: 'const', term: DataFactory.quad(subject.term as RDF.NamedNode | RDF.BlankNode, predicate.term as RDF.NamedNode, object.term) };
+    }
+    return { kind: 'triple', subject, predicate, object };
   }
 
   private literalSuffix(value: string): RDF.Literal {
     const t = this.peek();
     if (t.kind === 'langtag') {
       this.next();
-      return DataFactory.literal(value, t.value);
+      const dashes = t.value.indexOf('--');
+      if (dashes < 0) return DataFactory.literal(value, t.value);
+      // RDF 1.2 base direction
+      const direction = t.value.slice(dashes + 2).toLowerCase();
+      if (direction !== 'ltr' && direction !== 'rtl') throw new StatementError(t.start + dashes + 3, `the base direction of a literal is ltr or rtl, not ${this.showContent ? `'${t.value.slice(dashes + 2)}'` : 'this'}`, true);
+      return rdfjsFactory.literal(value, { language: t.value.slice(0, dashes), direction });
     }
     if (t.kind === 'punct' && t.value === '^^') {
       this.next();
@@ -1129,7 +1164,9 @@ class DatalogParser {
           return { from, to: close, close, topLevel };
         }
         depth--;
-      } else if (t.kind === 'punct' && t.value === '(') {
+      } else if (t.kind === 'punct' && t.value === ')>>' && depth > 0) {
+        depth--;
+      } else if (t.kind === 'punct' && (t.value === '(' || t.value === '<<(')) {
         if (depth === 0) topLevel.push(this.pos);
         depth++;
         this.next();
@@ -1206,9 +1243,9 @@ class DatalogParser {
         if (signed && k > from && previous !== undefined && previous.kind !== 'punct' && ++operators[operators.length - 1]! > 2 * MAX_NESTING_DEPTH) refuse(t);
         continue;
       }
-      if (t.value === '(') {
+      if (t.value === '(' || t.value === '<<(') {
         if (operators.push(0) > MAX_NESTING_DEPTH + 1) refuse(t);
-      } else if (t.value === ')') {
+      } else if (t.value === ')' || t.value === ')>>') {
         if (operators.length > 1) operators.pop();
       } else if (CHAIN_OPERATORS.has(t.value) && ++operators[operators.length - 1]! > 2 * MAX_NESTING_DEPTH) refuse(t);
     }
@@ -1272,6 +1309,14 @@ class DatalogParser {
     return new StatementError(offset, `invalid expression in ${context}: expected ${expected}, found ${found}`);
   }
 }
+
+/** The tokens that may start the subject of a triple term. */
+const TRIPLE_SUBJECT_TOKENS: ReadonlySet<TokenKind> = new Set(['var', 'iri', 'pname', 'bnode']);
+/** The tokens that may start the predicate of a triple term (and the name `a`). */
+const TRIPLE_PREDICATE_TOKENS: ReadonlySet<TokenKind> = new Set(['var', 'iri', 'pname']);
+
+/** n3's factory as the RDF/JS type declares it (n3's own declarations lack base directions). */
+const rdfjsFactory: RDF.DataFactory = DataFactory;
 
 /** Tuple table names that must be quoted because they are keywords. */
 const KEYWORDS = new Set(['NOT', 'FILTER', 'BIND', 'AGGREGATE', 'EXIST', 'EXISTS', 'IN', 'ON', 'AS', 'DISTINCT', 'PREFIX', 'BASE']);

@@ -15,8 +15,8 @@
  * @module
  */
 import type * as RDF from '@rdfjs/types/data-model.js';
-import type { BodyLiteral, DatalogTerm, Rule, TupleAtom } from '../datalog/ast.js';
-import { RDF_NS, XSD } from '../model/terms.js';
+import type { AtomTerm, BodyLiteral, Rule, TupleAtom } from '../datalog/ast.js';
+import { directionOf, RDF_NS, XSD } from '../model/terms.js';
 import { DATALOG_KEYWORDS } from './datalog-parser.js';
 import { BNODE_LABEL_RE, LOCAL_RE, PREFIX_NAME_RE, turtleString, VARNAME_RE } from './turtle-lexical.js';
 
@@ -76,8 +76,10 @@ class TermWriter {
     return iriRef(iri);
   }
 
-  term(term: DatalogTerm, predicate = false): string {
+  term(term: AtomTerm, predicate = false): string {
     if (term.kind === 'var') return variable(term.name);
+    // a triple term pattern with variables inside (RDF 1.2), written as in Turtle 1.2
+    if (term.kind === 'triple') return `<<( ${this.term(term.subject)} ${this.term(term.predicate, true)} ${this.term(term.object)} )>>`;
     return this.constant(term.term, predicate);
   }
 
@@ -98,7 +100,11 @@ class TermWriter {
   }
 
   private literal(term: RDF.Literal): string {
-    if (term.language !== '') return `${turtleString(term.value)}@${term.language}`;
+    if (term.language !== '') {
+      // RDF 1.2 base direction: `"…"@en--ltr`
+      const direction = directionOf(term);
+      return `${turtleString(term.value)}@${term.language}${direction ? `--${direction}` : ''}`;
+    }
     const datatype = term.datatype.value;
     const value = term.value;
     switch (datatype) {
@@ -149,8 +155,8 @@ class DatalogWriter {
     return `${name}(${args.map((t) => this.terms.term(t)).join(', ')})`;
   }
 
-  private triple(args: readonly DatalogTerm[]): string {
-    const [s, p, o] = args as readonly [DatalogTerm, DatalogTerm, DatalogTerm];
+  private triple(args: readonly AtomTerm[]): string {
+    const [s, p, o] = args as readonly [AtomTerm, AtomTerm, AtomTerm];
     return `[${this.terms.term(s)}, ${this.terms.term(p, true)}, ${this.terms.term(o)}]`;
   }
 

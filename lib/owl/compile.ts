@@ -15,6 +15,7 @@ import { among, and, argument, compare, constantTerm, datatype, differentValues,
 import { type ClassExpression, expressionText, isDataRange, type PropertyExpression, THING } from './expressions.js';
 import { type ObjectTerm, termKey } from './rdf-graph.js';
 import { type DatatypeTest, datatypeTest, passes, V } from './vocabulary.js';
+import { atomTermText } from '../datalog/triple-term-patterns.js';
 
 /** A condition of a rule body, before variables bound by enumerations are substituted. */
 export type Condition =
@@ -486,7 +487,7 @@ export function ruleKey(rule: Rule): string {
 
 /** An atom's table and arguments as text. */
 function atomKey(a: TupleAtom): string {
-  return `${a.table}(${a.args.map((t) => (t.kind === 'var' ? `?${t.name}` : termKey(t.term))).join(', ')})`;
+  return `${a.table}(${a.args.map((t) => (t.kind === 'var' ? `?${t.name}` : t.kind === 'const' ? termKey(t.term) : atomTermText(t))).join(', ')})`;
 }
 
 /** Atoms without repetitions (by their arguments), in order. */
@@ -494,7 +495,7 @@ function dedupeAtoms(atoms: readonly TupleAtom[]): TupleAtom[] {
   const seen = new Set<string>();
   const out: TupleAtom[] = [];
   for (const a of atoms) {
-    const key = a.args.map((t) => (t.kind === 'var' ? `?${t.name}` : termKey(t.term))).join(' ');
+    const key = a.args.map((t) => (t.kind === 'var' ? `?${t.name}` : t.kind === 'const' ? termKey(t.term) : atomTermText(t))).join(' ');
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(a);

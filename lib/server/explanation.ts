@@ -8,14 +8,14 @@
  */
 import type * as RDF from '@rdfjs/types/data-model.js';
 import type { OrderedMap } from 'immutable';
-import type { DatalogTerm, Rule, TupleAtom, BodyLiteral } from '../datalog/ast.js';
+import type { AtomTerm, Rule, TupleAtom, BodyLiteral } from '../datalog/ast.js';
 import { type GroundFact, type Proof, ProofSearch, type RuleInstance } from '../datalog/explanation.js';
 import { compileProgram, type CompiledProgram, type CompiledRule } from '../datalog/program.js';
 import { parseDatalog } from '../formats/datalog-parser.js';
 import { writeDatalog } from '../formats/datalog-writer.js';
 import type { TermDictionary } from '../model/dictionary.js';
 import { AccessDeniedError, BadRequestError, ParsingError } from '../model/errors.js';
-import { type FactTerm, keyToTerm, termToKey } from '../model/terms.js';
+import { type FactTerm, keyToTerm, QuadlogDataFactory as DataFactory, termToKey } from '../model/terms.js';
 import { BUILTIN_TABLE_TYPE, storesFacts, type StoredRule } from '../storage/catalogue.js';
 import { type FactAccess, readableFacts } from '../storage/fact-access.js';
 import type { StoreState } from '../storage/fact-store.js';
@@ -213,7 +213,17 @@ function scopeOf(rule: CompiledRule): Map<string, number> {
 
 /** Replaces the variables of `rule`'s own scope by their values. */
 function groundRule(rule: Rule, values: ReadonlyMap<string, RDF.NamedNode | RDF.BlankNode | RDF.Literal | RDF.Quad>): Rule {
-  const term = (t: DatalogTerm, local: ReadonlySet<string>): DatalogTerm => {
+  const term = (t: AtomTerm, local: ReadonlySet<string>): AtomTerm => {
+    if (t.kind === 'triple') {
+      // a triple term pattern: its variables replaced, and a constant once it is ground
+      const subject = term(t.subject, local);
+      const predicate = term(t.predicate, local);
+      const object = term(t.object, local);
+      if (subject.kind === 'const' && predicate.kind === 'const' && object.kind === 'const') {
+        return { kind: 'const', term: DataFactory.quad(subject.term as RDF.NamedNode | RDF.BlankNode, predicate.term as RDF.NamedNode, object.term) };
+      }
+      return { kind: 'triple', subject, predicate, object };
+    }
     if (t.kind !== 'var' || local.has(t.name)) return t;
     const v = values.get(t.name);
     return v ? { kind: 'const', term: v } : t;

@@ -409,7 +409,7 @@ function importDatalog(
     const tuple = new Uint32Array(args.length);
     let ground = true;
     args.forEach((t, i) => {
-      if (t.kind === 'var') ground = false;
+      if (t.kind !== 'const') ground = false;
       else tuple[i] = dictionary.intern(termToKey(t.term));
     });
     if (!ground) {

@@ -6,7 +6,7 @@ import type {
   BindLiteral,
   BodyLiteral,
   ConstantTerm,
-  DatalogTerm,
+  AtomTerm,
   FilterLiteral,
   NegationLiteral,
   Rule,
@@ -20,8 +20,9 @@ const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
 const PREFIX = `@prefix : <${EX}> .\n@prefix xsd: <${XSD}> .\n`;
 
 /** A term as a short string: `?x`, `<iri>`, `_:b`, `"v"@l`, `"v"^^<dt>`. */
-function show(t: DatalogTerm): string {
+function show(t: AtomTerm): string {
   if (t.kind === 'var') return `?${t.name}`;
+  if (t.kind === 'triple') return `<<( ${show(t.subject)} ${show(t.predicate)} ${show(t.object)} )>>`;
   return showTerm(t.term);
 }
 
@@ -135,7 +136,7 @@ describe('parseDatalog', () => {
       const rule = oneRule('[$x, a, ?y] :- [$x, :p, ?y] .');
       expect(rule.head.map(atom)).to.deep.equal([`DefaultTriples(?x, <${RDF_TYPE}>, ?y)`]);
       expect(errorsOf(`${PREFIX}[a, :p, :o] .`)).to.deep.equal([
-        [3, 2, "expected the subject (a variable, IRI, blank node or literal), found 'a'"],
+        [3, 2, "expected the subject (a variable, IRI, blank node, literal or triple term), found 'a'"],
       ]);
     });
 
@@ -583,7 +584,7 @@ describe('parseDatalog', () => {
       ]);
       expect(errorsOf('<p>(?x) .')).to.deep.equal([[1, 4, "expected '[' after IRI <p>, found '('"]]);
       expect(errorsOf('T ?x .')).to.deep.equal([[1, 3, "expected '(' after the tuple table name 'T', found variable ?x"]]);
-      expect(errorsOf('T() .')).to.deep.equal([[1, 3, "expected a term (a variable, IRI, blank node or literal), found ')'"]]);
+      expect(errorsOf('T() .')).to.deep.equal([[1, 3, "expected a term (a variable, IRI, blank node, literal or triple term), found ')'"]]);
       expect(errorsOf(':- [?x, <p>, ?y] .')).to.deep.equal([[1, 1, "expected an atom or a declaration, found ':-'"]]);
       expect(errorsOf('[?x, <p>, ?y] :- ?x .')).to.deep.equal([
         [1, 18, 'expected a body formula (an atom, FILTER, BIND, NOT or AGGREGATE), found variable ?x'],

@@ -13,7 +13,7 @@
  * `explanation-checker.ts`.
  */
 import { Algebra } from 'sparqlalgebrajs';
-import type { DatalogTerm, Rule, TupleAtom } from '../../lib/datalog/ast.js';
+import type { AtomTerm, Rule, TupleAtom } from '../../lib/datalog/ast.js';
 import { termToKey } from '../../lib/model/terms.js';
 
 /** A term of a rule, with constants as keys. */
@@ -36,7 +36,8 @@ interface GroundedRule {
   readonly variables: readonly string[];
 }
 
-function term(t: DatalogTerm): Term {
+function term(t: AtomTerm): Term {
+  if (t.kind === 'triple') throw new Error('brute-force oracle: triple term patterns are not supported');
   return t.kind === 'var' ? { variable: t.name } : { key: termToKey(t.term) };
 }
 

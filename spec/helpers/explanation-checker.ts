@@ -40,6 +40,7 @@ function ground(atom: TupleAtom, bindings: Bindings, local: ReadonlySet<string> 
   const keys: string[] = [];
   for (const t of atom.args) {
     if (t.kind === 'const') keys.push(termToKey(t.term));
+    else if (t.kind === 'triple') throw new Error('explanation checker: triple term patterns are not supported');
     else {
       if (local.has(t.name)) return undefined;
       const v = bindings.get(t.name);
@@ -52,7 +53,7 @@ function ground(atom: TupleAtom, bindings: Bindings, local: ReadonlySet<string> 
 
 /** Whether some fact matches an atom whose variables not bound (or local) match anything. */
 function anyMatch(atom: TupleAtom, bindings: Bindings, local: ReadonlySet<string>, facts: ReadonlyMap<string, boolean>): boolean {
-  const parts = atom.args.map((t) => (t.kind === 'const' ? termToKey(t.term) : local.has(t.name) || !bindings.has(t.name) ? undefined : termToKey(bindings.get(t.name)!)));
+  const parts = atom.args.map((t) => (t.kind === 'const' ? termToKey(t.term) : t.kind === 'triple' ? undefined : local.has(t.name) || !bindings.has(t.name) ? undefined : termToKey(bindings.get(t.name)!)));
   for (const line of facts.keys()) {
     if (!line.startsWith(`${atom.table}(`)) continue;
     const keys = line.slice(atom.table.length + 1, -1).split(' ');
@@ -61,7 +62,7 @@ function anyMatch(atom: TupleAtom, bindings: Bindings, local: ReadonlySet<string
     const values = new Map<string, string>();
     let consistent = true;
     atom.args.forEach((t, i) => {
-      if (t.kind === 'const' || parts[i] !== undefined) return;
+      if (t.kind !== 'var' || parts[i] !== undefined) return;
       const seen = values.get(t.name);
       if (seen === undefined) values.set(t.name, keys[i]!);
       else if (seen !== keys[i]) consistent = false;
