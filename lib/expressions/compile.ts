@@ -203,7 +203,7 @@ function toValue(term: RDF.Term): Value {
       return DataFactory.literal(lit.value, DataFactory.namedNode(lit.datatype.value));
     }
     case 'Quad':
-      return DataFactory.quad(toValue(term.subject) as RDF.Quad_Subject, toValue(term.predicate) as RDF.Quad_Predicate, toValue(term.object) as RDF.Quad_Object);
+      return DataFactory.quad(toValue(term.subject) as RDF.Quad_Subject, toValue(term.predicate) as RDF.Quad_Predicate, toValue(term.object));
     default:
       throw new ExpressionError(`a ${term.termType} cannot occur in an expression`);
   }

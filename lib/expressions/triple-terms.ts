@@ -2,7 +2,6 @@
  * SPARQL 1.2's functions on triple terms: TRIPLE, SUBJECT, PREDICATE, OBJECT and isTRIPLE.
  * @module
  */
-import type * as RDF from '@rdfjs/types/data-model.js';
 import { DataFactory } from 'n3';
 import { fail } from './errors.js';
 import { type Value, describe } from './values.js';

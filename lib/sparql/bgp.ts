@@ -115,7 +115,8 @@ export function matchTripleTerms(index: TripleTermIndex, s: number, p: number, o
     const id = index.find(s, p, o);
     return id >= 0 && onMatch(s, p, o, id) === true;
   }
-  return index.match(s, p, o, (id, ms, mp, mo) => onMatch(ms, mp, mo, id) === true);
+  // the index goes on while its callback returns true, and returns false when stopped
+  return !index.match(s, p, o, (id, ms, mp, mo) => onMatch(ms, mp, mo, id) !== true);
 }
 
 /** {@link matchTripleTerms} as a resumable scan (see {@link QuadSource.matcher}): the matches are listed once, then reported `budget` at a time. */

@@ -36,6 +36,7 @@
  */
 import type * as RDF from '@rdfjs/types/data-model.js';
 import { DataFactory } from 'n3';
+import { termToKey } from '../model/terms.js';
 import { Algebra } from '../expressions/sparql-libraries.js';
 import { InterruptedError, QueryCompilationError } from '../model/errors.js';
 import { forEachVariable, type Value } from '../expressions/index.js';
@@ -133,14 +134,15 @@ export class Engine implements ExpressionHost {
     forEachTripleTermPattern(op, (t) => void this.slot(this.tripleTermName(t)));
   }
 
-  /** The hidden variables that stand for triple terms written with variables, by term object (see `bgp.ts`, TripleTermAtoms). */
-  private readonly tripleTermNames = new WeakMap<RDF.Quad, string>();
-
-  /** The name of the hidden variable standing for a triple term written with variables (a space in it: no query can name it). */
+  /**
+   * The name of the hidden variable standing for a triple term written with variables: its
+   * text, after a space (no query can name it). Equal triple terms share it: their values are
+   * equal whenever their variables' are, and a copy of a pattern finds the slot given before
+   * evaluation.
+   */
   private tripleTermName(t: RDF.Quad): string {
-    let name = this.tripleTermNames.get(t);
-    if (name === undefined) this.tripleTermNames.set(t, (name = ` triple term ${this.slots.size}`));
-    return name;
+    const text = (x: RDF.Term): string => (x.termType === 'Variable' ? `?${x.value}` : x.termType === 'Quad' ? `<<( ${text(x.subject)} ${text(x.predicate)} ${text(x.object)} )>>` : termToKey(x));
+    return ` ${text(t)}`;
   }
 
   /** A fresh solution with every slot unbound. */

@@ -353,7 +353,7 @@ function isGround(t: RDF.Term): boolean {
 function toN3(t: RDF.Term): QueryTerm {
   if (t.termType === 'NamedNode') return DataFactory.namedNode(t.value);
   if (t.termType === 'BlankNode') return DataFactory.blankNode(t.value);
-  if (t.termType === 'Quad') return DataFactory.quad(toN3(t.subject) as RDF.Quad_Subject, toN3(t.predicate) as RDF.Quad_Predicate, toN3(t.object) as RDF.Quad_Object);
+  if (t.termType === 'Quad') return DataFactory.quad(toN3(t.subject) as RDF.Quad_Subject, toN3(t.predicate) as RDF.Quad_Predicate, toN3(t.object));
   const l = t as RDF.Literal;
   const direction = directionOf(l);
   if (l.language && direction) return DataFactory.literal(l.value, { language: l.language, direction } as unknown as string);

@@ -20,6 +20,12 @@ import { QueryTerms } from './query-terms.js';
 import { describeTupleAtom, type TupleAtomPattern, type TupleAtomSplit, tupleAtomsOf, TupleTableReader } from './tuple-table-access.js';
 import type { UpdateTarget } from './types.js';
 
+/** Whether a term holds neither variables nor blank nodes (at any depth). */
+function isGroundTerm(t: RDF.Term): boolean {
+  if (t.termType === 'Variable' || t.termType === 'BlankNode') return false;
+  return t.termType !== 'Quad' || (isGroundTerm(t.subject) && isGroundTerm(t.predicate) && isGroundTerm(t.object));
+}
+
 /** Runs every operation of an update, in order. */
 export async function executeUpdate(op: Algebra.Operation, target: UpdateTarget, baseIRI: string): Promise<void> {
   const ops = op.type === Algebra.types.COMPOSITE_UPDATE ? op.updates : [op];
@@ -221,6 +227,12 @@ function deleteInsert(op: Algebra.DeleteInsert, target: UpdateTarget, baseIRI: s
       return id;
     }
     if (t.termType === 'DefaultGraph') return -2;
+    if (t.termType === 'Quad' && !isGroundTerm(t)) {
+      // a triple term with variables or blank nodes: interned from its parts' keys (-1 when one is unbound or misplaced)
+      const parts = [value(t.subject, s, bnodes), value(t.predicate, s, bnodes), value(t.object, s, bnodes)];
+      if (parts.some((x) => x < 0) || dictionary.kindOf(parts[0]!) === 0x22 || dictionary.kindOf(parts[0]!) === 0x28 || dictionary.kindOf(parts[1]!) !== 0x3c) return -1;
+      return dictionary.intern(`(${parts.map((x) => dictionary.keyOf(x)).join(' ')})`);
+    }
     return dictionary.intern(termToKey(t));
   };
   /** The template's triples for every solution; its tuple table atoms' tuples go to `tuples` (with their table's id). */

@@ -92,7 +92,24 @@ const EXCLUDED_FOLDERS: Readonly<Record<string, string>> = {
  * Tests that run but are known to fail (`suite/folder/mf:name` → reason). They must still
  * fail, so that the list is kept honest.
  */
-const KNOWN_FAILURES: Readonly<Record<string, string>> = {};
+const KNOWN_FAILURES: Readonly<Record<string, string>> = {
+  'sparql12/grouping/Reuse of SELECT variable in an aggregating query': 'sparqlalgebrajs refuses the reuse of a SELECT variable in an aggregating query, which SPARQL 1.2 allows',
+  'sparql12/codepoint-escapes/surrogate-esc-01-bad.rq': 'a \\u escape of a surrogate code point is not refused yet',
+  'sparql12/codepoint-escapes/surrogate-esc-04-bad.rq': 'a \\u escape of a surrogate code point is not refused yet',
+  'sparql12/codepoint-escapes/surrogate-esc-05-bad.rq': 'a \\u escape of a surrogate code point is not refused yet',
+  'sparql12/eval-triple-terms/Reified triples - GRAPH': 'triple-term patterns inside GRAPH ?g find nothing yet (not investigated)',
+  'sparql12/eval-triple-terms/Reified triples - GRAPHs with blank node': 'triple-term patterns inside GRAPH ?g find nothing yet (not investigated)',
+  'sparql12/eval-triple-terms/Reified triples - Embedded triple - BIND - CONSTRUCT': 'not investigated yet',
+  'sparql12/eval-triple-terms/Reified triples - Update': 'not investigated yet',
+  'sparql12/expression/not-not': 'sparqljs refuses `!!` and the text has no SPARQL 1.2-only syntax, so traqula is not asked',
+  'sparql12/lang-basedir/LANG': 'LANG of a literal with a base direction: not investigated yet',
+  'sparql12/lang-basedir/CONCAT and rdf:dirLangString': 'the string functions do not keep a base direction yet',
+  'sparql12/syntax/Nested aggregate functions': 'refused at evaluation (ExpressionError), not at compilation',
+  'sparql12/syntax/Duplicated variable in a VALUES clause': "SPARQL 1.2's new static checks are not made",
+  'sparql12/syntax/GROUP BY variable in-scope (1)': "SPARQL 1.2's new static checks are not made",
+  'sparql12/syntax/GROUP BY variable in-scope (2)': "SPARQL 1.2's new static checks are not made",
+  'sparql12/syntax/GROUP BY expression in-scope': "SPARQL 1.2's new static checks are not made",
+};
 
 /** The test types this runner evaluates. */
 const RUNNABLE_TYPES: ReadonlySet<string> = new Set([

@@ -1,0 +1,96 @@
+/**
+ * SPARQL 1.2 through the public API: texts only traqula parses (triple terms, reifiers,
+ * annotations, VERSION, base directions) evaluated by the one engine; triple-term patterns
+ * matched on the triple-term index by whichever part is bound, the new
+ * functions, updates and CONSTRUCT templates with triple terms, and SPARQL 1.1 errors as before.
+ */
+import { expect } from 'chai';
+import { QueryCompilationError, type DataStoreConnection } from '../../lib/index.js';
+import { mayBeSparql12 } from '../../lib/sparql/sparql12.js';
+import { useServer } from '../helpers/server.js';
+
+const EX = 'http://example.com/';
+const REIFIES = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#reifies';
+const P = `PREFIX : <${EX}> PREFIX rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> `;
+
+/** The rows of a SELECT as strings (`-` for unbound), sorted. */
+async function rows(ds: DataStoreConnection, text: string): Promise<string[]> {
+  const answer = await ds.evaluateQuery(text);
+  if (answer.type !== 'bindings') throw new Error(`expected bindings, got ${answer.type}`);
+  const show = (t: unknown): string => {
+    if (t === undefined) return '-';
+    const term = t as { termType: string; value: string; subject?: unknown; predicate?: unknown; object?: unknown; language?: string; direction?: string };
+    if (term.termType === 'Quad') return `<<( ${show(term.subject)} ${show(term.predicate)} ${show(term.object)} )>>`;
+    if (term.termType === 'Literal') return `"${term.value}"${term.language ? `@${term.language}${term.direction ? `--${term.direction}` : ''}` : ''}`;
+    return term.value.replace(EX, ':');
+  };
+  return answer.rows.map((r) => r.map(show).join(' ')).sort();
+}
+
+describe('sparql: SPARQL 1.2', () => {
+  const env = useServer('sparql12');
+  let ds: DataStoreConnection;
+
+  before(async () => {
+    ds = await env.newStore();
+    const lines: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      lines.push(`<${EX}s${i}> <${EX}p> <${EX}o${i % 4}> .`);
+      lines.push(`<${EX}r${i}> <${REIFIES}> <<( <${EX}s${i}> <${EX}p> <${EX}o${i % 4}> )>> .`);
+      lines.push(`<${EX}r${i}> <${EX}source> <${EX}w${i % 2}> .`);
+    }
+    const r = await ds.importData('ADD', lines.join('\n'));
+    expect(r.errors, r.text).to.equal(0);
+  });
+
+  it('matches a triple-term pattern by a bound part, on the triple-term index', async () => {
+    const q = `${P} SELECT ?r ?s { ?r rdf:reifies <<( ?s :p :o1 )>> }`;
+    expect(await rows(ds, q)).to.deep.equal(['r1 s1', 'r13 s13', 'r17 s17', 'r5 s5', 'r9 s9'].map((x) => x.replace(/(\w+) (\w+)/, ':$1 :$2')).sort());
+    // every part free: all 20
+    expect(await rows(ds, `${P} SELECT * { ?r rdf:reifies <<( ?s ?p ?o )>> }`)).to.have.length(20);
+    // nested and joined with a fact
+    expect(await rows(ds, `${P} SELECT ?w { ?r rdf:reifies <<( :s2 ?p ?o )>> ; :source ?w }`)).to.deep.equal([':w0']);
+  });
+
+  it('reads reifier and annotation syntax', async () => {
+    expect(await rows(ds, `${P} SELECT ?w { << :s3 :p :o3 ~ ?r >> :source ?w }`)).to.deep.equal([':w1']);
+    expect(await rows(ds, `${P} SELECT ?w { :s4 :p :o0 {| :source ?w |} }`)).to.deep.equal([':w0']);
+  });
+
+  it('evaluates TRIPLE, SUBJECT, PREDICATE, OBJECT, isTRIPLE and the direction functions', async () => {
+    const q = `${P} VERSION "1.2" SELECT ?t ?s ?is ?x ?d ?dl ?hl ?hd {
+      BIND(TRIPLE(:a, :b, "c") AS ?t) BIND(SUBJECT(?t) AS ?s) BIND(isTRIPLE(?t) AS ?is) BIND(OBJECT(:a) AS ?x)
+      BIND(STRLANGDIR("abc", "en", "rtl") AS ?d) BIND(LANGDIR(?d) AS ?dl) BIND(hasLANG(?d) AS ?hl) BIND(hasLANGDIR("x"@en) AS ?hd) }`;
+    expect(await rows(ds, q)).to.deep.equal(['<<( :a :b "c" )>> :a "true" - "abc"@en--rtl "rtl" "true" "false"']);
+    expect(await rows(ds, `${P} SELECT ?y { BIND(PREDICATE(<<( :a :b :c )>>) AS ?y) }`)).to.deep.equal([':b']);
+  });
+
+  it('inserts and deletes triple terms with INSERT DATA, DELETE DATA and INSERT … WHERE', async () => {
+    const store = await env.newStore();
+    await store.evaluateUpdate(`${P} INSERT DATA { :x :says <<( :a :b :c )>> . << :a :b :d ~ :r >> :since 2020 }`);
+    expect(await rows(store, `${P} SELECT ?o { :x :says <<( :a :b ?o )>> }`)).to.deep.equal([':c']);
+    expect(await rows(store, `${P} SELECT ?o { :r rdf:reifies <<( :a :b ?o )>> }`)).to.deep.equal([':d']);
+    await store.evaluateUpdate(`${P} INSERT { ?o :about <<( :x :said ?o )>> } WHERE { :x :says <<( :a :b ?o )>> }`);
+    expect(await rows(store, `${P} SELECT ?s ?o { ?s :about <<( :x :said ?o )>> }`)).to.deep.equal([':c :c']);
+    await store.evaluateUpdate(`${P} DELETE DATA { :x :says <<( :a :b :c )>> }`);
+    expect(await rows(store, `${P} SELECT ?o { :x :says ?o }`)).to.deep.equal([]);
+  });
+
+  it('instantiates triple terms in CONSTRUCT templates', async () => {
+    const answer = await ds.evaluateQuery(`${P} CONSTRUCT { ?w :vouches <<( ?s :p :o2 )>> } WHERE { ?r rdf:reifies <<( ?s :p :o2 )>> ; :source ?w } `);
+    if (answer.type !== 'quads') throw new Error('expected triples');
+    expect(answer.quads).to.have.length(5);
+    expect(answer.quads.every((q) => q.object.termType === 'Quad')).to.equal(true);
+  });
+
+  it('keeps sparqljs errors (with line and column) for texts that are not SPARQL 1.2 either', async () => {
+    const error = await ds.evaluateQuery('SELECT * WHERE {\n ?s ?p }').catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(QueryCompilationError);
+    expect((error as Error).message).to.match(/line 2/);
+    const twelve = await ds.evaluateQuery('SELECT * WHERE {\n << ?s ?p >> ?q ?o }').catch((e: unknown) => e);
+    expect(twelve).to.be.instanceOf(QueryCompilationError);
+    expect((twelve as Error).message).to.match(/line 2/);
+    expect(mayBeSparql12('SELECT * { ?s ?p ?o }')).to.equal(false);
+    expect(mayBeSparql12('SELECT * { ?s ?p <<( ?a ?b ?c )>> }')).to.equal(true);
+  });
+});
