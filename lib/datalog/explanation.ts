@@ -373,7 +373,9 @@ export class ProofSearch {
       // the whole head is the fact: a head variable bound by BIND or AGGREGATE is checked by the evaluator
       const stopped = this.evaluator.run(rule, slots, -1, (match) => {
         const bodyFacts: Array<string | null> = [];
-        for (const l of rule.body) {
+        // one per literal of the rule's body (the triple term patterns compiled after them have none)
+        for (let i = 0; i < rule.rule.body.length; i++) {
+          const l = rule.body[i]!;
           if (l.kind !== 'atom') {
             bodyFacts.push(null);
             continue;

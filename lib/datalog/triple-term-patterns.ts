@@ -53,6 +53,14 @@ export function atomTermText(t: AtomTerm): string {
   return `<<( ${atomTermText(t.subject)} ${atomTermText(t.predicate)} ${atomTermText(t.object)} )>>`;
 }
 
+/**
+ * Whether a slot name of a compiled rule is a triple term pattern's (its text, `<<( … )>>`)
+ * rather than a variable's: such a slot holds the triple term the pattern matched or built.
+ */
+export function isPatternSlotName(name: string): boolean {
+  return name.startsWith('<<(');
+}
+
 /** Whether an argument is (or holds) a triple term pattern. */
 export function hasTripleTermPattern(atom: TupleAtom): boolean {
   return atom.args.some((t) => t.kind === 'triple');

@@ -11,6 +11,7 @@ import type { OrderedMap } from 'immutable';
 import type { AtomTerm, Rule, TupleAtom, BodyLiteral } from '../datalog/ast.js';
 import { type GroundFact, type Proof, ProofSearch, type RuleInstance } from '../datalog/explanation.js';
 import { compileProgram, type CompiledProgram, type CompiledRule } from '../datalog/program.js';
+import { isPatternSlotName } from '../datalog/triple-term-patterns.js';
 import { parseDatalog } from '../formats/datalog-parser.js';
 import { writeDatalog } from '../formats/datalog-writer.js';
 import type { TermDictionary } from '../model/dictionary.js';
@@ -206,7 +207,8 @@ function scopeOf(rule: CompiledRule): Map<string, number> {
     else if (l.kind === 'bind') slots.add(l.slot);
     l.vars.forEach((v) => slots.add(v));
   }
-  scope = new Map([...slots].map((s) => [rule.slotNames[s]!, s]));
+  // the slots of triple term patterns are no variables of the rule: their values show in the grounded rule
+  scope = new Map([...slots].map((s): [string, number] => [rule.slotNames[s]!, s]).filter(([name]) => !isPatternSlotName(name)));
   scopes.set(rule, scope);
   return scope;
 }

@@ -9,7 +9,7 @@
 import { expect } from 'chai';
 import type * as RDF from '@rdfjs/types';
 import type { Explanation, ExplanationFact, Server } from '../../lib/index.js';
-import type { TupleAtom } from '../../lib/datalog/ast.js';
+import type { AtomTerm, TupleAtom } from '../../lib/datalog/ast.js';
 import { ruleKey } from '../../lib/server/reasoning.js';
 import { termToKey } from '../../lib/model/terms.js';
 import { EXPLICIT } from '../../lib/storage/tuple-table.js';
@@ -35,18 +35,25 @@ export function storeFacts(server: Server, storeName: string): Map<string, boole
 
 type Bindings = ReadonlyMap<string, RDF.Term>;
 
+/** The key of an argument with the bindings applied (a triple term pattern's from its parts); undefined when a variable is unbound. */
+function groundKey(t: AtomTerm, bindings: Bindings, local: ReadonlySet<string>): string | undefined {
+  if (t.kind === 'const') return termToKey(t.term);
+  if (t.kind === 'triple') {
+    const parts = [t.subject, t.predicate, t.object].map((x) => groundKey(x, bindings, local));
+    return parts.some((x) => x === undefined) ? undefined : `(${parts.join(' ')})`;
+  }
+  if (local.has(t.name)) return undefined;
+  const v = bindings.get(t.name);
+  return v ? termToKey(v) : undefined;
+}
+
 /** An atom's line with the bindings applied; undefined when a variable is unbound. */
 function ground(atom: TupleAtom, bindings: Bindings, local: ReadonlySet<string> = new Set()): string | undefined {
   const keys: string[] = [];
   for (const t of atom.args) {
-    if (t.kind === 'const') keys.push(termToKey(t.term));
-    else if (t.kind === 'triple') throw new Error('explanation checker: triple term patterns are not supported');
-    else {
-      if (local.has(t.name)) return undefined;
-      const v = bindings.get(t.name);
-      if (!v) return undefined;
-      keys.push(termToKey(v));
-    }
+    const key = groundKey(t, bindings, local);
+    if (key === undefined) return undefined;
+    keys.push(key);
   }
   return `${atom.table}(${keys.join(' ')})`;
 }
