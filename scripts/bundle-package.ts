@@ -65,7 +65,7 @@ const BANNER = "import { createRequire as __quadlogCreateRequire } from 'node:mo
  * The modules that load CommonJS libraries on first use through `createRequire`
  * (`requireLibrary('sparqljs')`), which a bundler cannot follow (see {@link LAZY_LIBRARIES}).
  */
-const LAZY_REQUIRES = /[\\/]dist[\\/](expressions[\\/](sparql-libraries|regex)|datasources[\\/]delimited-file)\.js$/;
+const LAZY_REQUIRES = /[\\/]dist[\\/](expressions[\\/](sparql-libraries|regex)|sparql[\\/]sparql12|datasources[\\/]delimited-file)\.js$/;
 
 /**
  * The libraries that quadlog loads on first use, by the specifier `requireLibrary` is called
@@ -80,6 +80,9 @@ const LAZY_LIBRARIES: Readonly<Record<string, string>> = {
   'sparqlalgebrajs/lib/sparqlAlgebra.js': 'library-sparql.cjs',
   re2js: 'library-re2js.cjs',
   'csv-parse': 'library-csv-parse.cjs',
+  // the SPARQL 1.2 parser and translator (traqula), loaded only for texts sparqljs refuses
+  '@traqula/parser-sparql-1-2': 'library-sparql12.cjs',
+  '@traqula/algebra-sparql-1-2': 'library-sparql12.cjs',
 };
 
 /**
