@@ -165,6 +165,9 @@ function reviveTerm(value: Record<string, unknown>, revive: (v: unknown) => unkn
       return DataFactory.variable(value.value as string);
     case 'Literal': {
       const language = value.language as string;
+      const direction = value.direction as string | undefined;
+      // a base direction (SPARQL 1.2) is kept
+      if (language && direction) return DataFactory.literal(value.value as string, { language, direction } as unknown as string);
       return language ? DataFactory.literal(value.value as string, language) : DataFactory.literal(value.value as string, revive(value.datatype) as RDF.NamedNode);
     }
     default:
