@@ -29,9 +29,13 @@ export function show(term: RDF.Term | undefined): string | null {
       return `<${term.value}>`;
     case 'BlankNode':
       return `_:${term.value}`;
-    case 'Literal':
-      if (term.language !== '') return `${JSON.stringify(term.value)}@${term.language.toLowerCase()}`;
+    case 'Literal': {
+      const direction = (term as { direction?: unknown }).direction;
+      if (term.language !== '') return `${JSON.stringify(term.value)}@${term.language.toLowerCase()}${typeof direction === 'string' && direction ? `--${direction}` : ''}`;
       return term.datatype.value === XSD_STRING ? JSON.stringify(term.value) : `${JSON.stringify(term.value)}^^<${term.datatype.value}>`;
+    }
+    case 'Quad':
+      return `<<( ${show(term.subject)} ${show(term.predicate)} ${show(term.object)} )>>`;
     default:
       return `?${term.termType}`;
   }
@@ -119,6 +123,29 @@ function textOf(element: XmlElement): string {
   return element.children.filter((c): c is string => typeof c === 'string').join('');
 }
 
+/** The term of a SPARQL XML results value element (`uri`, `bnode`, `literal`, `triple`). */
+function xmlTerm(value: XmlElement, expand: (iri: string) => string): AnswerTerm {
+  const text = textOf(value);
+  if (value.name === 'uri') return F.namedNode(expand(text));
+  if (value.name === 'bnode') return F.blankNode(text);
+  if (value.name === 'triple') {
+    const part = (name: string): AnswerTerm => xmlTerm(childElements(childElements(value, name)[0]!)[0]!, expand);
+    const factory: RDF.DataFactory = F;
+    const [subject, predicate, object] = [part('subject'), part('predicate'), part('object')];
+    if (subject.termType === 'Literal' || subject.termType === 'Quad' || predicate.termType !== 'NamedNode') throw new Error('not a triple term');
+    return factory.quad(subject, predicate, object);
+  }
+  const language = value.attributes.get('xml:lang');
+  const direction = value.attributes.get('its:dir');
+  if (language !== undefined && direction !== undefined) {
+    const factory: RDF.DataFactory = F;
+    return factory.literal(text, { language, direction: direction as 'ltr' | 'rtl' });
+  }
+  if (language !== undefined) return F.literal(text, language);
+  if (value.attributes.has('datatype')) return F.literal(text, F.namedNode(expand(value.attributes.get('datatype')!)));
+  return F.literal(text);
+}
+
 /** Reads a SPARQL XML results document (`expand` maps IRIs read, e.g. to undo abbreviation). */
 export function parseSparqlXml(source: string, expand: (iri: string) => string = (iri) => iri): Answer {
   const sparql = parseXml(source);
@@ -134,15 +161,7 @@ export function parseSparqlXml(source: string, expand: (iri: string) => string =
     const row: Array<AnswerTerm | undefined> = variables.map(() => undefined);
     for (const binding of childElements(result, 'binding')) {
       const index = variables.indexOf(binding.attributes.get('name')!);
-      const value = childElements(binding)[0]!;
-      const text = textOf(value);
-      let term: AnswerTerm;
-      if (value.name === 'uri') term = F.namedNode(expand(text));
-      else if (value.name === 'bnode') term = F.blankNode(text);
-      else if (value.attributes.has('xml:lang')) term = F.literal(text, value.attributes.get('xml:lang'));
-      else if (value.attributes.has('datatype')) term = F.literal(text, F.namedNode(expand(value.attributes.get('datatype')!)));
-      else term = F.literal(text);
-      if (index >= 0) row[index] = term;
+      if (index >= 0) row[index] = xmlTerm(childElements(binding)[0]!, expand);
     }
     return row;
   });

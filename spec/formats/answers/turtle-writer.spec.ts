@@ -11,7 +11,24 @@ const TURTLE_ABBREV = 'application/x.sparql-results+turtle-abbrev';
 type Row = Array<AnswerTerm | undefined>;
 
 /** One value of an answer line: an IRI, a literal (with its tag or datatype) or any other token. */
-const VALUE_RE = /<[^>]*>|"(?:[^"\\\n\r]|\\.)*"(?:@[A-Za-z]+(?:-[A-Za-z0-9]+)*|\^\^(?:<[^>]*>|[^\s"<>]+))?|[^\s"<>]+/y;
+const VALUE_RE = /<[^>]*>|"(?:[^"\\\n\r]|\\.)*"(?:@[A-Za-z]+(?:-[A-Za-z0-9]+)*(?:--[a-z]+)?|\^\^(?:<[^>]*>|[^\s"<>]+))?|[^\s"<>]+/y;
+
+/** Where the value at `pos` of an answer line ends, or -1. */
+function valueEnd(line: string, pos: number): number {
+  VALUE_RE.lastIndex = pos;
+  return VALUE_RE.exec(line) === null ? -1 : VALUE_RE.lastIndex;
+}
+
+/** Where the triple term `<<( … )>>` at `pos` of an answer line ends (its values separated by single spaces), or -1. */
+function tripleTermEnd(line: string, pos: number): number {
+  pos += 4;
+  for (let part = 0; part < 3; part++) {
+    const end = line.startsWith('<<(', pos) ? tripleTermEnd(line, pos) : valueEnd(line, pos);
+    if (end < 0 || line[end] !== ' ') return -1;
+    pos = end + 1;
+  }
+  return line.startsWith(')>>', pos) ? pos + 3 : -1;
+}
 
 /**
  * Reads answers in the line form of `application/x.sparql-results+turtle(-abbrev)`, whose
@@ -31,11 +48,11 @@ export function parseAnswerLines(text: string, variables: readonly string[]): { 
     const row: Row = [];
     let pos = 0;
     while (line.slice(pos) !== '.') {
-      VALUE_RE.lastIndex = pos;
-      const m = VALUE_RE.exec(line);
-      if (m === null || line[VALUE_RE.lastIndex] !== ' ') throw new Error(`bad answer line ${JSON.stringify(line)} at ${pos}`);
-      pos = VALUE_RE.lastIndex + 1;
-      if (m[0] !== 'UNDEF') document += `<urn:x:r${r}> <urn:x:c${row.length}> ${m[0]} .\n`;
+      const end = line.startsWith('<<(', pos) ? tripleTermEnd(line, pos) : valueEnd(line, pos);
+      if (end < 0 || line[end] !== ' ') throw new Error(`bad answer line ${JSON.stringify(line)} at ${pos}`);
+      const value = line.slice(pos, end);
+      pos = end + 1;
+      if (value !== 'UNDEF') document += `<urn:x:r${r}> <urn:x:c${row.length}> ${value} .\n`;
       row.push(undefined);
     }
     if (row.length !== variables.length) throw new Error(`${JSON.stringify(line)} has ${row.length} values for ${variables.length} variables`);
