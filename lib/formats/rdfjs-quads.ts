@@ -11,7 +11,7 @@
  */
 import type * as RDF from '@rdfjs/types/data-model.js';
 import type { Interrupter } from '../model/control.js';
-import { XSD_STRING } from '../model/terms.js';
+import { XSD_STRING, directionOf, termToKey } from '../model/terms.js';
 import type { ImportReport } from './notifications.js';
 import { type QuadBatch, QuadBuffer } from './quad-batch.js';
 import type { TermIds } from './rdf-parse.js';
@@ -108,10 +108,22 @@ function misplaced(term: unknown, position: 'subject' | 'predicate' | 'object' |
     case 'Variable':
       return `a variable (${shown(t)}) cannot be stored: a quad to import has no variables (its ${position} is one)`;
     case 'Quad':
-      return `a quoted triple cannot be stored (its ${position} is one)`;
+      return position === 'object' ? misplacedTripleTerm(t) : `a triple term cannot be the ${position} (RDF 1.2 has triple terms as objects only)`;
     default:
       return `its ${position} has an unknown term type '${String((t as { termType: unknown }).termType)}'`;
   }
+}
+
+/** What is wrong with a triple term (RDF 1.2) as an object, or undefined when it may be stored. */
+function misplacedTripleTerm(term: RDF.BaseQuad): string | undefined {
+  if (term.graph !== undefined && term.graph !== null && term.graph.termType !== 'DefaultGraph') return 'a triple term cannot have a graph';
+  const s = term.subject?.termType;
+  if (s !== 'NamedNode' && s !== 'BlankNode') return `the subject of a triple term must be an IRI or a blank node, not ${s === undefined ? 'missing' : `a ${s}`}`;
+  if (term.predicate?.termType !== 'NamedNode') return 'the predicate of a triple term must be an IRI';
+  const o = term.object?.termType;
+  if (o === 'NamedNode' || o === 'BlankNode' || o === 'Literal') return undefined;
+  if (o === 'Quad') return misplacedTripleTerm(term.object);
+  return `the object of a triple term must be an IRI, a blank node, a literal or a triple term, not ${o === undefined ? 'missing' : `a ${o}`}`;
 }
 
 /** Turns terms into ids through their canonical bytes, written into one reused buffer. */
@@ -182,9 +194,25 @@ class TermEncoder {
     if (this.freshBlankNode === undefined) return this.ids.intern(`_:${label}`);
     const known = this.blankNodes.get(label);
     if (known !== undefined) return known;
-    const id = this.ids.intern(`_:${this.freshBlankNode()}`);
+    const key = `_:${this.freshBlankNode()}`;
+    const id = this.ids.intern(key);
     this.blankNodes.set(label, id);
+    this.blankNodeKeys.set(label, key);
     return id;
+  }
+
+  /** The keys of the scoped blank nodes by the input's labels (for the blank nodes inside triple terms). */
+  private readonly blankNodeKeys = new Map<string, string>();
+
+  /** The canonical key of a term inside a triple term (checked to be storable there). */
+  private key(term: RDF.Term): string {
+    if (term.termType === 'BlankNode') {
+      if (this.freshBlankNode === undefined) return `_:${term.value}`;
+      this.blankNode(term.value);
+      return this.blankNodeKeys.get(term.value)!;
+    }
+    if (term.termType === 'Quad') return `(${this.key(term.subject)} ${this.key(term.predicate)} ${this.key(term.object)})`;
+    return termToKey(term);
   }
 
   /** The id of a literal: `"lexical"`, `"lexical"@lang` (lower case) or `"lexical"^^<datatype>`. */
@@ -199,6 +227,8 @@ class TermEncoder {
     if (language) {
       bytes[end++] = 0x40; // @
       end = this.put(language.toLowerCase(), end);
+      const direction = directionOf(term);
+      if (direction) end = this.put(`--${direction.toLowerCase()}`, end);
     } else if (datatype !== XSD_STRING) {
       bytes[end++] = 0x5e; // ^
       bytes[end++] = 0x5e;
@@ -216,10 +246,18 @@ class TermEncoder {
         return this.iri(term.value);
       case 'BlankNode':
         return this.blankNode(term.value);
+      case 'Quad':
+        return this.ids.intern(this.key(term));
       default:
         return this.literal(term as RDF.Literal);
     }
   }
+}
+
+/** Whether a literal has no base direction, or `ltr` / `rtl` with a language tag. */
+function validDirection(literal: RDF.Literal): boolean {
+  const direction = directionOf(literal);
+  return direction === '' || ((direction === 'ltr' || direction === 'rtl') && literal.language !== '');
 }
 
 /** Whether a value has the three terms of a quad. */
@@ -261,7 +299,7 @@ export async function* quadBatches(source: QuadSource, ids: TermIds, report: Imp
     const p = encoder.predicate(predicate.value);
     const wrongObject = object?.termType === 'NamedNode' || object?.termType === 'Literal' ? undefined : misplaced(object, 'object');
     if (wrongObject !== undefined) return fail(wrongObject);
-    if (object.termType === 'Literal' && (object as { direction?: unknown }).direction) return fail(`a literal with a base direction (${shown(object)}) cannot be stored`);
+    if (object.termType === 'Literal' && !validDirection(object)) return fail(`a literal's base direction must be 'ltr' or 'rtl' (${shown(object)})`);
     const o = encoder.term(object);
     // a quad without a graph (a triple of some libraries) is in the default graph
     let g = -1;
