@@ -282,13 +282,17 @@ export class TermDictionary {
    * the triple term index records with the ids of its parts.
    */
   private insertTriple(bytes: Uint8Array, start: number, end: number, h: number): number {
+    // the scratch buffer is written again by what interning the parts may do: they are read from a copy
+    if (bytes === this.scratchBytes) {
+      bytes = bytes.slice(start, end);
+      end -= start;
+      start = 0;
+    }
     const [first, second] = tripleSpaces(bytes, start, end);
-    // the bytes may be the scratch buffer: the parts are interned from a copy
-    const copy = bytes.slice(start, end);
-    const subject = this.idOf(copy, 1, first - start, true);
-    const predicate = this.idOf(copy, first - start + 1, second - start, true);
-    const object = this.idOf(copy, second - start + 1, end - start - 1, true);
-    const id = this.insert(copy, 0, end - start, h);
+    const subject = this.idOf(bytes, start + 1, first, true);
+    const predicate = this.idOf(bytes, first + 1, second, true);
+    const object = this.idOf(bytes, second + 1, end - 1, true);
+    const id = this.insert(bytes, start, end, h);
     this.tripleTerms.add(id, subject, predicate, object);
     return id;
   }

@@ -7,47 +7,99 @@
  * term here with the ids of its parts. This index answers, in time proportional to the answer,
  * the lookups a query or a rule makes of a triple term pattern with some parts bound
  * (`<<( ?s :p :o )>>`): by subject, by predicate, by object, or by any two or three of them
- * (the shortest of the lists of the bound parts is read and the others are checked).
+ * (the shortest of the lists of the bound parts is read and the others are checked). It is
+ * made of typed arrays: lists linked through the triple terms' positions, and open-addressing
+ * tables from a part's term id to its list.
  *
  * Triple terms are never removed, except by a dictionary rolled back to an earlier size
  * ({@link TripleTermIndex.truncate}), which removes the newest first.
  * @module
  */
 
-/** The lists of triple term ids by the id of one of their parts. */
+/**
+ * For one part (subject, predicate or object): the triple terms holding each term there, as
+ * lists linked through the triple terms' positions (newest first), with an open-addressing
+ * table of typed arrays from the part's term id to the head of its list and the list's length.
+ */
 class PartLists {
-  private readonly lists = new Map<number, number[]>();
+  /** Term id + 1 by slot (0: empty). */
+  private keys = new Int32Array(64);
+  /** Position of the newest triple term of the slot's term, by slot. */
+  private heads = new Int32Array(64);
+  /** Length of the slot's list, by slot. */
+  private lengths = new Int32Array(64);
+  private used = 0;
+  /** The next (older) position of the same list, by position; -1 at the end. */
+  next = new Int32Array(64);
 
-  add(part: number, id: number): void {
-    const list = this.lists.get(part);
-    if (list === undefined) this.lists.set(part, [id]);
-    else list.push(id);
+  private slot(term: number): number {
+    const mask = this.keys.length - 1;
+    let i = Math.imul(term, 0x9e3779b1) >>> 0 & mask;
+    while (this.keys[i] !== 0 && this.keys[i] !== term + 1) i = (i + 1) & mask;
+    return i;
   }
 
-  get(part: number): readonly number[] {
-    return this.lists.get(part) ?? NONE;
+  /** Puts the triple term at `position` first in the list of `term`. */
+  add(term: number, position: number): void {
+    if (position >= this.next.length) {
+      const next = new Int32Array(this.next.length * 2);
+      next.set(this.next);
+      this.next = next;
+    }
+    if ((this.used + 1) * 2 > this.keys.length) this.grow();
+    const i = this.slot(term);
+    if (this.keys[i] === 0) {
+      this.keys[i] = term + 1;
+      this.heads[i] = -1;
+      this.used++;
+    }
+    this.next[position] = this.heads[i]!;
+    this.heads[i] = position;
+    this.lengths[i]!++;
   }
 
-  /** Removes `id`, the newest triple term of the list of `part`. */
-  removeLast(part: number, id: number): void {
-    const list = this.lists.get(part);
-    if (list === undefined || list[list.length - 1] !== id) return;
-    list.pop();
-    if (list.length === 0) this.lists.delete(part);
+  /** The newest position of the list of `term`, or -1 when empty. */
+  head(term: number): number {
+    const i = this.slot(term);
+    return this.keys[i] === 0 ? -1 : this.heads[i]!;
+  }
+
+  /** The length of the list of `term`. */
+  length(term: number): number {
+    const i = this.slot(term);
+    return this.keys[i] === 0 ? 0 : this.lengths[i]!;
+  }
+
+  /** Removes `position`, the newest of the list of `term` (an emptied list keeps its slot). */
+  removeHead(term: number, position: number): void {
+    const i = this.slot(term);
+    if (this.keys[i] === 0 || this.heads[i] !== position) return;
+    this.heads[i] = this.next[position]!;
+    this.lengths[i]!--;
+  }
+
+  private grow(): void {
+    const { keys, heads, lengths } = this;
+    this.keys = new Int32Array(keys.length * 2);
+    this.heads = new Int32Array(keys.length * 2);
+    this.lengths = new Int32Array(keys.length * 2);
+    for (let i = 0; i < keys.length; i++) {
+      if (keys[i] === 0) continue;
+      const j = this.slot(keys[i]! - 1);
+      this.keys[j] = keys[i]!;
+      this.heads[j] = heads[i]!;
+      this.lengths[j] = lengths[i]!;
+    }
   }
 }
 
-const NONE: readonly number[] = [];
-
 /** The triple terms of a dictionary, each with the ids of its subject, predicate and object. */
 export class TripleTermIndex {
-  /** Triple term ids in the order they were added (increasing). */
+  /** Triple term ids in the order they were added (increasing): a triple term's position is found by binary search. */
   private ids = new Int32Array(64);
   /** The parts of the triple term at the same position of `ids`: subject, predicate, object. */
   private parts = new Int32Array(192);
   private count = 0;
-  /** Position in `ids` of a triple term id. */
-  private readonly positions = new Map<number, number>();
   private readonly bySubject = new PartLists();
   private readonly byPredicate = new PartLists();
   private readonly byObject = new PartLists();
@@ -73,21 +125,35 @@ export class TripleTermIndex {
     this.parts[3 * at] = subject;
     this.parts[3 * at + 1] = predicate;
     this.parts[3 * at + 2] = object;
-    this.positions.set(id, at);
-    this.bySubject.add(subject, id);
-    this.byPredicate.add(predicate, id);
-    this.byObject.add(object, id);
+    this.bySubject.add(subject, at);
+    this.byPredicate.add(predicate, at);
+    this.byObject.add(object, at);
+  }
+
+  /** The position of a triple term id, or -1. */
+  private positionOf(id: number): number {
+    const ids = this.ids;
+    let lo = 0;
+    let hi = this.count - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const v = ids[mid]!;
+      if (v === id) return mid;
+      if (v < id) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
   }
 
   /** Whether the id is a triple term's. */
   has(id: number): boolean {
-    return this.positions.has(id);
+    return this.positionOf(id) >= 0;
   }
 
   /** The id of a triple term's subject (0), predicate (1) or object (2); -1 when `id` is not a triple term. */
   part(id: number, which: 0 | 1 | 2): number {
-    const at = this.positions.get(id);
-    return at === undefined ? -1 : this.parts[3 * at + which]!;
+    const at = this.positionOf(id);
+    return at < 0 ? -1 : this.parts[3 * at + which]!;
   }
 
   /** The id of the triple term with these parts, or -1 when there is none. */
@@ -101,29 +167,32 @@ export class TripleTermIndex {
   }
 
   /**
-   * Calls `onMatch` with every triple term whose parts equal the given ones (-1: any), in
-   * increasing id order, until it returns false. Gives false when stopped.
+   * Calls `onMatch` with every triple term whose parts equal the given ones (-1: any), until
+   * it returns false (newest first when a part is bound). Gives false when stopped. Reads the
+   * shortest of the lists of the bound parts, checking the other parts.
    */
   match(subject: number, predicate: number, object: number, onMatch: (id: number, subject: number, predicate: number, object: number) => boolean): boolean {
     const parts = this.parts;
-    const positions = this.positions;
-    let candidates: readonly number[] | undefined;
-    if (subject >= 0) candidates = this.bySubject.get(subject);
-    if (predicate >= 0) candidates = shorter(candidates, this.byPredicate.get(predicate));
-    if (object >= 0) candidates = shorter(candidates, this.byObject.get(object));
-    if (candidates === undefined) {
+    const ids = this.ids;
+    let lists: PartLists | undefined;
+    let term = -1;
+    let length = Infinity;
+    if (subject >= 0) [lists, term, length] = [this.bySubject, subject, this.bySubject.length(subject)];
+    if (predicate >= 0 && this.byPredicate.length(predicate) < length) [lists, term, length] = [this.byPredicate, predicate, this.byPredicate.length(predicate)];
+    if (object >= 0 && this.byObject.length(object) < length) [lists, term] = [this.byObject, object];
+    if (lists === undefined) {
       for (let at = 0; at < this.count; at++) {
-        if (!onMatch(this.ids[at]!, parts[3 * at]!, parts[3 * at + 1]!, parts[3 * at + 2]!)) return false;
+        if (!onMatch(ids[at]!, parts[3 * at]!, parts[3 * at + 1]!, parts[3 * at + 2]!)) return false;
       }
       return true;
     }
-    for (const id of candidates) {
-      const at = positions.get(id)!;
+    const next = lists.next;
+    for (let at = lists.head(term); at >= 0; at = next[at]!) {
       const s = parts[3 * at]!;
       const p = parts[3 * at + 1]!;
       const o = parts[3 * at + 2]!;
       if ((subject >= 0 && s !== subject) || (predicate >= 0 && p !== predicate) || (object >= 0 && o !== object)) continue;
-      if (!onMatch(id, s, p, o)) return false;
+      if (!onMatch(ids[at]!, s, p, o)) return false;
     }
     return true;
   }
@@ -131,9 +200,9 @@ export class TripleTermIndex {
   /** The number of triple terms {@link TripleTermIndex.match} would give at most (for plans). */
   estimate(subject: number, predicate: number, object: number): number {
     let n = this.count;
-    if (subject >= 0) n = Math.min(n, this.bySubject.get(subject).length);
-    if (predicate >= 0) n = Math.min(n, this.byPredicate.get(predicate).length);
-    if (object >= 0) n = Math.min(n, this.byObject.get(object).length);
+    if (subject >= 0) n = Math.min(n, this.bySubject.length(subject));
+    if (predicate >= 0) n = Math.min(n, this.byPredicate.length(predicate));
+    if (object >= 0) n = Math.min(n, this.byObject.length(object));
     return n;
   }
 
@@ -141,20 +210,15 @@ export class TripleTermIndex {
   truncate(mark: number): void {
     while (this.count > 0 && this.ids[this.count - 1]! >= mark) {
       const at = --this.count;
-      const id = this.ids[at]!;
-      this.positions.delete(id);
-      this.bySubject.removeLast(this.parts[3 * at]!, id);
-      this.byPredicate.removeLast(this.parts[3 * at + 1]!, id);
-      this.byObject.removeLast(this.parts[3 * at + 2]!, id);
+      this.bySubject.removeHead(this.parts[3 * at]!, at);
+      this.byPredicate.removeHead(this.parts[3 * at + 1]!, at);
+      this.byObject.removeHead(this.parts[3 * at + 2]!, at);
     }
   }
 
-  /** Bytes held by the index's arrays (an estimate for the maps), for component info. */
+  /** Bytes held by the index's arrays, for component info. */
   get byteSize(): number {
-    return this.ids.byteLength + this.parts.byteLength + this.count * 64;
+    return this.ids.byteLength + this.parts.byteLength + 3 * 4 * 4 * this.count;
   }
 }
 
-function shorter(a: readonly number[] | undefined, b: readonly number[]): readonly number[] {
-  return a === undefined || b.length < a.length ? b : a;
-}
