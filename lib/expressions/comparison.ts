@@ -42,11 +42,11 @@ export function sameTerm(a: Value, b: Value): boolean {
   const x = decode(a);
   const y = decode(b);
   if (x.datatype !== y.datatype) return false;
-  return x.kind !== 'string' || y.kind !== 'string' || x.language === y.language;
+  return x.kind !== 'string' || y.kind !== 'string' || (x.language === y.language && x.direction === y.direction);
 }
 
 function sameLiteral(x: LiteralValue, y: LiteralValue): boolean {
-  return x.lexical === y.lexical && x.datatype === y.datatype && (x.kind !== 'string' || y.kind !== 'string' || x.language === y.language);
+  return x.lexical === y.lexical && x.datatype === y.datatype && (x.kind !== 'string' || y.kind !== 'string' || (x.language === y.language && x.direction === y.direction));
 }
 
 /**
@@ -63,7 +63,7 @@ export function valueEquals(a: Value, b: Value): boolean {
   const x = decode(a);
   const y = decode(b);
   if (x.kind === 'string' || y.kind === 'string') {
-    if (x.kind === 'string' && y.kind === 'string') return x.lexical === y.lexical && x.language === y.language;
+    if (x.kind === 'string' && y.kind === 'string') return x.lexical === y.lexical && x.language === y.language && x.direction === y.direction;
     const s = x.kind === 'string' ? x : (y as LiteralValue & { kind: 'string' });
     const other = x.kind === 'string' ? y : x;
     if (s.language !== '') return false;
@@ -169,6 +169,7 @@ function compareLiteralValues(x: LiteralValue, y: LiteralValue): number {
   else if (x.kind === 'string' && y.kind === 'string') {
     c = compareCodePoints(x.lexical, y.lexical);
     if (c === 0) c = compareCodePoints(x.language, y.language);
+    if (c === 0) c = compareCodePoints(x.direction ?? '', y.direction ?? '');
   }
   if (c !== 0) return c;
   c = compareCodePoints(x.datatype, y.datatype);

@@ -26,9 +26,12 @@ export function codePointLength(s: string): number {
   return n;
 }
 
-/** Checks that two string arguments are compatible (§17.4.3.1.2); error otherwise. */
+/**
+ * Checks that two string arguments are compatible (§17.4.3.1.2): the second is simple, or both
+ * have the same language tag and the same base direction (SPARQL 1.2); error otherwise.
+ */
 function compatible(a: StringValue, b: StringValue, what: string): void {
-  if (b.language !== '' && a.language !== b.language) fail(`${what}: incompatible arguments`);
+  if (b.language !== '' && (a.language !== b.language || a.direction !== b.direction)) fail(`${what}: incompatible arguments`);
 }
 
 /** STRLEN: the number of characters. */
@@ -49,26 +52,26 @@ export function substr(source: Value, start: Value, length?: Value): Value {
   const s = requireString(source, 'SUBSTR');
   const from = xpathRound(toDouble(requireNumeric(start, 'SUBSTR')));
   const end = length === undefined ? Infinity : from + xpathRound(toDouble(requireNumeric(length, 'SUBSTR')));
-  if (Number.isNaN(from) || Number.isNaN(end)) return stringLiteral('', s.language);
+  if (Number.isNaN(from) || Number.isNaN(end)) return stringLiteral('', s.language, s.direction);
   const chars = SURROGATE.test(s.lexical) ? Array.from(s.lexical) : undefined;
   const n = chars === undefined ? s.lexical.length : chars.length;
   const first = Math.max(from, 1);
   const last = Math.min(end, n + 1);
-  if (last <= first) return stringLiteral('', s.language);
+  if (last <= first) return stringLiteral('', s.language, s.direction);
   const text = chars === undefined ? s.lexical.slice(first - 1, last - 1) : chars.slice(first - 1, last - 1).join('');
-  return stringLiteral(text, s.language);
+  return stringLiteral(text, s.language, s.direction);
 }
 
 /** UCASE. */
 export function ucase(arg: Value): Value {
   const s = requireString(arg, 'UCASE');
-  return stringLiteral(s.lexical.toUpperCase(), s.language);
+  return stringLiteral(s.lexical.toUpperCase(), s.language, s.direction);
 }
 
 /** LCASE. */
 export function lcase(arg: Value): Value {
   const s = requireString(arg, 'LCASE');
-  return stringLiteral(s.lexical.toLowerCase(), s.language);
+  return stringLiteral(s.lexical.toLowerCase(), s.language, s.direction);
 }
 
 /** STRSTARTS. */
@@ -101,7 +104,7 @@ export function strbefore(a: Value, b: Value): Value {
   const y = requireString(b, 'STRBEFORE');
   compatible(x, y, 'STRBEFORE');
   const i = x.lexical.indexOf(y.lexical);
-  return i < 0 ? stringLiteral('') : stringLiteral(x.lexical.slice(0, i), x.language);
+  return i < 0 ? stringLiteral('') : stringLiteral(x.lexical.slice(0, i), x.language, x.direction);
 }
 
 /** STRAFTER: the part after the first match (keeping the tag), or `""` when there is none. */
@@ -110,7 +113,7 @@ export function strafter(a: Value, b: Value): Value {
   const y = requireString(b, 'STRAFTER');
   compatible(x, y, 'STRAFTER');
   const i = x.lexical.indexOf(y.lexical);
-  return i < 0 ? stringLiteral('') : stringLiteral(x.lexical.slice(i + y.lexical.length), x.language);
+  return i < 0 ? stringLiteral('') : stringLiteral(x.lexical.slice(i + y.lexical.length), x.language, x.direction);
 }
 
 const UNRESERVED = /^[A-Za-z0-9\-_.~]$/;
@@ -157,36 +160,37 @@ export function iriToUri(arg: Value): Value {
   return percentEncode(arg, 'IRI_TO_URI', (c) => c < 0x20 || c > 0x7e || NOT_IN_URIS.has(c));
 }
 
-/** CONCAT: the result has a language tag only when every argument has that same tag. */
+/** CONCAT: the result has a language tag (and base direction) only when every argument has that same tag (and direction). */
 export function concat(args: readonly Value[]): Value {
-  let text = '';
-  let language: string | undefined;
-  for (const arg of args) {
-    const s = requireString(arg, 'CONCAT');
-    text += s.lexical;
-    language = language === undefined ? s.language : language === s.language ? language : '';
-  }
-  return stringLiteral(text, language ?? '');
+  if (args.length === 0) return stringLiteral('');
+  const c = new Concatenation(args[0]!);
+  for (let i = 1; i < args.length; i++) c.add(args[i]!);
+  return c.result();
 }
 
 /** CONCAT built one argument at a time (as {@link concat} of all of them; the first one given at the start). */
 export class Concatenation {
   private text: string;
   private language: string;
+  private direction: 'ltr' | 'rtl' | undefined;
   constructor(first: Value) {
     const s = requireString(first, 'CONCAT');
     this.text = s.lexical;
     this.language = s.language;
+    this.direction = s.direction;
   }
   /** Appends the next argument. */
   add(arg: Value): void {
     const s = requireString(arg, 'CONCAT');
     this.text += s.lexical;
-    if (this.language !== s.language) this.language = '';
+    if (this.language !== s.language || this.direction !== s.direction) {
+      this.language = '';
+      this.direction = undefined;
+    }
   }
   /** The concatenation. */
   result(): Value {
-    return stringLiteral(this.text, this.language);
+    return stringLiteral(this.text, this.language, this.direction);
   }
 }
 
@@ -217,5 +221,5 @@ export function replace(arg: Value, pattern: Value, replacement: Value, flags?: 
   const p = requireSimple(pattern, 'REPLACE');
   const r = requireSimple(replacement, 'REPLACE');
   const f = flags === undefined ? '' : requireSimple(flags, 'REPLACE');
-  return stringLiteral(regexReplace(s.lexical, p, r, f), s.language);
+  return stringLiteral(regexReplace(s.lexical, p, r, f), s.language, s.direction);
 }

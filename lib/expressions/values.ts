@@ -15,7 +15,7 @@ import {
   parseDuration,
   parseTime,
 } from './datetime.js';
-import { literalKey } from '../model/terms.js';
+import { directionOf, literalKey } from '../model/terms.js';
 import { fail } from './errors.js';
 import { parseDecimal } from './decimal.js';
 import {
@@ -71,6 +71,8 @@ export interface StringValue {
   readonly datatype: string;
   /** The language tag, lower case; `''` for simple literals. */
   readonly language: string;
+  /** The base direction of a language-tagged string (rdf:dirLangString), if it has one. */
+  readonly direction?: 'ltr' | 'rtl';
 }
 
 type Parser = (lexical: string, datatype: string) => LiteralValue;
@@ -211,8 +213,9 @@ function decodeUncached(literal: RDF.Literal): LiteralValue {
   const lexical = literal.value;
   const language = literal.language;
   if (language !== '') {
-    const dt = literal.datatype.value === RDF_DIR_LANG_STRING ? RDF_DIR_LANG_STRING : RDF_LANG_STRING;
-    return { kind: 'string', lexical, datatype: dt, language: language.toLowerCase() };
+    const direction = directionOf(literal);
+    if (direction === 'ltr' || direction === 'rtl') return { kind: 'string', lexical, datatype: RDF_DIR_LANG_STRING, language: language.toLowerCase(), direction };
+    return { kind: 'string', lexical, datatype: RDF_LANG_STRING, language: language.toLowerCase() };
   }
   const datatype = literal.datatype.value;
   if (datatype === XSD_STRING) return { kind: 'string', lexical, datatype, language: '' };
@@ -228,7 +231,7 @@ function decodeUncached(literal: RDF.Literal): LiteralValue {
 export function knownLiteralKey(literal: RDF.Literal): string | undefined {
   const v = DecodedSlot.get(literal);
   if (v === undefined) return undefined;
-  if (v.kind === 'string') return v.datatype === RDF_DIR_LANG_STRING ? undefined : literalKey(v.lexical, v.language, v.datatype);
+  if (v.kind === 'string') return literalKey(v.lexical, v.language, v.datatype, v.direction);
   return literalKey(v.lexical, '', v.datatype);
 }
 
@@ -241,7 +244,14 @@ export function knownLiteralKey(literal: RDF.Literal): string | undefined {
 export function rememberKeyedString(literal: RDF.Literal, key: string): void {
   const close = key.lastIndexOf('"');
   if (close === key.length - 1) remember(literal, { kind: 'string', lexical: key.slice(1, close), datatype: XSD_STRING, language: '' });
-  else if (key.charCodeAt(close + 1) === 0x40) remember(literal, { kind: 'string', lexical: key.slice(1, close), datatype: RDF_LANG_STRING, language: key.slice(close + 2) });
+  else if (key.charCodeAt(close + 1) === 0x40) {
+    // `"text"@tag` or, with a base direction, `"text"@tag--ltr`
+    const tag = key.slice(close + 2);
+    const dash = tag.indexOf('--');
+    const lexical = key.slice(1, close);
+    if (dash < 0) remember(literal, { kind: 'string', lexical, datatype: RDF_LANG_STRING, language: tag });
+    else remember(literal, { kind: 'string', lexical, datatype: RDF_DIR_LANG_STRING, language: tag.slice(0, dash), direction: tag.slice(dash + 2) === 'rtl' ? 'rtl' : 'ltr' });
+  }
 }
 
 /** Records the decoded value of a literal the evaluator has just made. */
@@ -288,8 +298,12 @@ export function dateTimeLiteral(value: DateTimeValue, datatype: string): RDF.Lit
   return remember(DataFactory.literal(lexical, iri(datatype)), { kind: 'datetime', lexical, datatype, value });
 }
 
-/** A simple literal or language-tagged string. */
-export function stringLiteral(lexical: string, language = ''): RDF.Literal {
+/** A simple literal or language-tagged string, with a base direction when `direction` is given (and `language` is not empty). */
+export function stringLiteral(lexical: string, language = '', direction?: 'ltr' | 'rtl'): RDF.Literal {
+  if (language !== '' && direction !== undefined) {
+    const literal = DataFactory.literal(lexical, { language, direction } as unknown as string);
+    return remember(literal, { kind: 'string', lexical, datatype: RDF_DIR_LANG_STRING, language: language.toLowerCase(), direction });
+  }
   const literal = language === '' ? DataFactory.literal(lexical) : DataFactory.literal(lexical, language);
   return remember(literal, {
     kind: 'string',

@@ -5,8 +5,15 @@
  * then computes a string per predicate, not per triple.
  * @module
  */
+import type * as RDF from '@rdfjs/types/data-model.js';
 import { Algebra } from '../expressions/sparql-libraries.js';
 import { XSD } from '../model/terms.js';
+
+/** Calls `visit` with the name of each variable a term is or holds (inside triple terms, at any depth). */
+function forEachTermVariable(t: RDF.Term, visit: (name: string) => void): void {
+  if (t.termType === 'Variable') visit(t.value);
+  else if (t.termType === 'Quad') for (const part of [t.subject, t.predicate, t.object]) forEachTermVariable(part, visit);
+}
 
 /** Operators whose value is not a function of their arguments. */
 const VOLATILE = new Set(['rand', 'uuid', 'struuid', 'bnode']);
@@ -29,7 +36,8 @@ export function pureVariables(e: Algebra.Expression): string[] | undefined {
   const walk = (x: Algebra.Expression): boolean => {
     switch (x.expressionType) {
       case Algebra.expressionTypes.TERM:
-        if (x.term.termType === 'Variable') names.add(x.term.value);
+        // a triple term written with variables (`<<( ?s :p ?o )>>`) depends on them
+        forEachTermVariable(x.term, (name) => names.add(name));
         return true;
       case Algebra.expressionTypes.OPERATOR:
         return !VOLATILE.has(x.operator.toLowerCase()) && x.args.every(walk);

@@ -15,6 +15,7 @@ import { aggregateValueBytes, groupBytes, HOLDERS, sortRowBytes } from './query-
 import { DEFAULT_GRAPH, UNBOUND } from './quad-source.js';
 import type { QueryTerm } from './query-terms.js';
 import type { Emit, SingleInputOperator } from './solutions.js';
+import { hasVariable } from './triple-term-patterns.js';
 
 const XSD_INTEGER = DataFactory.namedNode('http://www.w3.org/2001/XMLSchema#integer');
 
@@ -135,6 +136,8 @@ function countFromStatistics(engine: Engine, op: Algebra.Operation, seed: Int32A
       seen.add(t.value);
       ids.push(UNBOUND);
     } else {
+      // a triple term written with variables is matched on the triple-term index, not counted here
+      if (t.termType === 'Quad' && hasVariable(t)) return undefined;
       const id = engine.terms.idOf(t as QueryTerm);
       if (id < 0) return 0;
       ids.push(id);

@@ -83,6 +83,45 @@ describe('sparql: SPARQL 1.2', () => {
     expect(answer.quads.every((q) => q.object.termType === 'Quad')).to.equal(true);
   });
 
+  it('computes a triple term written with variables in BIND for each solution', async () => {
+    const q = `${P} SELECT ?t { ?s :p :o1 BIND(<<( ?s :p :o1 )>> AS ?t) }`;
+    expect(await rows(ds, q)).to.deep.equal(['s1', 's13', 's17', 's5', 's9'].map((s) => `<<( :${s} :p :o1 )>>`).sort());
+    const store = await env.newStore();
+    await store.evaluateUpdate(`${P} INSERT DATA { GRAPH :g { :a :p :b . :c :p :d } }`);
+    expect(await rows(store, `${P} SELECT ?t { GRAPH ?g { ?s ?p ?o BIND(<<( ?s ?p ?o )>> AS ?t) } }`)).to.deep.equal(['<<( :a :p :b )>>', '<<( :c :p :d )>>']);
+  });
+
+  it('counts the solutions of a lone triple-term pattern', async () => {
+    expect(await rows(ds, `${P} SELECT (COUNT(*) AS ?n) { ?r rdf:reifies <<( ?s :p ?o )>> }`)).to.deep.equal(['"20"']);
+    expect(await rows(ds, `${P} SELECT (COUNT(*) AS ?n) { ?r rdf:reifies <<( ?s :p :o3 )>> }`)).to.deep.equal(['"5"']);
+  });
+
+  it('keeps the hidden variable of a triple-term pattern inside its subquery', async () => {
+    const store = await env.newStore();
+    await store.evaluateUpdate(`${P} INSERT DATA { :r1 rdf:reifies <<( :a :p :b )>> . :r2 rdf:reifies <<( :c :p :d )>> . :x :says <<( :a :p :d )>> . :y :says <<( :c :p :b )>> }`);
+    // the subquery's ?o is not the outer ?o: the outer triple term is matched on its own
+    const inner = `{ SELECT ?r ?s { ?r rdf:reifies <<( ?s :p ?o )>> } }`;
+    const expected = [':r1 :a :d :x', ':r2 :c :b :y'];
+    expect(await rows(store, `${P} SELECT ?r ?s ?o ?x { ${inner} ?x :says <<( ?s :p ?o )>> }`)).to.deep.equal(expected);
+    expect(await rows(store, `${P} SELECT ?r ?s ?o ?x { ?x :says <<( ?s :p ?o )>> ${inner} }`)).to.deep.equal(expected);
+    const grouped = `{ SELECT ?s (COUNT(*) AS ?n) { ?r rdf:reifies <<( ?s :p ?o )>> } GROUP BY ?s }`;
+    expect(await rows(store, `${P} SELECT ?s ?o ?n { ?x :says <<( ?s :p ?o )>> ${grouped} }`)).to.deep.equal([':a :d "1"', ':c :b "1"']);
+    // nor does it show among the columns of SELECT *
+    const answer = await store.evaluateQuery(`${P} SELECT * { ${inner} ?x :says <<( ?s :p ?o )>> }`);
+    if (answer.type !== 'bindings') throw new Error('expected bindings');
+    expect([...answer.variables].sort()).to.deep.equal(['o', 'r', 's', 'x']);
+  });
+
+  it('keeps the base direction in the string functions, and LANG gives the tag alone', async () => {
+    const q = `SELECT ?l ?c ?d ?u ?b ?e ?n { BIND("abc"@en--rtl AS ?x)
+      BIND(LANG(?x) AS ?l) BIND(CONCAT(?x, "d"@en--rtl) AS ?c) BIND(CONCAT(?x, "d"@en--ltr) AS ?d) BIND(UCASE(?x) AS ?u)
+      BIND(STRBEFORE(?x, "c") AS ?b) BIND(sameTerm(?x, "abc"@en--ltr) AS ?e) BIND(?x = "abc"@en AS ?n) }`;
+    expect(await rows(ds, q)).to.deep.equal(['"en" "abcd"@en--rtl "abcd" "ABC"@en--rtl "ab"@en--rtl "false" "false"']);
+    // arguments of different base directions are incompatible: an error, ?x unbound
+    const incompatible = await ds.evaluateQuery('SELECT ?x { BIND(CONTAINS("abc"@en--ltr, "b"@en--rtl) AS ?x) }');
+    expect(incompatible.type === 'bindings' && incompatible.rows[0]![0]).to.equal(undefined);
+  });
+
   it('keeps sparqljs errors (with line and column) for texts that are not SPARQL 1.2 either', async () => {
     const error = await ds.evaluateQuery('SELECT * WHERE {\n ?s ?p }').catch((e: unknown) => e);
     expect(error).to.be.instanceOf(QueryCompilationError);
