@@ -7,9 +7,10 @@
  * search looks for a bijection between the blank nodes of the two datasets that maps every
  * quad of one onto a quad of the other, trying only candidates of the same group.
  *
- * Term equality follows RDF 1.1: IRIs by their string, literals by lexical form, datatype and
- * language tag, except that language tags are compared case-insensitively (quadlog, like
- * BCP 47, treats them so and stores them lower-cased).
+ * Term equality follows RDF 1.2: IRIs by their string, literals by lexical form, datatype,
+ * language tag and base direction, except that language tags are compared case-insensitively
+ * (quadlog, like BCP 47, treats them so and stores them lower-cased); triple terms by their
+ * parts, the blank nodes inside them renamed with the same bijection as everywhere else.
  * @module
  */
 import type * as RDF from '@rdfjs/types';
@@ -17,35 +18,57 @@ import type * as RDF from '@rdfjs/types';
 /** A term of a quad position, as a plain value (what the comparison needs of a term). */
 type QuadTerm = RDF.Quad['subject'] | RDF.Quad['predicate'] | RDF.Quad['object'] | RDF.Quad['graph'];
 
-/** A quad with its four terms as canonical strings; blank nodes keep their label (`_:label`). */
-type KeyedQuad = readonly [string, string, string, string];
+/**
+ * A quad as one canonical string, each blank node written as {@link BLANK} label {@link BLANK}
+ * wherever it occurs (inside triple terms too), so that the blank nodes of a quad are found
+ * and renamed by {@link BLANK_NODE}.
+ */
+type KeyedQuad = string;
+
+/** Delimits a blank node's label in a {@link KeyedQuad} (never in a term key: JSON escapes it, IRIs cannot hold it). */
+const BLANK = '\u0000';
+// eslint-disable-next-line no-control-regex -- BLANK is U+0000
+const BLANK_NODE = /\u0000([^\u0000]*)\u0000/g;
 
 const XSD_STRING = 'http://www.w3.org/2001/XMLSchema#string';
 
 /**
  * The canonical comparison key of a term: `<iri>`, `_:label`, `"lexical"@lang` (tag
- * lower-cased), `"lexical"^^<datatype>` (simple literals get xsd:string), or `DEFAULT` for
- * the default graph. Lexical forms are JSON-escaped, so keys never collide.
+ * lower-cased), `"lexical"@lang--dir` (with a base direction), `"lexical"^^<datatype>`
+ * (simple literals get xsd:string), `<<( s p o )>>` for a triple term (its parts' keys), or
+ * `DEFAULT` for the default graph. Lexical forms are JSON-escaped, so keys never collide.
  */
 export function termKey(term: QuadTerm): string {
+  return keyWith(term, (label) => `_:${label}`);
+}
+
+/** {@link termKey} with blank nodes written by `blank`. */
+function keyWith(term: QuadTerm, blank: (label: string) => string): string {
   switch (term.termType) {
     case 'NamedNode':
       return `<${term.value}>`;
     case 'BlankNode':
-      return `_:${term.value}`;
-    case 'Literal':
-      if (term.language !== '') return `${JSON.stringify(term.value)}@${term.language.toLowerCase()}`;
+      return blank(term.value);
+    case 'Literal': {
+      if (term.language !== '') {
+        const direction = (term as { direction?: string }).direction;
+        return `${JSON.stringify(term.value)}@${term.language.toLowerCase()}${direction ? `--${direction}` : ''}`;
+      }
       return `${JSON.stringify(term.value)}^^<${term.datatype.value === '' ? XSD_STRING : term.datatype.value}>`;
+    }
     case 'DefaultGraph':
       return 'DEFAULT';
+    case 'Quad':
+      return `<<( ${keyWith(term.subject, blank)} ${keyWith(term.predicate, blank)} ${keyWith(term.object, blank)} )>>`;
     default:
-      // variables and quoted triples do not occur in RDF 1.1 data
+      // variables do not occur in data
       return `?${term.termType}:${term.value}`;
   }
 }
 
-function isBlank(key: string): boolean {
-  return key.startsWith('_:');
+/** The blank nodes of a keyed quad (labels, each once). */
+function blanksOf(q: KeyedQuad): Set<string> {
+  return new Set([...q.matchAll(BLANK_NODE)].map((m) => m[1]!));
 }
 
 /** A dataset as a set of keyed quads split into ground and blank-node quads. */
@@ -62,17 +85,17 @@ function index(quads: Iterable<RDF.Quad>): Indexed {
   const seen = new Set<string>();
   const blankQuads: KeyedQuad[] = [];
   const occurrences = new Map<string, KeyedQuad[]>();
+  const blank = (label: string): string => `${BLANK}${label}${BLANK}`;
   for (const q of quads) {
-    const k: KeyedQuad = [termKey(q.subject), termKey(q.predicate), termKey(q.object), termKey(q.graph)];
-    const joined = k.join(' ');
-    if (!k.some(isBlank)) {
-      ground.add(joined);
+    const k: KeyedQuad = [q.subject, q.predicate, q.object, q.graph].map((t) => keyWith(t, blank)).join(' ');
+    if (!k.includes(BLANK)) {
+      ground.add(k);
       continue;
     }
-    if (seen.has(joined)) continue;
-    seen.add(joined);
+    if (seen.has(k)) continue;
+    seen.add(k);
     blankQuads.push(k);
-    for (const t of new Set(k.filter(isBlank))) {
+    for (const t of blanksOf(k)) {
       let list = occurrences.get(t);
       if (!list) occurrences.set(t, (list = []));
       list.push(k);
@@ -93,7 +116,7 @@ function refine(datasets: readonly Indexed[], colours: readonly Map<string, numb
     const old = colours[i]!;
     const next = new Map<string, number>();
     for (const [b, quads] of d.occurrences) {
-      const parts = quads.map((q) => q.map((t) => (t === b ? '@' : isBlank(t) ? `#${old.get(t)!}` : t)).join(' ')).sort();
+      const parts = quads.map((q) => q.replace(BLANK_NODE, (_, t: string) => (t === b ? '@' : `#${old.get(t)!}`))).sort();
       const signature = `${old.get(b)!}\n${parts.join('\n')}`;
       let c = interned.get(signature);
       if (c === undefined) interned.set(signature, (c = interned.size));
@@ -153,27 +176,20 @@ export function isomorphic(a: Iterable<RDF.Quad>, b: Iterable<RDF.Quad>): boolea
     list.push(k);
   }
   const order = [...da.blankKeys].sort((x, y) => sa.get(ca.get(x)!)! - sa.get(ca.get(y)!)!);
-  const targetQuads = new Set(db.blankQuads.map((q) => q.join(' ')));
+  const targetQuads = new Set(db.blankQuads);
   const mapping = new Map<string, string>();
   const used = new Set<string>();
 
   /** Whether every quad of `node` whose blank nodes are all mapped has an image in `b`. */
   const consistent = (node: string): boolean => {
     for (const q of da.occurrences.get(node)!) {
-      const image: string[] = [];
       let complete = true;
-      for (const t of q) {
-        if (!isBlank(t)) image.push(t);
-        else {
-          const m = mapping.get(t);
-          if (m === undefined) {
-            complete = false;
-            break;
-          }
-          image.push(m);
-        }
-      }
-      if (complete && !targetQuads.has(image.join(' '))) return false;
+      const image = q.replace(BLANK_NODE, (_, t: string) => {
+        const m = mapping.get(t);
+        if (m === undefined) complete = false;
+        return `${BLANK}${m ?? ''}${BLANK}`;
+      });
+      if (complete && !targetQuads.has(image)) return false;
     }
     return true;
   };
