@@ -1,3 +1,4 @@
+import type * as RDF from '@rdfjs/types/data-model.js';
 import { expect } from 'chai';
 import { DataFactory } from 'n3';
 import { TermDictionary } from '../../lib/model/dictionary.js';
@@ -8,7 +9,7 @@ import { keyToTerm, termText, termToKey } from '../../lib/model/terms.js';
 const namedNode = (iri: string) => DataFactory.namedNode(iri);
 const literal = (value: string, language?: string) => DataFactory.literal(value, language);
 const blankNode = (label: string) => DataFactory.blankNode(label);
-const quad = (s: Parameters<typeof DataFactory.quad>[0], p: Parameters<typeof DataFactory.quad>[1], o: Parameters<typeof DataFactory.quad>[2], g?: Parameters<typeof DataFactory.quad>[3]) => DataFactory.quad(s, p, o, g);
+const quad = (s: RDF.Quad_Subject, p: RDF.Quad_Predicate, o: RDF.Quad_Object, g?: RDF.Quad_Graph): RDF.Quad => DataFactory.quad(s, p, o, g);
 const ex = (name: string) => namedNode(`http://ex.org/${name}`);
 
 describe('triple terms (RDF 1.2) in the dictionary', () => {
@@ -30,7 +31,7 @@ describe('triple terms (RDF 1.2) in the dictionary', () => {
   });
 
   it('refuses a triple term that RDF 1.2 does not allow', () => {
-    expect(() => termToKey(quad(literal('x'), ex('p'), ex('o')))).to.throw(TypeError, /subject of a triple term/);
+    expect(() => termToKey(quad(literal('x') as unknown as RDF.Quad_Subject, ex('p'), ex('o')))).to.throw(TypeError, /subject of a triple term/);
     expect(() => termToKey(quad(ex('s'), ex('p'), ex('o'), ex('g')))).to.throw(TypeError, /cannot have a graph/);
   });
 
