@@ -16,6 +16,7 @@
 import type { TermDictionary } from '../model/dictionary.js';
 import { KIND_BLANK, KIND_IRI, RDF_NS, XSD_STRING } from '../model/terms.js';
 import type { RdfWriter, RdfWriterOptions } from './rdf-serialize.js';
+import { requireRdf11 } from './rdf11-only.js';
 
 const RDF_TYPE = `<${RDF_NS}type>`;
 
@@ -85,6 +86,7 @@ export class JsonLdWriter implements RdfWriter {
     const kind = key.charCodeAt(0);
     if (kind === KIND_BLANK) return isType ? JSON.stringify(key) : `{ "@id": ${JSON.stringify(key)} }`;
     if (kind === KIND_IRI) return isType ? JSON.stringify(this.iri(key.slice(1, -1))) : `{ "@id": ${JSON.stringify(this.iri(key.slice(1, -1)))} }`;
+    requireRdf11(key, 'JSON-LD');
     const close = key.lastIndexOf('"');
     const lexical = JSON.stringify(key.slice(1, close));
     const suffix = key.slice(close + 1);

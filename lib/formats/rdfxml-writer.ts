@@ -14,6 +14,7 @@ import type { TermDictionary } from '../model/dictionary.js';
 import { BadRequestError } from '../model/errors.js';
 import { KIND_BLANK, KIND_IRI, RDF_NS, XSD_STRING } from '../model/terms.js';
 import type { RdfWriter, RdfWriterOptions } from './rdf-serialize.js';
+import { requireRdf11 } from './rdf11-only.js';
 
 /** An XML name without colon (NCName), ASCII letters, digits and the usual marks, or any non-ASCII letter. */
 const NCNAME = /^[A-Za-z_\u00C0-\uFFFF][\w.\-\u00B7\u00C0-\uFFFF]*$/;
@@ -107,6 +108,7 @@ export class RdfXmlWriter implements RdfWriter {
     if (kind === KIND_IRI) this.out += `${open} rdf:resource="${attribute(object.slice(1, -1))}"/>\n`;
     else if (kind === KIND_BLANK) this.out += `${open} rdf:nodeID="${nodeId(object.slice(2))}"/>\n`;
     else {
+      requireRdf11(object, 'RDF/XML');
       const close = object.lastIndexOf('"');
       const lexical = text(object.slice(1, close));
       const suffix = object.slice(close + 1);
