@@ -66,6 +66,8 @@ function tripleTermKey(term: RDF.BaseQuad): string {
   const s = term.subject.termType;
   if (s !== 'NamedNode' && s !== 'BlankNode') throw new TypeError(`the subject of a triple term must be an IRI or a blank node, not a ${s}`);
   if (term.predicate.termType !== 'NamedNode') throw new TypeError(`the predicate of a triple term must be an IRI, not a ${term.predicate.termType}`);
+  // the key is split at the spaces after the subject and the predicate (an IRI holds none)
+  if (term.subject.value.includes(' ') || term.predicate.value.includes(' ')) throw new TypeError('the subject and predicate of a triple term cannot hold a space');
   return `(${termToKey(term.subject)} ${termToKey(term.predicate)} ${termToKey(term.object)})`;
 }
 

@@ -33,6 +33,7 @@ describe('triple terms (RDF 1.2) in the dictionary', () => {
   it('refuses a triple term that RDF 1.2 does not allow', () => {
     expect(() => termToKey(quad(literal('x') as unknown as RDF.Quad_Subject, ex('p'), ex('o')))).to.throw(TypeError, /subject of a triple term/);
     expect(() => termToKey(quad(ex('s'), ex('p'), ex('o'), ex('g')))).to.throw(TypeError, /cannot have a graph/);
+    expect(() => termToKey(quad(namedNode('http://ex.org/a b'), ex('p'), ex('o')))).to.throw(TypeError, /cannot hold a space/);
   });
 
   it('interns the parts before the triple term and indexes it by every part', () => {
