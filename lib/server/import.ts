@@ -10,7 +10,7 @@ import { iriKey, termToKey } from '../model/terms.js';
 import { DataFactory } from 'n3';
 import { ByteCounter, openSource } from '../formats/byte-source.js';
 import type { ContentSource, OpenedSource } from '../formats/content-source.js';
-import { canonicalMediaType, DATALOG, mediaTypeOfFileName, TRIG, TURTLE, unsupportedMediaTypeMessage } from '../formats/media-types.js';
+import { canonicalMediaType, DATALOG, JSON_LD, mediaTypeOfFileName, TRIG, TURTLE, unsupportedMediaTypeMessage } from '../formats/media-types.js';
 import { ImportReport } from '../formats/notifications.js';
 import { ABSENT_TERM, parseRdf, type QuadBatch, readText, sniffContent, type TermIds } from '../formats/rdf-parse.js';
 import { type JsonLdOrder, JsonLdOrderError } from '../formats/jsonld-parse.js';
@@ -133,7 +133,7 @@ export interface ImportRun extends ImportWrite {
 export async function importInto(run: ImportRun, updateType: UpdateType, source: ImportSource, options: ImportOptions): Promise<void> {
   // a JSON-LD document is read in streaming order first; one that is not, when its source can
   // be read again (not a stream of the caller's), is read again with the parser buffering it
-  const readAgain = options.jsonLdOrder === undefined && !isStream(source);
+  const readAgain = options.jsonLdOrder === undefined && !isStream(source) && mayBeJsonLd(source, statedMediaType(options.mediaType));
   if (!readAgain) return importOnce(run, updateType, source, { ...options, jsonLdOrder: options.jsonLdOrder ?? 'refuse' });
   const savepoint = run.store.savepoint(run.tx);
   const { processedFacts, changedFacts } = run.report;
@@ -146,6 +146,22 @@ export async function importInto(run: ImportRun, updateType: UpdateType, source:
     run.report.changedFacts = changedFacts;
     await importOnce(run, updateType, source, { ...options, jsonLdOrder: 'buffer' });
   }
+}
+
+/**
+ * Whether a source that can be read again may hold JSON-LD (so that its import needs a
+ * savepoint to return to): JSON-LD stated, or no type stated and text or bytes that start as a
+ * JSON value does (or gzip'd bytes), or a file or IRI, whose type is known only once opened.
+ */
+function mayBeJsonLd(source: ImportSource, stated: string | undefined): boolean {
+  if (stated !== undefined) return stated === JSON_LD;
+  if (typeof source === 'string') return /^\s*[[{]/.test(source.slice(0, 4096));
+  if (source instanceof Uint8Array) {
+    let i = 0;
+    while (i < source.length && (source[i] === 0x20 || source[i] === 0x09 || source[i] === 0x0a || source[i] === 0x0d || source[i] === 0xef || source[i] === 0xbb || source[i] === 0xbf)) i++;
+    return source[i] === 0x7b || source[i] === 0x5b || (source[0] === 0x1f && source[1] === 0x8b);
+  }
+  return typeof source === 'object' && source !== null && ('path' in source || isIriList(source));
 }
 
 /** Whether a source is a stream (an async iterable of chunks, or of RDF/JS quads): it can be read only once. */
