@@ -13,6 +13,7 @@ import { functionNameEdits } from '../expressions/function-names.js';
 import { BadRequestError, QueryCompilationError } from '../model/errors.js';
 import { checkFunctionArity } from './errors.js';
 import { orderSelectStarColumns } from './select-star.js';
+import { checkSelectScopes, checkValuesVariables, SelectScopeError } from './select-scope.js';
 import { checkBlankNodeScopes, keepOptionalFilterScope, parseSparqlText, type TextRewrite } from './syntax.js';
 import { tupleTableEdits } from './tuple-table-syntax.js';
 import { mayBeSparql12, parseSparql12, type Sparql12Parse } from './sparql12.js';
@@ -31,15 +32,27 @@ function prefixObject(prefixes: ReadonlyMap<string, string>): Record<string, str
   return Object.fromEntries([...prefixes].map(([k, v]) => [k.slice(0, -1), v]));
 }
 
+/**
+ * sparqljs's options: the store's prefixes, the base IRI, and `skipValidation` (sparqljs's
+ * check of the SELECT clause of aggregating queries is replaced by select-scope.ts's).
+ */
+function parserOptions(prefixes: ReadonlyMap<string, string>, baseIRI: string): { prefixes: Record<string, string>; baseIRI: string } {
+  // a variable, not a literal: the declared ParserOptions lack skipValidation
+  const options = { prefixes: prefixObject(prefixes), baseIRI, skipValidation: true };
+  return options;
+}
+
 /** Parses a query with the store's prefixes; syntax errors are QueryCompilationError. */
 export function parseQuery(text: string, prefixes: ReadonlyMap<string, string>, baseIRI: string): SparqlQuery {
-  const parser = sparqlParser({ prefixes: prefixObject(prefixes), baseIRI });
+  const parser = sparqlParser(parserOptions(prefixes, baseIRI));
   checkBracketNesting(text, 'query');
   const parsed = parseSparqlText((t) => parser.parse(t), text, 'query', SYNTAX_EXTENSIONS);
   checkTreeNesting(parsed, 'query');
   checkFunctionArity(text, 'query');
   if (parsed.type !== 'query') throw new QueryCompilationError('expected a query, found an update (use evaluateUpdate)');
   checkBlankNodeScopes(parsed);
+  checkSelectScopes(parsed);
+  checkValuesVariables(text);
   return parsed;
 }
 
@@ -111,10 +124,12 @@ function sparql12Parse(refusal: unknown, text: string, prefixes: ReadonlyMap<str
   let result: Sparql12Parse;
   try {
     result = parseSparqlText((t) => parseSparql12(t, prefixObject(prefixes), baseIRI, kind === 'update'), text, kind, SYNTAX_EXTENSIONS);
-  } catch {
-    throw refusal;
+  } catch (e) {
+    // traqula accepts the text but it breaks a rule of the SELECT clause: that is the error
+    throw e instanceof SelectScopeError ? e : refusal;
   }
   checkFunctionArity(text, kind);
+  checkValuesVariables(text);
   return result;
 }
 
@@ -140,7 +155,7 @@ export function toAlgebra(parsed: Parameters<typeof translate>[0], baseIRI: stri
  * (USING, USING NAMED or WITH) is then refused, as the SPARQL protocol requires.
  */
 export function parseUpdate(text: string, prefixes: ReadonlyMap<string, string>, baseIRI: string, dataset?: UpdateDataset): Algebra.Operation {
-  const parser = sparqlParser({ prefixes: prefixObject(prefixes), baseIRI });
+  const parser = sparqlParser(parserOptions(prefixes, baseIRI));
   checkBracketNesting(text, 'update');
   let parsed: SparqlQuery;
   try {
@@ -155,6 +170,8 @@ export function parseUpdate(text: string, prefixes: ReadonlyMap<string, string>,
   }
   checkTreeNesting(parsed, 'update');
   checkFunctionArity(text, 'update');
+  checkSelectScopes(parsed);
+  checkValuesVariables(text);
   // an empty request (only prologue, or nothing) is a valid update that does nothing
   if (!('type' in parsed)) return { type: Algebra.types.COMPOSITE_UPDATE, updates: [] } as unknown as Algebra.Operation;
   if (parsed.type !== 'update') throw new QueryCompilationError('expected an update, found a query (use evaluateQuery)');

@@ -16,6 +16,7 @@ import type * as RDF from '@rdfjs/types/data-model.js';
 import { DataFactory } from 'n3';
 import type { SparqlQuery } from 'sparqljs';
 import type { Algebra } from '../expressions/sparql-libraries.js';
+import { checkSelectScopes } from './select-scope.js';
 
 /** What of traqula's parser this module uses. */
 interface Sparql12Parser {
@@ -52,12 +53,13 @@ function loadTraqula(): Traqula {
 
 /**
  * Whether a text may hold SPARQL 1.2 syntax that sparqljs refuses: `<<`, `{|`, `~`, `VERSION`,
+ * a negation of a negation (`!!?x`: SPARQL 1.2's `!` takes a unary expression),
  * a base direction (`--ltr`, `--rtl`) or a call of one of SPARQL 1.2's new functions. A cheap
  * lexical look (strings and comments included): a text it accepts wrongly is only parsed a
  * second time, by traqula, before sparqljs's error is reported.
  */
 export function mayBeSparql12(text: string): boolean {
-  return /<<|\{\||~|\bVERSION\b|--(?:ltr|rtl)\b|\b(?:TRIPLE|SUBJECT|PREDICATE|OBJECT|isTRIPLE|LANGDIR|hasLANG|hasLANGDIR|STRLANGDIR)\s*\(/i.test(text);
+  return /<<|\{\||~|!\s*!|\bVERSION\b|--(?:ltr|rtl)\b|\b(?:TRIPLE|SUBJECT|PREDICATE|OBJECT|isTRIPLE|LANGDIR|hasLANG|hasLANGDIR|STRLANGDIR)\s*\(/i.test(text);
 }
 
 /** A SPARQL 1.2 text parsed: what evaluation reads of the syntax tree, and the algebra. */
@@ -75,8 +77,49 @@ export interface Sparql12Parse {
 export function parseSparql12(text: string, prefixes: Record<string, string>, baseIRI: string, quads: boolean): Sparql12Parse {
   const { parser, toAlgebra } = loadTraqula();
   const ast = parser.parse(text, { prefixes: { ...prefixes }, baseIRI });
+  checkSelectScopes(selectScopeTree(ast));
   const algebra = adaptAlgebra(toAlgebra(ast, { quads, blankToVariable: true, baseIRI, prefixes: { ...prefixes } })) as Algebra.Operation;
   return { parsed: syntaxSummary(ast), algebra };
+}
+
+/**
+ * What {@link checkSelectScopes} reads of a sparqljs tree, from traqula's: variables as
+ * `{ termType: 'Variable' }`, SELECT items `{ expression, variable }`, aggregates,
+ * operations and function calls as sparqljs shapes them, and each SELECT (sub)query with its
+ * `variables`, `group`, `having` and `order`.
+ */
+function selectScopeTree(tree: unknown): unknown {
+  const adapt = (x: unknown): unknown => {
+    if (Array.isArray(x)) return x.map(adapt);
+    if (x === null || typeof x !== 'object') return x;
+    const o = x as Record<string, unknown>;
+    if (o.type === 'term') return o.subType === 'variable' ? { termType: 'Variable', value: o.value } : { termType: 'Term' };
+    if (o.type === 'wildcard') return { termType: 'Wildcard' };
+    if (o.type === 'expression' && o.subType === 'aggregate') {
+      const e = Array.isArray(o.expression) ? (o.expression as unknown[])[0] : o.expression;
+      return { type: 'aggregate', aggregation: o.aggregation, expression: adapt(e) };
+    }
+    if (o.type === 'expression' && (o.subType === 'operation' || o.subType === 'functionCall')) return { type: o.subType, operator: o.operator, args: adapt(o.args) };
+    if (o.type === 'pattern' && o.subType === 'bind') return { expression: adapt(o.expression), variable: adapt(o.variable) };
+    if (o.type === 'query' && o.subType === 'select') {
+      const modifiers = (o.solutionModifiers ?? {}) as { group?: { groupings?: unknown[] }; having?: { having?: unknown[] }; order?: { orderDefs?: unknown[] } };
+      const group = (modifiers.group?.groupings ?? []).map((g) => {
+        const grouping = g as Record<string, unknown>;
+        return grouping.type === undefined && 'value' in grouping ? { expression: adapt(grouping.value), variable: adapt(grouping.variable) } : { expression: adapt(g) };
+      });
+      return {
+        type: 'query',
+        queryType: 'SELECT',
+        variables: adapt(o.variables),
+        where: adapt(o.where),
+        ...(group.length > 0 ? { group } : {}),
+        ...(modifiers.having?.having ? { having: adapt(modifiers.having.having) } : {}),
+        ...(modifiers.order?.orderDefs ? { order: adapt(modifiers.order.orderDefs) } : {}),
+      };
+    }
+    return Object.fromEntries(Object.entries(o).filter(([k]) => k !== 'loc').map(([k, v]) => [k, adapt(v)]));
+  };
+  return adapt(tree);
 }
 
 /** The fields of a sparqljs syntax tree that evaluation reads, from traqula's tree. */

@@ -8,7 +8,7 @@
  */
 import { QueryCompilationError } from '../model/errors.js';
 import { XSD } from '../model/terms.js';
-import { lineStarts, sparqlSyntaxError, type SparqlTextKind, unknownPrefixError } from './errors.js';
+import { lineStarts, positionAt, sparqlSyntaxError, type SparqlTextKind, unknownPrefixError } from './errors.js';
 
 /** A node of the sparqljs syntax tree, seen structurally. */
 type SyntaxNode = { readonly [key: string]: unknown };
@@ -56,6 +56,39 @@ function iriCodepointEdits(text: string): Edit[] {
     if (unescaped !== token) edits.push({ start: i, end: i + token.length, replacement: unescaped });
   });
   return edits;
+}
+
+/** A `\u` or `\U` escape at `lastIndex` (the backslash included). */
+const ESCAPE_AT = /\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8}))/y;
+
+/**
+ * Rejects a codepoint escape of a surrogate (U+D800 to U+DFFF, alone or as a pair) in a string
+ * or an IRI: an escape stands for a Unicode scalar value, which no surrogate is (SPARQL 1.2,
+ * "Codepoint Escape Sequences"). A surrogate pair must be written as one `\U` escape or as the
+ * character itself.
+ * @throws QueryCompilationError at the escape.
+ */
+export function checkSurrogateEscapes(text: string, kind: SparqlTextKind): void {
+  if (!text.includes('\\')) return;
+  forEachSignificant(text, (start, token) => {
+    if (token === 'char') return;
+    const end = token === 'iri' ? ((IRIREF.lastIndex = start), IRIREF.test(text) ? IRIREF.lastIndex : start + 1) : endOfString(text, start);
+    for (let i = text.indexOf('\\', start); i >= 0 && i < end; i = text.indexOf('\\', i)) {
+      ESCAPE_AT.lastIndex = i;
+      const m = ESCAPE_AT.exec(text);
+      if (m === null) {
+        // another escape (`\\n`, `\\\\`): its two characters
+        i += 2;
+        continue;
+      }
+      const code = parseInt(m[1] ?? m[2]!, 16);
+      if (code >= 0xd800 && code <= 0xdfff) {
+        const { line, column } = positionAt(text, i);
+        throw new QueryCompilationError(`syntax error in the SPARQL ${kind} at line ${line}, column ${column}: the escape ${m[0]} stands for a surrogate, which is no character`);
+      }
+      i = ESCAPE_AT.lastIndex;
+    }
+  });
 }
 
 /** The index after the string literal that starts at `start` (short or long form, either quote). */
@@ -422,13 +455,14 @@ function parserError(error: unknown, text: string, prepared: PreparedText, kind:
 }
 
 /**
- * Parses SPARQL text with sparqljs after {@link unescapeIriCodepoints},
+ * Parses SPARQL text with sparqljs after {@link checkSurrogateEscapes}, {@link unescapeIriCodepoints},
  * {@link keepPositiveSigns} and then `rewrites` (extensions of the syntax, in order); when
  * sparqljs fails on a blank node property list standing as a triple, the text is parsed again
  * with {@link labelBracketSubjects}. Every error is a QueryCompilationError worded as
  * errors.ts says, its position that of the text as written.
  */
 export function parseSparqlText<T>(parse: (text: string) => T, text: string, kind: SparqlTextKind = 'query', rewrites: readonly TextRewrite[] = []): T {
+  checkSurrogateEscapes(text, kind);
   let prepared = prepare(prepare({ text, steps: [] }, iriCodepointEdits), positiveSignEdits);
   for (const rewrite of rewrites) prepared = prepare(prepared, (t) => [...rewrite(t)]);
   try {

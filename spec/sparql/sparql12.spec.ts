@@ -122,6 +122,40 @@ describe('sparql: SPARQL 1.2', () => {
     expect(incompatible.type === 'bindings' && incompatible.rows[0]![0]).to.equal(undefined);
   });
 
+  it("applies SPARQL 1.2's rules on SELECT clauses, in texts of either parser", async () => {
+    const refused = async (text: string): Promise<string> => {
+      const e = await ds.evaluateQuery(text).catch((x: unknown) => x);
+      expect(e, text).to.be.instanceOf(QueryCompilationError);
+      return (e as Error).message;
+    };
+    // a variable an earlier SELECT expression binds may be used by a later one
+    expect(await rows(ds, 'SELECT (COUNT(?v) AS ?c) (?c + 1 AS ?d) { VALUES ?v { 1 2 3 } }')).to.deep.equal(['"3" "4"']);
+    expect(await rows(ds, `${P} SELECT (COUNT(?t) AS ?c) (?c + 1 AS ?d) { ?r rdf:reifies ?t FILTER(isTRIPLE(?t)) }`)).to.deep.equal(['"20" "21"']);
+    expect(await refused(`${P} SELECT (1 AS ?z) { ?s :p ?z } GROUP BY ?z`)).to.match(/\?z is already in scope/);
+    expect(await refused(`${P} SELECT (1 AS ?z) { ?r rdf:reifies <<( ?s :p ?z )>> } GROUP BY ?z`)).to.match(/\?z is already in scope/);
+    expect(await refused('SELECT (1 AS ?z) {} GROUP BY (2 AS ?z)')).to.match(/\?z is already in scope/);
+    expect(await rows(ds, `${P} SELECT (1 AS ?z) { ?s :p ?z } GROUP BY ?s LIMIT 1`)).to.deep.equal(['"1"']);
+    expect(await refused(`${P} SELECT ?s (COUNT(*) AS ?n) { ?s :p ?o }`)).to.match(/\?s is projected but neither grouped/);
+    expect(await refused(`${P} SELECT ?s (COUNT(*) AS ?n) { ?r rdf:reifies <<( ?s :p ?o )>> }`)).to.match(/\?s is projected but neither grouped/);
+    expect(await refused('SELECT (COUNT(COUNT(*)) AS ?c) {}')).to.match(/cannot hold another aggregate/);
+    expect(await refused('SELECT * { VALUES (?a ?a) { (1 1) } }')).to.match(/\?a is named twice in a VALUES block/);
+    expect(await refused('SELECT * { VALUES (?a ?b ?a) { (<<( <x:a> <x:b> <x:c> )>> 1 1) } }')).to.match(/\?a is named twice/);
+  });
+
+  it('refuses a codepoint escape of a surrogate, with its line and column', async () => {
+    const e = await ds.evaluateQuery('SELECT * {\n  ?s ?p "a\\uD83C\\uDCA1" }').catch((x: unknown) => x);
+    expect(e).to.be.instanceOf(QueryCompilationError);
+    expect((e as Error).message).to.match(/line 2, column 11: the escape \\uD83C stands for a surrogate/);
+    const iri = await ds.evaluateQuery('SELECT * { ?s ?p <http://e/\\uDCA1> }').catch((x: unknown) => x);
+    expect(iri).to.be.instanceOf(QueryCompilationError);
+    // the pair as one \U escape, and an escaped backslash before "uD83C", are fine
+    expect(await rows(ds, 'SELECT ?x { BIND("\\U0001F0A1\\\\uD83C" AS ?x) }')).to.deep.equal(['"\u{1F0A1}\\uD83C"']);
+  });
+
+  it('reads a negation of a negation (!!)', async () => {
+    expect(await rows(ds, 'SELECT ?b { BIND(!!"a" AS ?b) }')).to.deep.equal(['"true"']);
+  });
+
   it('keeps sparqljs errors (with line and column) for texts that are not SPARQL 1.2 either', async () => {
     const error = await ds.evaluateQuery('SELECT * WHERE {\n ?s ?p }').catch((e: unknown) => e);
     expect(error).to.be.instanceOf(QueryCompilationError);
