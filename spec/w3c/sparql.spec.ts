@@ -40,6 +40,7 @@ import { Parser as SparqlParser, type SparqlQuery } from 'sparqljs';
 import { ConnectionFactory, N_QUADS, N_TRIPLES, QueryCompilationError, QuadlogError, RDF_XML, Server, TRIG, TURTLE, type ServerConnection } from '../../lib/index.js';
 import { DataStoreConnection } from '../../lib/api/data-store-connection.js';
 import { SPARQL_RESULTS_CSV, writeAnswers } from '../../lib/formats/answers/index.js';
+import { show } from '../formats/answers/answer-parsers.spec.js';
 import { isomorphic } from '../helpers/isomorphism.js';
 import { W3C_DIR } from '../helpers/test-data.js';
 import {
@@ -352,24 +353,8 @@ function readDataset(dataset: TestDataset): RDF.Quad[] {
 }
 
 function showQuads(quads: readonly RDF.Quad[]): string {
-  const t = (term: RDF.Term): string => {
-    switch (term.termType) {
-      case 'NamedNode':
-        return `<${term.value}>`;
-      case 'BlankNode':
-        return `_:${term.value}`;
-      case 'Literal': {
-        const direction = (term as { direction?: string }).direction;
-        return JSON.stringify(term.value) + (term.language ? `@${term.language}${direction ? `--${direction}` : ''}` : `^^<${term.datatype.value}>`);
-      }
-      case 'Quad':
-        return `<<( ${t(term.subject)} ${t(term.predicate)} ${t(term.object)} )>>`;
-      default:
-        return '';
-    }
-  };
   return quads
-    .map((q) => `${t(q.subject)} ${t(q.predicate)} ${t(q.object)}${q.graph.termType === 'DefaultGraph' ? '' : ` ${t(q.graph)}`} .`)
+    .map((q) => `${show(q.subject)} ${show(q.predicate)} ${show(q.object)}${q.graph.termType === 'DefaultGraph' ? '' : ` ${show(q.graph)}`} .`)
     .sort()
     .join('\n');
 }
