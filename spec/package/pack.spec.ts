@@ -231,6 +231,9 @@ function describeTerm(term: QueryTerm | undefined): string {
       return '_:' + term.value;
     case 'Literal':
       return JSON.stringify(term.value) + '^^<' + term.datatype.value + '>' + (term.language ? '@' + term.language : '');
+    case 'Quad':
+      // a triple term (RDF 1.2)
+      return '<<( ' + describeTerm(term.subject as QueryTerm) + ' ' + describeTerm(term.predicate as QueryTerm) + ' ' + describeTerm(term.object as QueryTerm) + ' )>>';
   }
 }
 
