@@ -7,14 +7,18 @@
 
 /** An RDF term of a SPARQL JSON answer. */
 export interface Term {
-  /** `uri`, `bnode` or `literal`. */
-  readonly type: 'uri' | 'bnode' | 'literal';
-  /** The IRI, blank node label or lexical form. */
+  /** `uri`, `bnode`, `literal` or `triple` (an RDF 1.2 triple term). */
+  readonly type: 'uri' | 'bnode' | 'literal' | 'triple';
+  /** The IRI, blank node label or lexical form ('' for a triple term). */
   readonly value: string;
   /** A literal's datatype IRI (absent for simple and language-tagged literals). */
   readonly datatype?: string;
   /** A literal's language tag. */
   readonly lang?: string;
+  /** A literal's base direction (RDF 1.2: `ltr` or `rtl`). */
+  readonly dir?: string;
+  /** A triple term's subject, predicate and object. */
+  readonly triple?: readonly [Term, Term, Term];
 }
 
 /** A SPARQL answer: the variables and rows (undefined = unbound), or an ASK's boolean. */
@@ -46,15 +50,22 @@ function termOf(value: unknown): Term | undefined {
   if (!isRecord(value)) return undefined;
   const type = value['type'];
   const text = value['value'];
+  if (type === 'triple' && isRecord(text)) {
+    const parts = [termOf(text['subject']), termOf(text['predicate']), termOf(text['object'])];
+    if (parts[0] === undefined || parts[1] === undefined || parts[2] === undefined) return undefined;
+    return { type: 'triple', value: '', triple: [parts[0], parts[1], parts[2]] };
+  }
   if (typeof text !== 'string') return undefined;
   if (type === 'uri' || type === 'bnode') return { type, value: text };
   if (type === 'literal' || type === 'typed-literal') {
     const lang = value['xml:lang'];
+    const dir = value['its:dir'];
     const datatype = value['datatype'];
     return {
       type: 'literal',
       value: text,
       ...(typeof lang === 'string' && lang !== '' ? { lang } : {}),
+      ...(typeof lang === 'string' && lang !== '' && typeof dir === 'string' && dir !== '' ? { dir } : {}),
       ...(typeof datatype === 'string' && datatype !== RDF_LANG_STRING && datatype !== `${XSD}string` ? { datatype } : {}),
     };
   }
@@ -80,9 +91,9 @@ export function parseSparqlJson(text: string): Answer {
   return { variables: vars, rows };
 }
 
-/** The text of an answer cell: a literal's lexical form, an IRI, a blank node label, or ''. */
+/** The text of an answer cell: a literal's lexical form, an IRI, a blank node label, a triple term in SPARQL syntax, or ''. */
 export function cellText(term: Term | undefined): string {
-  return term?.value ?? '';
+  return term?.type === 'triple' ? showTerm(term, []).full : (term?.value ?? '');
 }
 
 /** The rows of a listing (e.g. `Name`, `Property`/`Value`) as texts by column name. */
@@ -117,8 +128,8 @@ export interface ShownTerm {
   readonly text: string;
   /** The full term in SPARQL syntax. */
   readonly full: string;
-  /** `iri`, `bnode`, `literal` or `unbound`. */
-  readonly kind: 'iri' | 'bnode' | 'literal' | 'unbound';
+  /** `iri`, `bnode`, `literal`, `triple` or `unbound`. */
+  readonly kind: 'iri' | 'bnode' | 'literal' | 'triple' | 'unbound';
   /** A literal's datatype or language, shortened (shown beside the value). */
   readonly annotation?: string;
 }
@@ -138,8 +149,16 @@ export function showTerm(term: Term | undefined, prefixes: readonly Prefix[]): S
     }
     case 'bnode':
       return { text: `_:${term.value}`, full: `_:${term.value}`, kind: 'bnode' };
+    case 'triple': {
+      const parts = (term.triple ?? []).map((part) => showTerm(part, prefixes));
+      const text = (part: ShownTerm): string => (part.kind === 'literal' ? part.full : part.text);
+      return { text: `<<( ${parts.map(text).join(' ')} )>>`, full: `<<( ${parts.map((part) => part.full).join(' ')} )>>`, kind: 'triple' };
+    }
     case 'literal': {
-      if (term.lang !== undefined) return { text: term.value, full: `${quoted(term.value)}@${term.lang}`, kind: 'literal', annotation: `@${term.lang}` };
+      if (term.lang !== undefined) {
+        const tag = term.dir !== undefined ? `${term.lang}--${term.dir}` : term.lang;
+        return { text: term.value, full: `${quoted(term.value)}@${tag}`, kind: 'literal', annotation: `@${tag}` };
+      }
       if (term.datatype !== undefined) {
         const datatype = shortenIri(term.datatype, prefixes) ?? (term.datatype.startsWith(XSD) ? `xsd:${term.datatype.slice(XSD.length)}` : `<${term.datatype}>`);
         return { text: term.value, full: `${quoted(term.value)}^^<${term.datatype}>`, kind: 'literal', annotation: datatype };

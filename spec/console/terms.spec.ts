@@ -57,6 +57,37 @@ describe('console: terms, answers and layout (no browser)', () => {
     expect(showTerm(undefined, PREFIXES)).to.deep.equal({ text: '', full: 'unbound', kind: 'unbound' });
   });
 
+  it('reads and shows RDF 1.2 terms: triple terms (nested) and literals with a base direction', () => {
+    const answer = parseSparqlJson(
+      JSON.stringify({
+        head: { vars: ['t', 'l'] },
+        results: {
+          bindings: [
+            {
+              t: {
+                type: 'triple',
+                value: {
+                  subject: { type: 'uri', value: `${EX}a` },
+                  predicate: { type: 'uri', value: `${EX}says` },
+                  object: { type: 'triple', value: { subject: { type: 'bnode', value: 'b1' }, predicate: { type: 'uri', value: `${EX}p` }, object: { type: 'literal', value: 'x' } } },
+                },
+              },
+              l: { type: 'literal', value: 'salaam', 'xml:lang': 'ar', 'its:dir': 'rtl' },
+            },
+          ],
+        },
+      }),
+    );
+    const [t, l] = answer.rows[0]!;
+    expect(t?.type).to.equal('triple');
+    expect(showTerm(t, PREFIXES)).to.deep.equal({
+      text: '<<( ex:a ex:says <<( _:b1 ex:p "x" )>> )>>',
+      full: `<<( <${EX}a> <${EX}says> <<( _:b1 <${EX}p> "x" )>> )>>`,
+      kind: 'triple',
+    });
+    expect(showTerm(l, PREFIXES)).to.deep.equal({ text: 'salaam', full: '"salaam"@ar--rtl', kind: 'literal', annotation: '@ar--rtl' });
+  });
+
   it('tells queries from updates after the prologue and comments', () => {
     expect(sparqlForm('SELECT * WHERE {}')).to.equal('SELECT');
     expect(sparqlForm('# a comment\nPREFIX ex: <http://e/>\nprefix : <http://f/> BASE <http://b/>\n  construct {} where {}')).to.equal('CONSTRUCT');
