@@ -23,7 +23,7 @@ import * as strings from './strings.js';
 import { TERM_ORDER_IN, TERM_ORDER_NOT_IN, TERM_ORDER_OPERATORS } from './term-order.js';
 import * as terms from './terms.js';
 import * as tripleTerms from './triple-terms.js';
-import { directionOf } from '../model/terms.js';
+import { directionOf, languageLiteral } from '../model/terms.js';
 import * as directions from './directions.js';
 import { type Value, dateTimeLiteral, numericLiteral, requireNumeric, requireSimple } from './values.js';
 import { FALSE, TRUE, XSD_DATE_TIME, booleanLiteral } from './vocabulary.js';
@@ -198,8 +198,7 @@ function toValue(term: RDF.Term): Value {
     case 'Literal': {
       const lit = term;
       const direction = directionOf(lit);
-      if (lit.language !== '' && direction !== '') return DataFactory.literal(lit.value, { language: lit.language, direction } as unknown as string);
-      if (lit.language !== '') return DataFactory.literal(lit.value, lit.language);
+      if (lit.language !== '') return languageLiteral(lit.value, lit.language, direction);
       return DataFactory.literal(lit.value, DataFactory.namedNode(lit.datatype.value));
     }
     case 'Quad':

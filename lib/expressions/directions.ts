@@ -3,7 +3,6 @@
  * hasLANGDIR and STRLANGDIR.
  * @module
  */
-import { DataFactory } from 'n3';
 import { directionOf } from '../model/terms.js';
 import { fail } from './errors.js';
 import { LANGUAGE_TAG } from './terms.js';
@@ -33,5 +32,5 @@ export function strLangDir(lexical: Value, tag: Value, direction: Value): Value 
   const dir = requireSimple(direction, 'STRLANGDIR');
   if (!LANGUAGE_TAG.test(language)) fail(`STRLANGDIR: invalid language tag "${language}"`);
   if (dir !== 'ltr' && dir !== 'rtl') fail(`STRLANGDIR: invalid base direction "${dir}" (ltr or rtl)`);
-  return DataFactory.literal(text, { language: language.toLowerCase(), direction: dir } as unknown as string);
+  return stringLiteral(text, language.toLowerCase(), dir);
 }

@@ -15,7 +15,7 @@ import {
   parseDuration,
   parseTime,
 } from './datetime.js';
-import { directionOf, literalKey } from '../model/terms.js';
+import { directionOf, languageLiteral, literalKey } from '../model/terms.js';
 import { fail } from './errors.js';
 import { parseDecimal } from './decimal.js';
 import {
@@ -301,7 +301,7 @@ export function dateTimeLiteral(value: DateTimeValue, datatype: string): RDF.Lit
 /** A simple literal or language-tagged string, with a base direction when `direction` is given (and `language` is not empty). */
 export function stringLiteral(lexical: string, language = '', direction?: 'ltr' | 'rtl'): RDF.Literal {
   if (language !== '' && direction !== undefined) {
-    const literal = DataFactory.literal(lexical, { language, direction } as unknown as string);
+    const literal = languageLiteral(lexical, language, direction);
     return remember(literal, { kind: 'string', lexical, datatype: RDF_DIR_LANG_STRING, language: language.toLowerCase(), direction });
   }
   const literal = language === '' ? DataFactory.literal(lexical) : DataFactory.literal(lexical, language);

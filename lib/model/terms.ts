@@ -101,6 +101,14 @@ export function iriKey(iri: string): string {
 /** n3's factory as the RDF/JS type declares it (n3's own declarations lack base directions). */
 const rdfjsFactory: RDF.DataFactory = DataFactory;
 
+/**
+ * A literal with a language tag and, when `direction` is not empty (RDF 1.2), a base direction:
+ * the one way terms with a direction are made (n3's declarations lack the argument).
+ */
+export function languageLiteral(lexical: string, language: string, direction = ''): RDF.Literal {
+  return direction ? rdfjsFactory.literal(lexical, { language, direction: direction as 'ltr' | 'rtl' }) : DataFactory.literal(lexical, language);
+}
+
 /** The RDF/JS term of a canonical key. */
 export function keyToTerm(key: string): FactTerm {
   const c = key.charCodeAt(0);
@@ -118,7 +126,7 @@ export function keyToTerm(key: string): FactTerm {
   if (key.charCodeAt(close + 1) === 0x40) {
     const tag = key.slice(close + 2);
     const dashes = tag.indexOf('--');
-    return dashes < 0 ? DataFactory.literal(lexical, tag) : rdfjsFactory.literal(lexical, { language: tag.slice(0, dashes), direction: tag.slice(dashes + 2) as 'ltr' | 'rtl' });
+    return dashes < 0 ? DataFactory.literal(lexical, tag) : languageLiteral(lexical, tag.slice(0, dashes), tag.slice(dashes + 2));
   }
   return DataFactory.literal(lexical, DataFactory.namedNode(key.slice(close + 4, -1)));
 }

@@ -7,7 +7,7 @@
  * @module
  */
 import type * as RDF from '@rdfjs/types/data-model.js';
-import { directionOf } from '../model/terms.js';
+import { directionOf, languageLiteral } from '../model/terms.js';
 import { DataFactory } from 'n3';
 import type { SparqlQuery } from 'sparqljs';
 import { Algebra } from '../expressions/sparql-libraries.js';
@@ -356,8 +356,7 @@ function toN3(t: RDF.Term): QueryTerm {
   if (t.termType === 'Quad') return DataFactory.quad(toN3(t.subject) as RDF.Quad_Subject, toN3(t.predicate) as RDF.Quad_Predicate, toN3(t.object));
   const l = t as RDF.Literal;
   const direction = directionOf(l);
-  if (l.language && direction) return DataFactory.literal(l.value, { language: l.language, direction } as unknown as string);
-  return l.language ? DataFactory.literal(l.value, l.language) : DataFactory.literal(l.value, DataFactory.namedNode(l.datatype.value));
+  return l.language ? languageLiteral(l.value, l.language, direction) : DataFactory.literal(l.value, DataFactory.namedNode(l.datatype.value));
 }
 
 /** Rows of a described node's scan between two pauses (as many as a basic graph pattern's steps between two). */

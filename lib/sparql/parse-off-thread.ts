@@ -27,6 +27,7 @@ import { cachedCompiledQuery, type CompiledQuery, compileQuery, parseUpdate, rem
 import { type JsonSlices, slicesOf } from './json-slices.js';
 import { tooDeepBracket } from './nesting.js';
 import type { UpdateDataset } from './types.js';
+import { languageLiteral } from '../model/terms.js';
 
 /** Texts at least this long are parsed on the worker thread. */
 export const OFF_THREAD_PARSE_CHARS = 32 * 1024;
@@ -167,8 +168,7 @@ function reviveTerm(value: Record<string, unknown>, revive: (v: unknown) => unkn
       const language = value.language as string;
       const direction = value.direction as string | undefined;
       // a base direction (SPARQL 1.2) is kept
-      if (language && direction) return DataFactory.literal(value.value as string, { language, direction } as unknown as string);
-      return language ? DataFactory.literal(value.value as string, language) : DataFactory.literal(value.value as string, revive(value.datatype) as RDF.NamedNode);
+      return language ? languageLiteral(value.value as string, language, direction) : DataFactory.literal(value.value as string, revive(value.datatype) as RDF.NamedNode);
     }
     default:
       return DataFactory.defaultGraph();

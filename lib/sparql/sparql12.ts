@@ -17,6 +17,7 @@ import { DataFactory } from 'n3';
 import type { SparqlQuery } from 'sparqljs';
 import type { Algebra } from '../expressions/sparql-libraries.js';
 import { checkSelectScopes } from './select-scope.js';
+import { languageLiteral } from '../model/terms.js';
 
 /** What of traqula's parser this module uses. */
 interface Sparql12Parser {
@@ -149,7 +150,7 @@ function adaptTerm(t: RDF.Term): RDF.Term {
       return DataFactory.defaultGraph();
     case 'Literal': {
       const direction = (t as { readonly direction?: string }).direction;
-      if (t.language) return direction ? DataFactory.literal(t.value, { language: t.language, direction } as unknown as string) : DataFactory.literal(t.value, t.language);
+      if (t.language) return languageLiteral(t.value, t.language, direction);
       return DataFactory.literal(t.value, DataFactory.namedNode(t.datatype.value));
     }
     case 'Quad':
