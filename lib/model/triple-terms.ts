@@ -174,12 +174,24 @@ export class TripleTermIndex {
   match(subject: number, predicate: number, object: number, onMatch: (id: number, subject: number, predicate: number, object: number) => boolean): boolean {
     const parts = this.parts;
     const ids = this.ids;
+    // the shortest list of a bound part (plain assignments: this runs once per solution)
     let lists: PartLists | undefined;
     let term = -1;
     let length = Infinity;
-    if (subject >= 0) [lists, term, length] = [this.bySubject, subject, this.bySubject.length(subject)];
-    if (predicate >= 0 && this.byPredicate.length(predicate) < length) [lists, term, length] = [this.byPredicate, predicate, this.byPredicate.length(predicate)];
-    if (object >= 0 && this.byObject.length(object) < length) [lists, term] = [this.byObject, object];
+    if (subject >= 0) {
+      lists = this.bySubject;
+      term = subject;
+      length = lists.length(subject);
+    }
+    if (predicate >= 0 && this.byPredicate.length(predicate) < length) {
+      lists = this.byPredicate;
+      term = predicate;
+      length = lists.length(predicate);
+    }
+    if (object >= 0 && this.byObject.length(object) < length) {
+      lists = this.byObject;
+      term = object;
+    }
     if (lists === undefined) {
       for (let at = 0; at < this.count; at++) {
         if (!onMatch(ids[at]!, parts[3 * at]!, parts[3 * at + 1]!, parts[3 * at + 2]!)) return false;

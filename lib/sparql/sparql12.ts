@@ -17,7 +17,7 @@ import { DataFactory } from 'n3';
 import type { SparqlQuery } from 'sparqljs';
 import type { Algebra } from '../expressions/sparql-libraries.js';
 import { checkSelectScopes } from './select-scope.js';
-import { languageLiteral } from '../model/terms.js';
+import { directionOf, languageLiteral } from '../model/terms.js';
 
 /** What of traqula's parser this module uses. */
 interface Sparql12Parser {
@@ -149,7 +149,7 @@ function adaptTerm(t: RDF.Term): RDF.Term {
     case 'DefaultGraph':
       return DataFactory.defaultGraph();
     case 'Literal': {
-      const direction = (t as { readonly direction?: string }).direction;
+      const direction = directionOf(t);
       if (t.language) return languageLiteral(t.value, t.language, direction);
       return DataFactory.literal(t.value, DataFactory.namedNode(t.datatype.value));
     }
