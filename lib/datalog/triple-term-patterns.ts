@@ -143,19 +143,15 @@ export function evaluateTripleTerm(literal: CompiledTripleTerm, slots: Int32Arra
   const args = literal.args;
   const index = terms.tripleTerms;
   const t = valueOf(args[3]!, slots);
-  if (t >= 0) {
-    if (!index.has(t)) return false;
-    return bindAll(args, index.part(t, 0), index.part(t, 1), index.part(t, 2), t, slots, next);
-  }
   const s = valueOf(args[0]!, slots);
   const p = valueOf(args[1]!, slots);
   const o = valueOf(args[2]!, slots);
-  if (s >= 0 && p >= 0 && o >= 0) {
-    const id = literal.build ? terms.buildTripleTerm(s, p, o) : index.find(s, p, o);
+  if (t < 0 && literal.build && s >= 0 && p >= 0 && o >= 0) {
+    const id = terms.buildTripleTerm(s, p, o);
     return id >= 0 && bindAll(args, s, p, o, id, slots, next);
   }
   let stop = false;
-  index.match(s, p, o, (id, ms, mp, mo) => {
+  index.matchTerm(t, s, p, o, (id, ms, mp, mo) => {
     stop = bindAll(args, ms, mp, mo, id, slots, next);
     return !stop;
   });

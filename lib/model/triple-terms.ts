@@ -209,6 +209,21 @@ export class TripleTermIndex {
     return true;
   }
 
+  /**
+   * {@link TripleTermIndex.match} with the triple term itself given too (-1: any): a given
+   * triple term is checked against the given parts, by its own parts, without a list.
+   */
+  matchTerm(tripleTerm: number, subject: number, predicate: number, object: number, onMatch: (id: number, subject: number, predicate: number, object: number) => boolean): boolean {
+    if (tripleTerm < 0) return this.match(subject, predicate, object, onMatch);
+    const at = this.positionOf(tripleTerm);
+    if (at < 0) return true;
+    const s = this.parts[3 * at]!;
+    const p = this.parts[3 * at + 1]!;
+    const o = this.parts[3 * at + 2]!;
+    if ((subject >= 0 && s !== subject) || (predicate >= 0 && p !== predicate) || (object >= 0 && o !== object)) return true;
+    return onMatch(tripleTerm, s, p, o);
+  }
+
   /** The number of triple terms {@link TripleTermIndex.match} would give at most (for plans). */
   estimate(subject: number, predicate: number, object: number): number {
     let n = this.count;

@@ -103,20 +103,8 @@ class TripleTermStatistics implements TableStatistics {
  * else the index's list of a bound part. Returns true when `onMatch` returned true (stop).
  */
 export function matchTripleTerms(index: TripleTermIndex, s: number, p: number, o: number, t: number, onMatch: MatchCallback): boolean {
-  if (t >= 0) {
-    if (!index.has(t)) return false;
-    const ts = index.part(t, 0);
-    const tp = index.part(t, 1);
-    const to = index.part(t, 2);
-    if ((s >= 0 && s !== ts) || (p >= 0 && p !== tp) || (o >= 0 && o !== to)) return false;
-    return onMatch(ts, tp, to, t) === true;
-  }
-  if (s >= 0 && p >= 0 && o >= 0) {
-    const id = index.find(s, p, o);
-    return id >= 0 && onMatch(s, p, o, id) === true;
-  }
   // the index goes on while its callback returns true, and returns false when stopped
-  return !index.match(s, p, o, (id, ms, mp, mo) => onMatch(ms, mp, mo, id) !== true);
+  return !index.matchTerm(t, s, p, o, (id, ms, mp, mo) => onMatch(ms, mp, mo, id) !== true);
 }
 
 /** {@link matchTripleTerms} as a resumable scan (see {@link QuadSource.matcher}): the matches are listed once, then reported `budget` at a time. */
