@@ -4,8 +4,8 @@
  * `_:rN <rdf:reifies> <<( s p o )>> .`, so twice the statements, half of them holding a new
  * triple term). Each file is imported with `DataStoreConnection.importData('ADD', { path })`
  * into a fresh data store, the two alternating (1.1, 1.2, 1.1, …) in one process; the table
- * gives the median seconds, statements per second, and the ratio of the time per statement
- * (1.2 / 1.1).
+ * gives the median seconds, statements and megabytes per second, and the ratios of the time per
+ * statement and per byte (1.2 / 1.1).
  *
  * Usage: `node --expose-gc --import tsx bench/ntriples12.ts [--file <lubm.nt.gz>] [--runs N]`
  * (default LUBM(1), 5 runs). The two files are written to a temporary folder, removed at the end.
@@ -47,11 +47,13 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'quadlog-nt12-'));
   const files = { '1.1': join(dir, 'data11.nt'), '1.2': join(dir, 'data12.nt') } as const;
   writeFileSync(files['1.1'], text);
-  writeFileSync(files['1.2'], reified(text));
+  const text12 = reified(text);
+  writeFileSync(files['1.2'], text12);
   const server = await Server.create({ roleName: 'admin', password: 'pw', url: 'bench-nt12', parameters: { 'password-hashing': 'fast' } });
   const sc = await ConnectionFactory.newServerConnection('bench-nt12', 'admin', 'pw');
   const seconds: Record<'1.1' | '1.2', number[]> = { '1.1': [], '1.2': [] };
   const statements: Record<'1.1' | '1.2', number> = { '1.1': 0, '1.2': 0 };
+  const bytes = { '1.1': Buffer.byteLength(text), '1.2': Buffer.byteLength(text12) };
   try {
     for (let run = 0; run <= runs; run++) {
       for (const version of ['1.1', '1.2'] as const) {
@@ -75,13 +77,14 @@ async function main(): Promise<void> {
     rmSync(dir, { recursive: true, force: true });
   }
   const perStatement = (v: '1.1' | '1.2'): number => median(seconds[v]) / statements[v];
+  const perByte = (v: '1.1' | '1.2'): number => median(seconds[v]) / bytes[v];
   console.log(
     table(
-      ['N-Triples', 'statements', 'median s', 'statements/s'],
-      (['1.1', '1.2'] as const).map((v) => [v, String(statements[v]), median(seconds[v]).toFixed(3), Math.round(statements[v] / median(seconds[v])).toLocaleString('en')]),
+      ['N-Triples', 'statements', 'MB', 'median s', 'statements/s', 'MB/s'],
+      (['1.1', '1.2'] as const).map((v) => [v, String(statements[v]), (bytes[v] / 1e6).toFixed(1), median(seconds[v]).toFixed(3), Math.round(statements[v] / median(seconds[v])).toLocaleString('en'), (bytes[v] / 1e6 / median(seconds[v])).toFixed(1)]),
     ),
   );
-  console.log(`time per statement, 1.2 / 1.1: ${(perStatement('1.2') / perStatement('1.1')).toFixed(2)} (${runs} runs each, alternating)`);
+  console.log(`time per statement, 1.2 / 1.1: ${(perStatement('1.2') / perStatement('1.1')).toFixed(2)}; per byte: ${(perByte('1.2') / perByte('1.1')).toFixed(2)} (${runs} runs each, alternating)`);
 }
 
 if (process.argv[1]?.endsWith("ntriples12.ts")) await main();

@@ -5,7 +5,8 @@
  * IRI holds a character N-Triples forbids raw, or a literal's lexical form holds `"`, `\`, a
  * control character or one of the noncharacters U+FFFE and U+FFFF (escaped in canonical
  * N-Triples 1.2): such a term is escaped byte by byte; every other term is copied as it is. A
- * triple term (RDF 1.2, key `(S P O)`) is written `<<( S P O )>>`, each part as above.
+ * triple term (RDF 1.2, key `(S P O)`; the arena holds its parts' ids instead) is written
+ * `<<( S P O )>>` from its canonical key, each part as above.
  * Whole lines go into the chunks of `byte-chunks.ts`. No string is built per term; the output
  * is byte for byte the UTF-8 of `keyToNTriples` (`rdf-serialize.ts`).
  * @module
@@ -19,8 +20,10 @@ export const CHUNK_SIZE = BYTE_CHUNK_SIZE;
 
 /** A term whose canonical bytes are its N-Triples form. */
 const CLEAN = 1;
-/** A term that needs escapes, or a triple term (whose parentheses become `<<( ` and ` )>>`). */
+/** A term that needs escapes. */
 const ESCAPED = 2;
+/** A triple term: written from its canonical key (its parentheses become `<<( ` and ` )>>`). */
+const TRIPLE = 3;
 /**
  * The most bytes one byte of a term may become when escaped (`\u0020`); a triple term's key
  * spends at least this many bytes per `<<( … )>>` added.
@@ -68,8 +71,10 @@ function closingQuote(bytes: Uint8Array, start: number, end: number): number {
  */
 export class NTriplesByteWriter {
   private readonly out = new ByteChunks();
-  /** By term id: 0 not seen yet, {@link CLEAN} or {@link ESCAPED}. */
+  /** By term id: 0 not seen yet, {@link CLEAN}, {@link ESCAPED} or {@link TRIPLE}. */
   private kinds: Uint8Array;
+  /** The canonical keys (UTF-8) of the triple terms written, by id. */
+  private readonly tripleKeys = new Map<number, Uint8Array>();
 
   /**
    * @param dictionary the dictionary the ids are from.
@@ -117,11 +122,13 @@ export class NTriplesByteWriter {
 
   /** The most bytes term `id` takes written (classifying it when first seen). */
   private bound(arena: Uint8Array, id: number): number {
+    const kind = this.kindOf(arena, id);
+    if (kind === TRIPLE) return this.tripleKeys.get(id)!.length * MAX_ESCAPE;
     const length = this.dictionary.endOf(id) - this.dictionary.startOf(id);
-    return this.kindOf(arena, id) === CLEAN ? length : length * MAX_ESCAPE;
+    return kind === CLEAN ? length : length * MAX_ESCAPE;
   }
 
-  /** {@link CLEAN} or {@link ESCAPED} for term `id`. */
+  /** {@link CLEAN}, {@link ESCAPED} or {@link TRIPLE} for term `id`. */
   private kindOf(arena: Uint8Array, id: number): number {
     if (id >= this.kinds.length) {
       const grown = new Uint8Array(Math.max(id + 1, this.kinds.length * 2));
@@ -130,7 +137,10 @@ export class NTriplesByteWriter {
     }
     let kind = this.kinds[id]!;
     if (kind === 0) {
-      kind = this.needsEscapes(arena, this.dictionary.startOf(id), this.dictionary.endOf(id)) ? ESCAPED : CLEAN;
+      if (this.dictionary.kindOf(id) === KIND_TRIPLE) {
+        kind = TRIPLE;
+        this.tripleKeys.set(id, Buffer.from(this.dictionary.keyOf(id), 'utf8'));
+      } else kind = this.needsEscapes(arena, this.dictionary.startOf(id), this.dictionary.endOf(id)) ? ESCAPED : CLEAN;
       this.kinds[id] = kind;
     }
     return kind;
@@ -140,7 +150,6 @@ export class NTriplesByteWriter {
   private needsEscapes(arena: Uint8Array, start: number, end: number): boolean {
     const first = arena[start];
     if (first === KIND_IRI) return holdsAny(arena, start + 1, end - 1, IRI_ESCAPES);
-    if (first === KIND_TRIPLE) return true;
     if (first !== KIND_LITERAL) return false;
     const close = closingQuote(arena, start, end);
     if (holdsAny(arena, start + 1, close, STRING_ESCAPES)) return true;
@@ -149,9 +158,14 @@ export class NTriplesByteWriter {
 
   /** Writes term `id` in the chunk being filled at `at` (room reserved); returns the position after it. */
   private term(arena: Uint8Array, id: number, at: number): number {
+    const kind = this.kinds[id];
+    if (kind === TRIPLE) {
+      const key = this.tripleKeys.get(id)!;
+      return writeTripleTerm(key, 0, key.length, this.out.chunk, at);
+    }
     const start = this.dictionary.startOf(id);
     const end = this.dictionary.endOf(id);
-    if (this.kinds[id] === ESCAPED) return writeEscaped(arena, start, end, this.out.chunk, at);
+    if (kind === ESCAPED) return writeEscaped(arena, start, end, this.out.chunk, at);
     return this.out.copyAt(arena, start, end, at);
   }
 }

@@ -9,14 +9,27 @@
  *
  * A triple term (RDF 1.2) is interned after its parts, so its parts have smaller ids, and is
  * recorded in the dictionary's {@link TripleTermIndex} with their ids: a snapshot that lists
- * the terms in id order restores every triple term after its parts.
+ * the terms in id order restores every triple term after its parts. Its canonical key
+ * `(S P O)` holds its parts' keys, and may be long; the arena holds instead a short form of
+ * 13 bytes, {@link TRIPLE_IDS} and the ids of its parts (32 bits each, little-endian), which
+ * is hashed, compared and copied like any key ({@link TermDictionary.keyOf} and
+ * {@link TermDictionary.canonicalTerms} give the canonical key again, so snapshots and logs
+ * hold canonical keys only). A canonical key given to the dictionary is turned into that form
+ * after its parts are found.
  * @module
  */
 import { TripleTermIndex } from './triple-terms.js';
 
 const EMPTY = 0; // slot value: 0 = empty, otherwise id + 1
-/** First byte of a triple term's key (see terms.ts, KIND_TRIPLE). */
+/** First byte of a triple term's canonical key (see terms.ts, KIND_TRIPLE). */
 const TRIPLE = 0x28;
+/**
+ * First byte of a triple term in the arena, followed by the ids of its subject, predicate and
+ * object. No canonical key starts with it, and the dictionary takes no key that does.
+ */
+const TRIPLE_IDS = 0x01;
+/** Length of a triple term in the arena: {@link TRIPLE_IDS} and three 32-bit ids. */
+const TRIPLE_IDS_LENGTH = 13;
 const SPACE = 0x20;
 
 /** A multiplicative hash over a byte range, mixing four bytes per step, with a final avalanche. */
@@ -65,6 +78,8 @@ export class TermDictionary {
   private truncationCount = 0;
   /** The triple terms among the terms, by their parts. */
   readonly tripleTerms = new TripleTermIndex();
+  /** Where a triple term's arena form is composed before it is looked up. */
+  private readonly tripleKey = new Uint8Array(TRIPLE_IDS_LENGTH);
   private scratch = Buffer.alloc(256);
   /** The scratch buffer as a plain Uint8Array (keeps the byte loops monomorphic). */
   private scratchBytes = new Uint8Array(this.scratch.buffer, this.scratch.byteOffset, this.scratch.length);
@@ -94,12 +109,52 @@ export class TermDictionary {
 
   /** The id of the canonical bytes in [start, end), or -1 when unknown. */
   lookupBytes(bytes: Uint8Array, start: number, end: number): number {
-    if (end - start > this.longest) return -1;
+    if (end - start > this.longest && bytes[start] !== TRIPLE) return -1;
     return this.idOf(bytes, start, end, false);
+  }
+
+  /** The id of the triple term of these parts, interning it if new when `add` (otherwise -1 when it is not there). */
+  private tripleIds(subject: number, predicate: number, object: number, add: boolean): number {
+    const key = this.tripleKey;
+    key[0] = TRIPLE_IDS;
+    writeId(key, 1, subject);
+    writeId(key, 5, predicate);
+    writeId(key, 9, object);
+    const h = hashBytes(key, 0, TRIPLE_IDS_LENGTH);
+    let id = this.probe(key, 0, TRIPLE_IDS_LENGTH, h);
+    if (id < 0 && add) {
+      id = this.insert(key, 0, TRIPLE_IDS_LENGTH, h);
+      this.tripleTerms.add(id, subject, predicate, object);
+    }
+    return id;
+  }
+
+  /**
+   * The id of a triple term given by its canonical key `(S P O)` in bytes[start, end): its
+   * parts are found (interned when `add`) first. -1 when a part or the triple term is not
+   * there and not `add`.
+   */
+  private tripleKeyId(bytes: Uint8Array, start: number, end: number, add: boolean): number {
+    // the spaces after the subject and the predicate (which hold none)
+    let first = start + 1;
+    while (first < end && bytes[first] !== SPACE) first++;
+    let second = first + 1;
+    while (second < end && bytes[second] !== SPACE) second++;
+    if (second >= end - 1 || bytes[end - 1] !== 0x29) throw new RangeError('a triple term key needs a subject, a predicate and an object in parentheses');
+    const subject = this.idOf(bytes, start + 1, first, add);
+    if (subject < 0) return -1;
+    const predicate = this.idOf(bytes, first + 1, second, add);
+    if (predicate < 0) return -1;
+    const object = this.idOf(bytes, second + 1, end - 1, add);
+    if (object < 0) return -1;
+    return this.tripleIds(subject, predicate, object, add);
   }
 
   /** The id of the bytes; a new term is interned when `add`, otherwise it gives -1. */
   private idOf(bytes: Uint8Array, start: number, end: number, add: boolean): number {
+    const first = bytes[start];
+    if (first === TRIPLE) return this.tripleKeyId(bytes, start, end, add);
+    if (first === TRIPLE_IDS) throw new RangeError('a term key cannot start with byte 0x01');
     // bulk input repeats terms: try the id last seen with the same length and last bytes
     const len = end - start;
     const sketch = len > 4 ? (Math.imul(len, 0x9e3779b1) ^ (bytes[end - 2]! | (bytes[end - 3]! << 8) | (bytes[end - 4]! << 16) | (bytes[end - 5]! << 24))) >>> 0 : len;
@@ -110,7 +165,7 @@ export class TermDictionary {
     let id = this.probe(bytes, start, end, h);
     if (id < 0) {
       if (!add) return -1;
-      id = bytes[start] === TRIPLE ? this.insertTriple(bytes, start, end, h) : this.insert(bytes, start, end, h);
+      id = this.insert(bytes, start, end, h);
     }
     this.sketches[slot] = id + 1;
     return id;
@@ -124,8 +179,8 @@ export class TermDictionary {
 
   /** The id of a canonical key string, or -1 when unknown. */
   lookup(key: string): number {
-    // a key's UTF-8 form has at least as many bytes as the key has UTF-16 code units
-    if (key.length > this.longest) return -1;
+    // a key's UTF-8 form has at least as many bytes as the key has UTF-16 code units (a triple term's is held shorter)
+    if (key.length > this.longest && key.charCodeAt(0) !== TRIPLE) return -1;
     const n = this.encode(key);
     return this.lookupBytes(this.scratchBytes, 0, n);
   }
@@ -133,25 +188,31 @@ export class TermDictionary {
   /** The canonical key string of an id. */
   keyOf(id: number): string {
     if (id < 0 || id >= this.count) throw new RangeError(`unknown term id ${id}`);
-    return this.arenaView.toString('utf8', this.offsets[id], this.offsets[id + 1]);
+    const start = this.offsets[id]!;
+    if (this.arena[start] === TRIPLE_IDS) return `(${this.keyOf(readId(this.arena, start + 1))} ${this.keyOf(readId(this.arena, start + 5))} ${this.keyOf(readId(this.arena, start + 9))})`;
+    return this.arenaView.toString('utf8', start, this.offsets[id + 1]);
   }
 
-  /** The first byte of an id's canonical form: `<` IRI, `_` blank node, `"` literal. */
+  /** The first byte of an id's canonical key: `<` IRI, `_` blank node, `"` literal, `(` triple term. */
   kindOf(id: number): number {
-    return this.arena[this.offsets[id]!]!;
+    const first = this.arena[this.offsets[id]!]!;
+    return first === TRIPLE_IDS ? TRIPLE : first;
   }
 
-  /** Byte offset of an id's canonical form in {@link TermDictionary.arenaBytes}. */
+  /**
+   * Byte offset of an id's form in {@link TermDictionary.arenaBytes}: its canonical key, except
+   * for a triple term ({@link TRIPLE_IDS} and the ids of its parts).
+   */
   startOf(id: number): number {
     return this.offsets[id]!;
   }
 
-  /** End byte offset (exclusive) of an id's canonical form. */
+  /** End byte offset (exclusive) of an id's form in the arena. */
   endOf(id: number): number {
     return this.offsets[id + 1]!;
   }
 
-  /** The arena holding every canonical form; valid until the next insertion. */
+  /** The arena holding every term's form (see {@link TermDictionary.startOf}); valid until the next insertion. */
   get arenaBytes(): Uint8Array {
     return this.arena;
   }
@@ -167,6 +228,7 @@ export class TermDictionary {
     if (this.count !== 0) throw new RangeError('terms can only be restored into an empty dictionary');
     const n = ends.length;
     if ((n === 0 && bytes.length !== 0) || (n > 0 && ends[n - 1] !== bytes.length)) throw new RangeError(`the term ends do not end at the ${bytes.length} term bytes`);
+    for (let id = 0, start = 0; id < n; start = ends[id++]!) if (bytes[start] === TRIPLE) return this.restoreEach(bytes, ends);
     const arena = new Uint8Array(Math.max(1 << 16, bytes.length + (bytes.length >>> 4)));
     arena.set(bytes);
     let cap = 1 << 12;
@@ -197,6 +259,43 @@ export class TermDictionary {
     while (slots < n * 2 + 2) slots *= 2;
     this.rehash(slots);
     this.indexTripleTerms();
+  }
+
+  /**
+   * Fills an empty dictionary with terms one by one (as a log's replay does), for the terms of
+   * a snapshot written before triple terms were held in their arena form (format version 1).
+   */
+  private restoreEach(bytes: Uint8Array, ends: Uint32Array): void {
+    for (let id = 0, start = 0; id < ends.length; start = ends[id++]!) {
+      if (this.internBytes(bytes, start, ends[id]!) !== id) throw new RangeError(`term ${id} of the snapshot is not distinct or comes before one of its parts`);
+    }
+  }
+
+  /**
+   * The canonical keys (UTF-8) of the terms with ids [from, to), one after another, and where
+   * each ends (relative to the first): what snapshots and log records hold, and what
+   * {@link TermDictionary.restore} and {@link TermDictionary.internBytes} take back.
+   */
+  canonicalTerms(from: number, to: number): { readonly ends: Uint32Array; readonly bytes: Uint8Array } {
+    const ends = new Uint32Array(Math.max(0, to - from));
+    if (to <= from) return { ends, bytes: new Uint8Array(0) };
+    const start = this.offsets[from]!;
+    let triples = false;
+    for (let id = from; id < to; id++) {
+      ends[id - from] = this.offsets[id + 1]! - start;
+      if (this.arena[this.offsets[id]!] === TRIPLE_IDS) triples = true;
+    }
+    if (!triples) return { ends, bytes: this.arena.slice(start, this.offsets[to]) };
+    const keys: Buffer[] = [];
+    let length = 0;
+    for (let id = from; id < to; id++) {
+      const key = this.arena[this.offsets[id]!] === TRIPLE_IDS ? Buffer.from(this.keyOf(id), 'utf8') : this.arenaView.subarray(this.offsets[id], this.offsets[id + 1]);
+      keys.push(key);
+      length += key.length;
+      ends[id - from] = length;
+    }
+    const bytes = Buffer.concat(keys, length);
+    return { ends, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length) };
   }
 
   /** The hash of every term by id (a copy), for {@link TermDictionary.restore}. */
@@ -277,38 +376,17 @@ export class TermDictionary {
     return this.skolems.get(id);
   }
 
-  /**
-   * Interns a new triple term: its parts first (they may be new), then the triple term, which
-   * the triple term index records with the ids of its parts.
-   */
-  private insertTriple(bytes: Uint8Array, start: number, end: number, h: number): number {
-    // the scratch buffer is written again by what interning the parts may do: they are read from a copy
-    if (bytes === this.scratchBytes) {
-      bytes = bytes.slice(start, end);
-      end -= start;
-      start = 0;
-    }
-    const [first, second] = tripleSpaces(bytes, start, end);
-    const subject = this.idOf(bytes, start + 1, first, true);
-    const predicate = this.idOf(bytes, first + 1, second, true);
-    const object = this.idOf(bytes, second + 1, end - 1, true);
-    const id = this.insert(bytes, start, end, h);
-    this.tripleTerms.add(id, subject, predicate, object);
-    return id;
-  }
-
   /** Records the triple terms among the terms of a restored dictionary (parts before their triple terms). */
   private indexTripleTerms(): void {
     const arena = this.arena;
     for (let id = 0; id < this.count; id++) {
       const start = this.offsets[id]!;
-      if (arena[start] !== TRIPLE) continue;
-      const end = this.offsets[id + 1]!;
-      const [first, second] = tripleSpaces(arena, start, end);
-      const subject = this.idOf(arena, start + 1, first, false);
-      const predicate = this.idOf(arena, first + 1, second, false);
-      const object = this.idOf(arena, second + 1, end - 1, false);
-      if (subject < 0 || subject >= id || predicate < 0 || predicate >= id || object < 0 || object >= id) throw new RangeError(`triple term ${id} comes before one of its parts`);
+      if (arena[start] !== TRIPLE_IDS) continue;
+      if (this.offsets[id + 1]! - start !== TRIPLE_IDS_LENGTH) throw new RangeError(`triple term ${id} has ${this.offsets[id + 1]! - start} bytes, not ${TRIPLE_IDS_LENGTH}`);
+      const subject = readId(arena, start + 1);
+      const predicate = readId(arena, start + 5);
+      const object = readId(arena, start + 9);
+      if (subject >= id || predicate >= id || object >= id) throw new RangeError(`triple term ${id} comes before one of its parts`);
       this.tripleTerms.add(id, subject, predicate, object);
     }
   }
@@ -393,7 +471,11 @@ export class TermDictionary {
       hashes.set(this.hashes);
       this.hashes = hashes;
     }
-    this.arena.set(bytes.subarray(start, end), this.arenaUsed);
+    const arena = this.arena;
+    const at = this.arenaUsed;
+    // a short key is copied by a loop: a view for set() costs more than that
+    if (len <= 32) for (let k = 0; k < len; k++) arena[at + k] = bytes[start + k]!;
+    else arena.set(bytes.subarray(start, end), at);
     if (len > this.longest) this.longest = len;
     this.offsets[id] = this.arenaUsed;
     this.arenaUsed += len;
@@ -449,15 +531,15 @@ export class TermDictionary {
   }
 }
 
-/**
- * Where the parts of a triple term's key in `bytes[start, end)` end: the offsets of the space
- * after its subject and of the space after its predicate (see terms.ts).
- */
-function tripleSpaces(bytes: Uint8Array, start: number, end: number): [number, number] {
-  let first = start + 1;
-  while (first < end && bytes[first] !== SPACE) first++;
-  let second = first + 1;
-  while (second < end && bytes[second] !== SPACE) second++;
-  if (second >= end - 1 || bytes[end - 1] !== 0x29) throw new RangeError('a triple term key needs a subject, a predicate and an object in parentheses');
-  return [first, second];
+/** Writes a term id (32 bits, little-endian) at `at`. */
+function writeId(bytes: Uint8Array, at: number, id: number): void {
+  bytes[at] = id & 0xff;
+  bytes[at + 1] = (id >>> 8) & 0xff;
+  bytes[at + 2] = (id >>> 16) & 0xff;
+  bytes[at + 3] = id >>> 24;
+}
+
+/** Reads a term id written by {@link writeId}. */
+function readId(bytes: Uint8Array, at: number): number {
+  return (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24)) >>> 0;
 }

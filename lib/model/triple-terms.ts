@@ -12,7 +12,9 @@
  * tables from a part's term id to its list.
  *
  * Triple terms are never removed, except by a dictionary rolled back to an earlier size
- * ({@link TripleTermIndex.truncate}), which removes the newest first.
+ * ({@link TripleTermIndex.truncate}), which removes the newest first. A new triple term joins
+ * the lists when they are next read, not when it is added, so that a load of many triple terms
+ * fills the lists in one sequential pass.
  * @module
  */
 
@@ -100,6 +102,8 @@ export class TripleTermIndex {
   /** The parts of the triple term at the same position of `ids`: subject, predicate, object. */
   private parts = new Int32Array(192);
   private count = 0;
+  /** The positions below this are in the lists. */
+  private listed = 0;
   private readonly bySubject = new PartLists();
   private readonly byPredicate = new PartLists();
   private readonly byObject = new PartLists();
@@ -125,9 +129,17 @@ export class TripleTermIndex {
     this.parts[3 * at] = subject;
     this.parts[3 * at + 1] = predicate;
     this.parts[3 * at + 2] = object;
-    this.bySubject.add(subject, at);
-    this.byPredicate.add(predicate, at);
-    this.byObject.add(object, at);
+  }
+
+  /** Puts the triple terms added since the lists were last read in them. */
+  private list(): void {
+    const parts = this.parts;
+    for (let at = this.listed; at < this.count; at++) {
+      this.bySubject.add(parts[3 * at]!, at);
+      this.byPredicate.add(parts[3 * at + 1]!, at);
+      this.byObject.add(parts[3 * at + 2]!, at);
+    }
+    this.listed = this.count;
   }
 
   /** The position of a triple term id, or -1. */
@@ -172,6 +184,7 @@ export class TripleTermIndex {
    * shortest of the lists of the bound parts, checking the other parts.
    */
   match(subject: number, predicate: number, object: number, onMatch: (id: number, subject: number, predicate: number, object: number) => boolean): boolean {
+    if (this.listed < this.count) this.list();
     const parts = this.parts;
     const ids = this.ids;
     // the shortest list of a bound part (plain assignments: this runs once per solution)
@@ -226,6 +239,7 @@ export class TripleTermIndex {
 
   /** The number of triple terms {@link TripleTermIndex.match} would give at most (for plans). */
   estimate(subject: number, predicate: number, object: number): number {
+    if (this.listed < this.count) this.list();
     let n = this.count;
     if (subject >= 0) n = Math.min(n, this.bySubject.length(subject));
     if (predicate >= 0) n = Math.min(n, this.byPredicate.length(predicate));
@@ -237,6 +251,8 @@ export class TripleTermIndex {
   truncate(mark: number): void {
     while (this.count > 0 && this.ids[this.count - 1]! >= mark) {
       const at = --this.count;
+      if (at >= this.listed) continue;
+      this.listed = at;
       this.bySubject.removeHead(this.parts[3 * at]!, at);
       this.byPredicate.removeHead(this.parts[3 * at + 1]!, at);
       this.byObject.removeHead(this.parts[3 * at + 2]!, at);

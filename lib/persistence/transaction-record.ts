@@ -227,24 +227,13 @@ export function decodeTransaction(body: Uint8Array, origin: RecordOrigin = { pat
 
 /** What {@link collectTerms} reads from a term dictionary (`TermDictionary` has it). */
 export interface TermSource {
-  /** The arena holding every canonical form. */
-  readonly arenaBytes: Uint8Array;
-  /** Start offset of an id's bytes in the arena. */
-  startOf(id: number): number;
-  /** End offset (exclusive) of an id's bytes. */
-  endOf(id: number): number;
+  /** The canonical keys of the terms with ids [from, to) and where each ends. */
+  canonicalTerms(from: number, to: number): NewTerms;
 }
 
-/**
- * The terms with ids [from, to) of a dictionary as {@link NewTerms} (one copy of their bytes,
- * which lie next to each other in the arena).
- */
+/** The terms with ids [from, to) of a dictionary as {@link NewTerms} (their canonical keys). */
 export function collectTerms(dictionary: TermSource, from: number, to: number): NewTerms {
-  const ends = new Uint32Array(Math.max(0, to - from));
-  if (to <= from) return { ends, bytes: new Uint8Array(0) };
-  const start = dictionary.startOf(from);
-  for (let id = from; id < to; id++) ends[id - from] = dictionary.endOf(id) - start;
-  return { ends, bytes: dictionary.arenaBytes.slice(start, dictionary.endOf(to - 1)) };
+  return dictionary.canonicalTerms(from, to);
 }
 
 /** What {@link applyTerms} writes to (`TermDictionary` has it). */

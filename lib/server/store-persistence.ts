@@ -625,6 +625,7 @@ async function snapshotSections(dictionary: TermDictionary, point: CompactionPoi
 
 /** The first `count` terms of a dictionary as {@link collectTerms} gives them (the dictionary may grow meanwhile). */
 async function termsUpTo(dictionary: TermDictionary, count: number, pacer: Pacer): Promise<NewTerms> {
+  if (dictionary.tripleTerms.size > 0) return canonicalTermsUpTo(dictionary, count, pacer);
   const ends = new Uint32Array(count);
   if (count === 0) return { ends, bytes: new Uint8Array(0) };
   const start = dictionary.startOf(0);
@@ -641,6 +642,26 @@ async function termsUpTo(dictionary: TermDictionary, count: number, pacer: Pacer
     await pacer.pause();
   }
   return { ends, bytes };
+}
+
+/**
+ * {@link termsUpTo} for a dictionary holding triple terms, whose keys are written out from the
+ * ids of their parts: {@link TermDictionary.canonicalTerms} a step at a time.
+ */
+async function canonicalTermsUpTo(dictionary: TermDictionary, count: number, pacer: Pacer): Promise<NewTerms> {
+  const ends = new Uint32Array(count);
+  const parts: Uint8Array[] = [];
+  let length = 0;
+  for (let from = 0; from < count; from += STEP) {
+    const to = Math.min(count, from + STEP);
+    const step = dictionary.canonicalTerms(from, to);
+    for (let i = 0; i < step.ends.length; i++) ends[from + i] = length + step.ends[i]!;
+    parts.push(step.bytes);
+    length += step.bytes.length;
+    await pacer.pause();
+  }
+  const bytes = Buffer.concat(parts, length);
+  return { ends, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length) };
 }
 
 /** The first `count` entries of an {@link TermDictionary.exportSkolems} array. */

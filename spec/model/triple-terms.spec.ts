@@ -79,6 +79,32 @@ describe('triple terms (RDF 1.2) in the dictionary', () => {
     expect(restored.tripleTerms.part(t1, 1)).to.equal(restored.lookup('<http://ex.org/p>'));
   });
 
+  it('holds a triple term in as few bytes whatever its parts, and gives its canonical key back (keyOf, canonicalTerms, lookup)', () => {
+    const d = new TermDictionary();
+    const long = `http://ex.org/${'x'.repeat(400)}`;
+    const outer = quad(ex('c'), ex('q'), quad(namedNode(long), ex('p'), literal('a b )', 'en')));
+    const key = termToKey(outer);
+    const id = d.intern(key);
+    const inner = d.lookup(termToKey(quad(namedNode(long), ex('p'), literal('a b )', 'en'))));
+    // the triple terms take their parts' ids, not their parts' bytes
+    expect(d.endOf(inner) - d.startOf(inner)).to.equal(13);
+    expect(d.endOf(id) - d.startOf(id)).to.equal(13);
+    expect(d.keyOf(id)).to.equal(key);
+    expect(d.kindOf(id)).to.equal(0x28);
+    expect(d.lookup(key)).to.equal(id);
+    expect(d.lookup(termToKey(quad(ex('c'), ex('q'), ex('unknown'))))).to.equal(-1);
+    expect(d.size).to.equal(7);
+    // what a snapshot or a log record holds: the canonical keys, which restore the same ids
+    const { ends, bytes } = d.canonicalTerms(0, d.size);
+    expect(new TextDecoder().decode(bytes.subarray(ends[id - 1], ends[id]))).to.equal(key);
+    const restored = new TermDictionary();
+    restored.restore(bytes, ends);
+    expect(Array.from({ length: d.size }, (_, i) => restored.keyOf(i))).to.deep.equal(Array.from({ length: d.size }, (_, i) => d.keyOf(i)));
+    expect(restored.tripleTerms.part(id, 2)).to.equal(inner);
+    // the first byte of the short form starts no key the dictionary takes
+    expect(() => d.intern('\u0001abc')).to.throw(RangeError, /0x01/);
+  });
+
   it('matches like a scan of every triple term, through additions and rollbacks (random)', () => {
     const int = seededRandom(34);
     const index = new TripleTermIndex();
