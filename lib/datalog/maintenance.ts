@@ -62,6 +62,8 @@ export interface MaintenanceStats {
   inserted: number;
   /** Facts that became absent. */
   deleted: number;
+  /** Head tuples the rule instances of the insertion phases gave (each derivation of a fact counts). */
+  derivations: number;
 }
 
 /** Encodes (table id, row) into one number. */
@@ -154,7 +156,7 @@ export class Maintenance {
   private readonly tuples: Uint32Array[] = Array.from({ length: 65 }, (_, n) => new Uint32Array(n));
   private ticks = 0;
   /** Counters. */
-  readonly stats: MaintenanceStats = { inserted: 0, deleted: 0 };
+  readonly stats: MaintenanceStats = { inserted: 0, deleted: 0, derivations: 0 };
 
   /** Prepares a run. */
   constructor(
@@ -648,8 +650,10 @@ export class Maintenance {
 
   private async insert(rules: readonly CompiledRule[], added: ReadonlySet<string>): Promise<void> {
     const tx = this.tx;
+    const stats = this.stats;
     const onHead: HeadCallback = (head, tuple) => {
       const tableId = head.tableId;
+      stats.derivations++;
       const table = tx.table(tableId);
       const row = table.findOrAdd(tuple, DERIVED);
       if (wasAppended(row)) {

@@ -75,6 +75,9 @@ function without(c: Component, names: readonly string[]): Component {
 /** Figures that count what every reader of the store shares (rows, terms, bytes), shown only to a role that may read everything. */
 const SHARED_FIGURES = ['Rows (including deleted, not yet compacted)', 'Bytes', 'Number of terms'];
 
+/** The name of the component with the figures of a store's last reasoning run. */
+export const REASONING_RUN = 'Last reasoning run';
+
 /**
  * The component of a data store (`Data store`, as `DataStore.component` makes it) as a role
  * with fact access `access` to it may see it, following RDFox's access control: a tuple table
@@ -130,5 +133,7 @@ export function readableStoreComponent(component: Component, state: StoreState, 
   const properties = component.properties.map(([p, v]) => [p, p === 'Number of facts' ? facts : v] as const);
   const root: Component = { ...component, properties, children };
   if (!hidden) return component;
-  return { ...without(root, SHARED_FIGURES), children: root.children.map((c) => (c.name === 'Dictionary' ? without(c, SHARED_FIGURES) : c)) };
+  // what reasoning did counts facts of every table: not shown to a reader who may not read them all
+  const shown = root.children.filter((c) => c.name !== REASONING_RUN);
+  return { ...without(root, SHARED_FIGURES), children: shown.map((c) => (c.name === 'Dictionary' ? without(c, SHARED_FIGURES) : c)) };
 }

@@ -28,7 +28,7 @@ function ruleUsesTable(rule: Rule, table: string): boolean {
   return rule.head.some((h) => h.table === table) || rule.body.some(inBody);
 }
 import { DataSourceRegistry } from './data-sources.js';
-import { type Component, componentRows, type ComponentInfoRow } from './component-info.js';
+import { type Component, componentRows, type ComponentInfoRow, REASONING_RUN } from './component-info.js';
 import { type DataStoreType, resolveDataStoreParameters, resolveDataStoreType } from './data-store-parameters.js';
 import type { StorePersistence } from './store-persistence.js';
 import { recoveryComponent, type StoreRecovery } from './recovery.js';
@@ -639,7 +639,25 @@ export class DataStore {
     ];
     if (extended) rootProps.push(['Bytes', this.facts.byteSize]);
     const recovery = this.recovery !== undefined ? [recoveryComponent(this.recovery)] : [];
-    return { name: 'Data store', properties: rootProps, children: [parameters, dictionary, ...tables, ...recovery] };
+    const run = this.reasoner.lastRun;
+    const reasoning: Component[] =
+      run === undefined
+        ? []
+        : [
+            {
+              name: REASONING_RUN,
+              properties: [
+                ['Facts derived anew', run.inserted],
+                ['Facts deleted', run.deleted],
+                // every rule instance whose head was stored or found counts (a fact may be derived many times)
+                ['Derivations', run.derivations],
+                ['Derivations per new fact', run.inserted > 0 ? Math.round((run.derivations / run.inserted) * 100) / 100 : 0],
+                ['Seconds', Math.round(run.seconds * 1000) / 1000],
+              ],
+              children: [],
+            },
+          ];
+    return { name: 'Data store', properties: rootProps, children: [parameters, dictionary, ...tables, ...reasoning, ...recovery] };
   }
 
   /** Component information rows. */

@@ -41,6 +41,8 @@ export class StoreReasoner {
   private draft: { rules: Rules; program: CompiledProgram } | null = null;
   /** The mark arrays of maintenance runs, reused by every run of this store. */
   private readonly marks: MarkArrays = [];
+  /** What the latest maintenance run did, and how long it took (for component info). */
+  lastRun: (MaintenanceStats & { readonly seconds: number }) | undefined;
 
   /** Creates the reasoner of a store. */
   constructor(
@@ -161,7 +163,9 @@ export class StoreReasoner {
       ? compileProgram([...log.rulesRemoved].map(([key, rule]) => ({ key, rule })), tx.catalogue, this.facts.dictionary).rules
       : [];
     const run = new Maintenance(tx, this.facts.dictionary, program, this.options(), interrupter, this.marks);
+    const start = performance.now();
     const stats = await run.run(log, removed);
+    this.lastRun = { ...stats, seconds: (performance.now() - start) / 1000 };
     log.settle();
     return stats;
   }

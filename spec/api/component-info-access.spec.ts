@@ -38,6 +38,8 @@ describe('api: component information shows only what the role may read', () => {
     admin.createDataStore(store);
     const ds = env.track(admin.newDataStoreConnection(store));
     await ds.importData('ADD', DATA, { mediaType: 'application/n-quads' });
+    // a rule, so that the store has a last reasoning run to report
+    await ds.importData('ADD', '[?x, <http://example.com/r>, ?y] :- [?x, <http://example.com/p>, ?y] .', { mediaType: 'application/x.datalog' });
     await ds.createTupleTable('T', { arity: '2' });
     const role = `${store}-reader`;
     await admin.createRole(role, 'pw');
@@ -56,7 +58,8 @@ describe('api: component information shows only what the role may read', () => {
     const full = await admin.getComponentInfo(true);
     const all = tables(full);
     expect(all.get('Quads')!.get('Number of facts')).to.equal(4);
-    expect(all.get('DefaultTriples')!.get('Number of facts')).to.equal(2);
+    expect(all.get('DefaultTriples')!.get('Number of facts')).to.equal(4);
+    expect(components(full).find((c) => c.name === 'Last reasoning run')!.props.get('Facts derived anew')).to.equal(2);
 
     const sc = env.track(await ConnectionFactory.newServerConnection(env.url, role, 'pw'));
     const ds = env.track(sc.newDataStoreConnection(store));
@@ -75,6 +78,8 @@ describe('api: component information shows only what the role may read', () => {
       expect(root.props.has('Bytes')).to.equal(false);
       const dictionary = components(rows).find((c) => c.name === 'Dictionary')!;
       expect(dictionary.props.has('Number of terms')).to.equal(false);
+      // what reasoning derived counts facts of tables it may not read
+      expect(components(rows).some((c) => c.name === 'Last reasoning run')).to.equal(false);
     }
   });
 
@@ -102,9 +107,10 @@ describe('api: component information shows only what the role may read', () => {
     const hidden = stores.find((c) => c.props.get('Name') === hiddenStore)!;
     expect([...hidden.props.keys()]).to.deep.equal(['Parent component ID', 'Name']);
     expect(components(rows).filter((c) => c.props.get('Parent component ID') === hidden.id)).to.deep.equal([]);
-    expect(mine.props.get('Number of facts')).to.equal(2);
+    // the default graph: its two facts and the two the rule derives from them
+    expect(mine.props.get('Number of facts')).to.equal(4);
     const seen = tables(rows, mine.id);
-    expect(seen.get('DefaultTriples')!.get('Number of facts')).to.equal(2);
+    expect(seen.get('DefaultTriples')!.get('Number of facts')).to.equal(4);
     expect([...seen.get('Quads')!.keys()]).to.deep.equal(['Parent component ID', 'Name']);
     // the first role sees every store whole
     const whole = components(env.connection.getComponentInfo()).find((c) => c.name === 'Data store' && c.props.get('Name') === hiddenStore)!;

@@ -162,6 +162,28 @@ describe('component information', () => {
       expect(prop(t.get('DefaultTriples')!, 'Number of facts')).to.equal(1);
     });
 
+    it('reports what the last reasoning run did: facts derived anew, derivations, and derivations per new fact', async () => {
+      const store = await env.newStore();
+      const before = checkStructure(await store.getComponentInfo());
+      expect(before.some((c) => prop(c, 'Component name') === 'Last reasoning run'), 'no run yet').to.equal(false);
+      // a chain a→b→c→d: the closure derives 3 new facts; [a,c] has two derivations (a→b→c and a→c via anc∘par)
+      await store.importData('ADD', ['a b', 'b c', 'c d'].map((e) => `<http://e/${e[0]}> <http://e/par> <http://e/${e[2]}> .`).join('\n'));
+      await store.importData('ADD', '[?x, <http://e/anc>, ?y] :- [?x, <http://e/par>, ?y] .\n[?x, <http://e/anc>, ?z] :- [?x, <http://e/anc>, ?y], [?y, <http://e/par>, ?z] .\n', { mediaType: 'application/x.datalog' });
+      const run = checkStructure(await store.getComponentInfo()).find((c) => prop(c, 'Component name') === 'Last reasoning run')!;
+      expect(prop(run, 'Parent component ID')).to.equal(1);
+      expect(prop(run, 'Facts derived anew')).to.equal(6);
+      expect(prop(run, 'Facts deleted')).to.equal(0);
+      // anc: 3 from par, then 3 by the recursive rule (a→c, b→d, a→d), each found once
+      expect(prop(run, 'Derivations')).to.equal(6);
+      expect(prop(run, 'Derivations per new fact')).to.equal(1);
+      expect(prop(run, 'Seconds')).to.be.a('number');
+      await store.importData('DELETE', '<http://e/b> <http://e/par> <http://e/c> .');
+      const after = gather(await store.getComponentInfo()).find((c) => prop(c, 'Component name') === 'Last reasoning run')!;
+      // the fact itself, and anc(b,c), anc(a,c), anc(b,d), anc(a,d), go
+      expect(prop(after, 'Facts deleted')).to.equal(5);
+      expect(prop(after, 'Facts derived anew')).to.equal(0);
+    });
+
     it('of the server: the server is the root and each store is a subtree', () => {
       const rows = env.connection.getComponentInfo();
       const components = checkStructure(rows);
