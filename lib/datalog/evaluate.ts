@@ -63,9 +63,9 @@ export class RuleEvaluator {
   private mounted: Map<number, TupleTableInfo> | undefined;
   /** Row filter applied to every scan. */
   accept: RowFilter = null;
-  private readonly probes: Uint32Array[] = Array.from({ length: 33 }, (_, n) => new Uint32Array(n));
-  /** Per arity: the values a lookup binds (ANY elsewhere), to choose a pair index. */
-  private readonly values: Int32Array[] = Array.from({ length: 33 }, (_, n) => new Int32Array(n));
+  private readonly probes: Array<Uint32Array | undefined> = [];
+  /** Per arity: the values a lookup binds (ANY elsewhere), to choose a pair index (made on first use). */
+  private readonly values: Array<Int32Array | undefined> = [];
   /** The atoms of the rules as the planner sees them. */
   private readonly planAtoms = new WeakMap<CompiledAtom, PlanAtom>();
 
@@ -407,7 +407,7 @@ export class RuleEvaluator {
     const args = atom.args;
     const arity = args.length;
     // every position bound: one membership probe
-    const probe = this.probes[arity]!;
+    const probe = (this.probes[arity] ??= new Uint32Array(arity));
     let ground = true;
     for (let c = 0; c < arity && ground; c++) {
       const a = args[c]!;
@@ -428,7 +428,7 @@ export class RuleEvaluator {
     // Nor did a cursor that walks with the state in locals and hands each row to a visitor
     // (one reused frame per nesting depth, no allocation) pay: RDFS recomputation on LUBM(1)
     // took a median 18 % more CPU over 25 alternating rounds in one process (OWL 2 RL: 2 %)
-    const values = this.values[arity]!;
+    const values = (this.values[arity] ??= new Int32Array(arity));
     for (let c = 0; c < arity; c++) {
       const a = args[c]!;
       values[c] = a >= 0 ? a : slots[-a - 1]! < 0 ? ANY : slots[-a - 1]!;

@@ -153,7 +153,8 @@ export class Maintenance {
   private readonly settled: RowFilter;
   /** The heads of the program's rules by predicate node (built on first use). */
   private headsByNode: Map<string, HeadEntry[]> | undefined;
-  private readonly tuples: Uint32Array[] = Array.from({ length: 65 }, (_, n) => new Uint32Array(n));
+  /** A head tuple being built, by arity (made on first use: a small run uses one or two). */
+  private readonly tuples: Array<Uint32Array | undefined> = [];
   private ticks = 0;
   /** Counters. */
   readonly stats: MaintenanceStats = { inserted: 0, deleted: 0, derivations: 0 };
@@ -357,7 +358,7 @@ export class Maintenance {
       for (let h = 0; h < heads.length; h++) {
         const head = heads[h]!;
         const args = head.args;
-        const t = this.tuples[args.length]!;
+        const t = (this.tuples[args.length] ??= new Uint32Array(args.length));
         for (let c = 0; c < args.length; c++) {
           const a = args[c]!;
           t[c] = a >= 0 ? a : bound[-a - 1]!;

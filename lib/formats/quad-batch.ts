@@ -18,7 +18,8 @@ export interface QuadBatch {
   readonly count: number;
 }
 
-const INITIAL_STATEMENTS = 4096;
+/** A small first size: a transaction of a few statements makes little garbage (the buffer doubles as it fills). */
+const INITIAL_STATEMENTS = 64;
 
 /** A {@link QuadBatch} being filled: statements are pushed, the batch handed out, then cleared for the next. */
 export class QuadBuffer implements QuadBatch {
