@@ -302,10 +302,10 @@ export class NTriplesParser {
   private readonly showContent: boolean;
 
   /** Bytes of the incomplete last line of the previous chunk(s). */
-  private carry: Uint8Array = new Uint8Array(4096);
+  private carry: Uint8Array = new Uint8Array(256);
   private carryLen = 0;
   /** Scratch buffer for canonical forms that differ from the input bytes. */
-  private scratch: Uint8Array = new Uint8Array(1024);
+  private scratch: Uint8Array = new Uint8Array(256);
   private scratchLen = 0;
 
   /** The previous region ended with CR: a leading LF of the next chunk belongs to it. */

@@ -103,10 +103,22 @@ export interface SniffedContent {
   readonly complete: boolean;
 }
 
-/** Reads the first 64 KB of content to recognise its media type. */
+/**
+ * Reads the first 64 KB of content to recognise its media type (recognised when first asked:
+ * content of a stated type is looked at only when its parse fails).
+ */
 export async function sniffContent(chunks: AsyncIterable<Uint8Array>): Promise<SniffedContent> {
   const { head, rest, complete } = await peek(chunks, SNIFF_BYTES);
-  return { recognized: recognizeMediaType(Buffer.from(head.buffer, head.byteOffset, head.byteLength).toString('utf8')), chunks: rest, head, complete };
+  let recognized: { readonly type: string | undefined } | undefined;
+  return {
+    get recognized(): string | undefined {
+      recognized ??= { type: recognizeMediaType(Buffer.from(head.buffer, head.byteOffset, head.byteLength).toString('utf8')) };
+      return recognized.type;
+    },
+    chunks: rest,
+    head,
+    complete,
+  };
 }
 
 /**
@@ -134,8 +146,9 @@ export async function readText(chunks: AsyncIterable<Uint8Array>, interrupter: I
  * parse and leaves the rest of the content unread.
  */
 export function parseRdf(content: SniffedContent, dictionary: TermIds, report: ImportReport, options: ParseOptions): ParsedRdf {
-  // undefined when the content does not positively look like any format (e.g. broken lines)
-  const recognized = content.recognized;
+  // undefined when the content does not positively look like any format (e.g. broken lines);
+  // looked at only when no type is stated
+  const recognized = options.mediaType === undefined ? content.recognized : undefined;
   let mediaType = options.mediaType ?? recognized ?? TURTLE;
   if (options.mediaType === undefined && options.fallBackToTurtle !== false && (recognized === N_TRIPLES || recognized === N_QUADS)) {
     mediaType = checkedGuess(content, recognized, options.baseIRI);
@@ -155,8 +168,9 @@ export function parseRdf(content: SniffedContent, dictionary: TermIds, report: I
       report.error(unsupportedMediaTypeMessage(mediaType));
       return;
     }
-    if (report.errors > errorsBefore && options.mediaType !== undefined && recognized !== undefined && recognized !== options.mediaType && !compatible(options.mediaType, recognized)) {
-      report.error(`the content does not match the stated type ${options.mediaType}: it looks like ${recognized}`);
+    const looksLike = report.errors > errorsBefore && options.mediaType !== undefined ? content.recognized : undefined;
+    if (options.mediaType !== undefined && looksLike !== undefined && looksLike !== options.mediaType && !compatible(options.mediaType, looksLike)) {
+      report.error(`the content does not match the stated type ${options.mediaType}: it looks like ${looksLike}`);
     }
   }
   return { mediaType, definedPrefixes, [Symbol.asyncIterator]: batches };
