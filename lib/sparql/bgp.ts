@@ -475,8 +475,9 @@ async function iterate(plan: BgpPlan, matcher: NonNullable<QuadSource['matcher']
     }
     ++sincePause;
     if ((++rows & 255) === 0) {
+      // (this pause yields only when the slice is used up: the steps since the last yield are
+      // not counted again from here, or a slice that ends a few steps later would look slow)
       await pause();
-      sincePause = 0;
     } else if ((lastBatch === 1 || (rows & 15) === 0) && due()) {
       // (the clock is read every 16 steps, and every step once steps are slow: it costs as much
       // as a step.) A slice used up within 16 steps means slow steps: one row per step from now
