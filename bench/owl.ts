@@ -49,7 +49,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createGunzip } from 'node:zlib';
 import type { DataStoreConnection } from '../lib/index.js';
-import { checkImport, chosen, collect, counts, num, runChild, sameCounts, table, timed, withStore, type Counts, type Timing, reportChecks } from './lib/harness.js';
+import { checkImport, chosen, counts, heapAndExternal, memorySince, type Memory, num, runChild, sameCounts, table, timed, withStore, type Counts, type Timing, reportChecks } from './lib/harness.js';
 import { KNOWN_TRIPLES, expectedLubm1Counts, lubmQueries } from './lib/query-workload.js';
 import { LUBM_FILES, LUBM_ONTOLOGY, sample, seededRandom } from './lib/reason-fixtures.js';
 
@@ -84,16 +84,6 @@ export const GOAL_DELETE_FRACTION = 0.05;
 export const GOAL_NEW_PER_SECOND = 1_000_000;
 
 const NT = 'application/n-triples';
-
-/** Memory held by the store after a load, relative to just before it. */
-export interface Memory {
-  /** Δ heapUsed, bytes. */
-  readonly heapUsed: number;
-  /** Δ external (includes arrayBuffers), bytes. */
-  readonly external: number;
-  /** (Δ heapUsed + Δ external) / `countFacts()`. */
-  readonly bytesPerFact: number;
-}
 
 /** One LUBM query's answer. */
 export interface QueryCheck {
@@ -187,20 +177,6 @@ export type TaskResult = MaterialiseResult | ScratchResult | IncrementalResult;
 
 // ---------------------------------------------------------------- child tasks
 
-/** heapUsed + external after two forced GCs. */
-function heapAndExternal(): { readonly heapUsed: number; readonly external: number } {
-  collect();
-  const m = process.memoryUsage();
-  return { heapUsed: m.heapUsed, external: m.external };
-}
-
-function memoryDelta(before: { readonly heapUsed: number; readonly external: number }, facts: number): Memory {
-  const after = heapAndExternal();
-  const heapUsed = after.heapUsed - before.heapUsed;
-  const external = after.external - before.external;
-  return { heapUsed, external, bytesPerFact: (heapUsed + external) / facts };
-}
-
 async function importFile(ds: DataStoreConnection, dataset: Dataset): Promise<void> {
   await checkImport(`${dataset} import`, ds.importData('ADD', { path: LUBM_FILES[dataset] }, { mediaType: NT }));
 }
@@ -237,7 +213,7 @@ async function materialise(dataset: Dataset): Promise<MaterialiseResult> {
     const before = heapAndExternal();
     const loadMaterialise = await timed('load+materialise', () => importFile(ds, dataset));
     const c = await counts(ds);
-    const memory = memoryDelta(before, c.all);
+    const memory = memorySince(before, c.all);
     const queries = await runQueries(ds, dataset);
     return { kind: 'materialise', dataset, load: plain.load, loadFacts: plain.facts, axioms: axioms.timing, axiomCount, loadMaterialise: loadMaterialise.timing, counts: c, memory, queries };
   });
@@ -252,7 +228,7 @@ async function scratch(dataset: Dataset): Promise<ScratchResult> {
     const materialise = await timed('importAxiomsFromTriples', () => checkImport('importAxiomsFromTriples', ds.importAxiomsFromTriples()));
     const axiomCount = (await ds.listAxioms()).length;
     const c = await counts(ds);
-    const memory = memoryDelta(mem, c.all);
+    const memory = memorySince(mem, c.all);
     const queries = await runQueries(ds, dataset);
     return { kind: 'scratch', dataset, load: load.timing, ontology: ontology.timing, before, materialise: materialise.timing, axiomCount, counts: c, memory, queries };
   });

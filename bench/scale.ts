@@ -49,7 +49,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { DataStoreConnection } from '../lib/index.js';
-import { checkImport, chosen, collect, counts, num, reportChecks, runChild, table, timed, withStore, type Counts, type Timing } from './lib/harness.js';
+import { checkImport, chosen, counts, heapAndExternal, memorySince, type Memory, num, reportChecks, runChild, table, timed, withStore, type Counts, type Timing } from './lib/harness.js';
 import { countLines, LUBM100_COPIES, lineChunks, writeLubmCopies } from './lib/lubm-copies.js';
 import { KNOWN_TRIPLES, lubmQueries } from './lib/query-workload.js';
 import { LUBM_FILES, LUBM_ONTOLOGY } from './lib/reason-fixtures.js';
@@ -81,16 +81,6 @@ export interface Rss {
   readonly rss: number;
   /** `process.resourceUsage().maxRSS` (peak so far), bytes. */
   readonly maxRss: number;
-}
-
-/** Memory held after a span, relative to just before it. */
-export interface Memory {
-  /** Δ heapUsed, bytes. */
-  readonly heapUsed: number;
-  /** Δ external (includes array buffers and WebAssembly memory), bytes. */
-  readonly external: number;
-  /** (Δ heapUsed + Δ external) / facts. */
-  readonly bytesPerFact: number;
 }
 
 /** One LUBM query's timings. */
@@ -155,20 +145,6 @@ export interface OxigraphResult {
 export type TaskResult = QuadlogResult | OxigraphResult;
 
 // ---------------------------------------------------------------- child tasks
-
-/** heapUsed + external after two forced GCs. */
-function heapAndExternal(): { readonly heapUsed: number; readonly external: number } {
-  collect();
-  const m = process.memoryUsage();
-  return { heapUsed: m.heapUsed, external: m.external };
-}
-
-function memorySince(before: { readonly heapUsed: number; readonly external: number }, facts: number): Memory {
-  const after = heapAndExternal();
-  const heapUsed = after.heapUsed - before.heapUsed;
-  const external = after.external - before.external;
-  return { heapUsed, external, bytesPerFact: (heapUsed + external) / facts };
-}
 
 function rssNow(): Rss {
   return { rss: process.memoryUsage().rss, maxRss: process.resourceUsage().maxRSS * 1024 };

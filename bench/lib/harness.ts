@@ -31,6 +31,35 @@ export function collect(): void {
   gc();
 }
 
+/** V8's heap in use and the memory outside it that JavaScript objects own, in bytes. */
+export interface HeapAndExternal {
+  /** `process.memoryUsage().heapUsed`. */
+  readonly heapUsed: number;
+  /** `process.memoryUsage().external` (array buffers and WebAssembly memory included). */
+  readonly external: number;
+}
+
+/** What a measured span added to the heap and outside it, and per fact. */
+export interface Memory extends HeapAndExternal {
+  /** (Δ heapUsed + Δ external) / facts. */
+  readonly bytesPerFact: number;
+}
+
+/** heapUsed + external after two forced GCs. */
+export function heapAndExternal(): HeapAndExternal {
+  collect();
+  const m = process.memoryUsage();
+  return { heapUsed: m.heapUsed, external: m.external };
+}
+
+/** The growth of heapUsed and external since `before` (after two forced GCs), and per fact of `facts`. */
+export function memorySince(before: HeapAndExternal, facts: number): Memory {
+  const after = heapAndExternal();
+  const heapUsed = after.heapUsed - before.heapUsed;
+  const external = after.external - before.external;
+  return { heapUsed, external, bytesPerFact: (heapUsed + external) / facts };
+}
+
 /** A timed span: wall and CPU seconds, and the one-minute load average at its end. */
 export interface Timing {
   /** Wall-clock seconds. */
