@@ -95,6 +95,29 @@ class PartLists {
   }
 }
 
+/**
+ * Where a resumable walk over the triple terms matching a pattern stands (see
+ * {@link TripleTermIndex.walk}): the list it follows, or every position in turn.
+ */
+export interface TripleTermWalk {
+  /** The pattern's parts (-1: any). */
+  readonly subject: number;
+  /** The predicate of the pattern (-1: any). */
+  readonly predicate: number;
+  /** The object of the pattern (-1: any). */
+  readonly object: number;
+  /** The position to read next (-1: done). */
+  at: number;
+  /** Whether it follows the list of a bound part (else it reads every position, oldest first). */
+  readonly listed: boolean;
+  /** The number of triple terms when the walk started (those added since are not read). */
+  readonly end: number;
+  /** The lists it follows (of the part with the shortest list). */
+  readonly lists: unknown;
+  /** The index's truncations when the walk started (a truncation since invalidates it). */
+  readonly truncations: number;
+}
+
 /** The triple terms of a dictionary, each with the ids of its subject, predicate and object. */
 export class TripleTermIndex {
   /** Triple term ids in the order they were added (increasing): a triple term's position is found by binary search. */
@@ -104,6 +127,8 @@ export class TripleTermIndex {
   private count = 0;
   /** The positions below this are in the lists. */
   private listed = 0;
+  /** How many times {@link TripleTermIndex.truncate} removed triple terms. */
+  private truncations = 0;
   private readonly bySubject = new PartLists();
   private readonly byPredicate = new PartLists();
   private readonly byObject = new PartLists();
@@ -223,6 +248,65 @@ export class TripleTermIndex {
   }
 
   /**
+   * Starts a resumable walk over the triple terms whose parts equal the given ones (-1: any),
+   * read by {@link TripleTermIndex.resume} a budget at a time: a walk over many triple terms
+   * can stop between two reads while other work runs. It follows the list
+   * {@link TripleTermIndex.match} would read (newest first), or every triple term (oldest
+   * first) when no part is bound.
+   */
+  walk(subject: number, predicate: number, object: number): TripleTermWalk {
+    if (this.listed < this.count) this.list();
+    let lists: PartLists | undefined;
+    let term = -1;
+    let length = Infinity;
+    if (subject >= 0) {
+      lists = this.bySubject;
+      term = subject;
+      length = lists.length(subject);
+    }
+    if (predicate >= 0 && this.byPredicate.length(predicate) < length) {
+      lists = this.byPredicate;
+      term = predicate;
+      length = lists.length(predicate);
+    }
+    if (object >= 0 && this.byObject.length(object) < length) {
+      lists = this.byObject;
+      term = object;
+    }
+    const at = lists === undefined ? (this.count > 0 ? 0 : -1) : lists.head(term);
+    return { subject, predicate, object, at, listed: lists !== undefined, lists, end: this.count, truncations: this.truncations };
+  }
+
+  /**
+   * Goes on with a walk: calls `onMatch` with each match, until it returns false, the walk
+   * ends, or `budget` triple terms were read (matching or not). Returns true when the walk is
+   * over (ended or stopped), false when there is more to read.
+   * @throws RangeError when triple terms were removed (a rolled-back transaction) since the walk began.
+   */
+  resume(walk: TripleTermWalk, budget: number, onMatch: (id: number, subject: number, predicate: number, object: number) => boolean): boolean {
+    if (walk.truncations !== this.truncations) throw new RangeError('triple terms were removed while a walk over them was suspended');
+    const parts = this.parts;
+    const ids = this.ids;
+    const { subject, predicate, object } = walk;
+    const next = walk.listed ? (walk.lists as PartLists).next : undefined;
+    let at = walk.at;
+    for (let n = 0; n < budget && at >= 0; n++) {
+      const here = at;
+      at = next !== undefined ? next[here]! : here + 1 < walk.end ? here + 1 : -1;
+      const s = parts[3 * here]!;
+      const p = parts[3 * here + 1]!;
+      const o = parts[3 * here + 2]!;
+      if ((subject >= 0 && s !== subject) || (predicate >= 0 && p !== predicate) || (object >= 0 && o !== object)) continue;
+      if (!onMatch(ids[here]!, s, p, o)) {
+        walk.at = -1;
+        return true;
+      }
+    }
+    walk.at = at;
+    return at < 0;
+  }
+
+  /**
    * {@link TripleTermIndex.match} with the triple term itself given too (-1: any): a given
    * triple term is checked against the given parts, by its own parts, without a list.
    */
@@ -249,6 +333,7 @@ export class TripleTermIndex {
 
   /** Forgets every triple term whose id is `mark` or more. */
   truncate(mark: number): void {
+    if (this.count > 0 && this.ids[this.count - 1]! >= mark) this.truncations++;
     while (this.count > 0 && this.ids[this.count - 1]! >= mark) {
       const at = --this.count;
       if (at >= this.listed) continue;

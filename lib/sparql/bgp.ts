@@ -12,6 +12,7 @@
 import type * as RDF from '@rdfjs/types/data-model.js';
 import type { Algebra } from '../expressions/sparql-libraries.js';
 import type { TripleTermIndex } from '../model/triple-terms.js';
+import { TransactionError } from '../model/errors.js';
 import { JoinOrders, NONE, type PlanAtom, type TableStatistics } from '../planner/join-order.js';
 import { ANY_NAMED_GRAPH, DEFAULT_GRAPH, type MatchCallback, type QuadSource, UNBOUND } from './quad-source.js';
 import type { AsyncEmit, Emit } from './solutions.js';
@@ -107,19 +108,31 @@ export function matchTripleTerms(index: TripleTermIndex, s: number, p: number, o
   return !index.matchTerm(t, s, p, o, (id, ms, mp, mo) => onMatch(ms, mp, mo, id) !== true);
 }
 
-/** {@link matchTripleTerms} as a resumable scan (see {@link QuadSource.matcher}): the matches are listed once, then reported `budget` at a time. */
+/**
+ * {@link matchTripleTerms} as a resumable scan (see {@link QuadSource.matcher}): `budget`
+ * triple terms are read per call, so that a scan of many of them lets the event loop in. A
+ * triple term given by its id is one check.
+ */
 function tripleTermMatcher(index: TripleTermIndex, s: number, p: number, o: number, t: number, onMatch: MatchCallback): (budget: number) => boolean {
-  const found: number[] = [];
-  matchTripleTerms(index, s, p, o, t, (ms, mp, mo, id) => void found.push(ms, mp, mo, id));
-  let at = 0;
-  return (budget) => {
-    for (let n = 0; n < budget && at < found.length; n++, at += 4) {
-      if (onMatch(found[at]!, found[at + 1]!, found[at + 2]!, found[at + 3]!) === true) {
-        at = found.length;
-        return true;
+  if (t >= 0) {
+    let done = false;
+    return () => {
+      if (!done) {
+        done = true;
+        matchTripleTerms(index, s, p, o, t, onMatch);
       }
+      return true;
+    };
+  }
+  const walk = index.walk(s, p, o);
+  const report = (id: number, ms: number, mp: number, mo: number): boolean => onMatch(ms, mp, mo, id) !== true;
+  return (budget) => {
+    try {
+      return index.resume(walk, budget, report);
+    } catch (e) {
+      if (e instanceof RangeError) throw new TransactionError('a transaction rolled back while a scan of triple terms was suspended; run the query again');
+      throw e;
     }
-    return at >= found.length;
   };
 }
 

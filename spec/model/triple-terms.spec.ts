@@ -105,6 +105,34 @@ describe('triple terms (RDF 1.2) in the dictionary', () => {
     expect(() => d.intern('\u0001abc')).to.throw(RangeError, /0x01/);
   });
 
+  it('walks the matches a budget at a time, stops when told, and refuses to go on after a rollback removed triple terms', () => {
+    const index = new TripleTermIndex();
+    for (let id = 10; id < 110; id++) index.add(id, id % 7, 1, id % 3);
+    const walk = index.walk(-1, 1, 2);
+    const seen: number[] = [];
+    // the object's list is the shorter (33 triple terms against the predicate's 100): read ten at a time
+    let calls = 0;
+    while (!index.resume(walk, 10, (id) => seen.push(id) > 0)) calls++;
+    expect(calls).to.equal(3);
+    expect(seen).to.have.length(33);
+    expect(seen.every((id) => id % 3 === 2)).to.equal(true);
+    const stopped = index.walk(3, -1, -1);
+    let first = -1;
+    expect(index.resume(stopped, 1000, (id) => ((first = id), false))).to.equal(true);
+    expect(first % 7).to.equal(3);
+    expect(index.resume(stopped, 1000, () => expect.fail('a stopped walk reads nothing more'))).to.equal(true);
+    // new triple terms after the walk began are not read; a rollback that removes some invalidates it
+    const all = index.walk(-1, -1, -1);
+    index.add(500, 1, 1, 1);
+    const read: number[] = [];
+    while (!index.resume(all, 7, (id) => read.push(id) > 0));
+    expect(read).to.deep.equal(Array.from({ length: 100 }, (_, i) => 10 + i));
+    const suspended = index.walk(-1, -1, -1);
+    index.resume(suspended, 5, () => true);
+    index.truncate(400);
+    expect(() => index.resume(suspended, 5, () => true)).to.throw(RangeError, /removed/);
+  });
+
   it('matches like a scan of every triple term, through additions and rollbacks (random)', () => {
     const int = seededRandom(34);
     const index = new TripleTermIndex();
@@ -127,6 +155,12 @@ describe('triple terms (RDF 1.2) in the dictionary', () => {
         const found: number[] = [];
         index.match(s, p, o, (id) => found.push(id) > 0);
         expect(found.sort((x, y) => x - y), `step ${step}`).to.deep.equal(expected);
+        // the same matches by a walk read a few triple terms at a time
+        const walk = index.walk(s, p, o);
+        const walked: number[] = [];
+        const budget = 1 + int(7);
+        while (!index.resume(walk, budget, (id) => walked.push(id) > 0));
+        expect(walked.sort((x, y) => x - y), `walk at step ${step}`).to.deep.equal(expected);
         expect(index.estimate(s, p, o)).to.be.at.least(expected.length);
         expect(index.size).to.equal(model.length);
         for (const [id, a, b, c] of model.slice(-5)) expect([index.part(id, 0), index.part(id, 1), index.part(id, 2), index.find(a, b, c) >= 0]).to.deep.equal([a, b, c, true]);
