@@ -228,7 +228,13 @@ export class TermDictionary {
     if (this.count !== 0) throw new RangeError('terms can only be restored into an empty dictionary');
     const n = ends.length;
     if ((n === 0 && bytes.length !== 0) || (n > 0 && ends[n - 1] !== bytes.length)) throw new RangeError(`the term ends do not end at the ${bytes.length} term bytes`);
-    for (let id = 0, start = 0; id < n; start = ends[id++]!) if (bytes[start] === TRIPLE) return this.restoreEach(bytes, ends);
+    // a snapshot holds canonical keys: one with triple terms is restored a term at a time
+    let triples = false;
+    for (let id = 0, start = 0; id < n; start = ends[id++]!) {
+      if (bytes[start] === TRIPLE) triples = true;
+      else if (bytes[start] === TRIPLE_IDS) throw new RangeError(`term ${id} starts with byte 0x01, which no canonical key does`);
+    }
+    if (triples) return this.restoreEach(bytes, ends);
     const arena = new Uint8Array(Math.max(1 << 16, bytes.length + (bytes.length >>> 4)));
     arena.set(bytes);
     let cap = 1 << 12;
@@ -258,12 +264,12 @@ export class TermDictionary {
     let slots = 1 << 13;
     while (slots < n * 2 + 2) slots *= 2;
     this.rehash(slots);
-    this.indexTripleTerms();
   }
 
   /**
-   * Fills an empty dictionary with terms one by one (as a log's replay does), for the terms of
-   * a snapshot written before triple terms were held in their arena form (format version 1).
+   * Fills an empty dictionary with terms one by one (as a log's replay does), for a snapshot
+   * that holds triple terms: each is found by its parts, which come before it, and recorded in
+   * the triple term index.
    */
   private restoreEach(bytes: Uint8Array, ends: Uint32Array): void {
     for (let id = 0, start = 0; id < ends.length; start = ends[id++]!) {
@@ -374,21 +380,6 @@ export class TermDictionary {
   /** The leading arguments SKOLEM made term `id` from, or undefined when SKOLEM did not make it here. */
   skolemInputs(id: number): Uint32Array | undefined {
     return this.skolems.get(id);
-  }
-
-  /** Records the triple terms among the terms of a restored dictionary (parts before their triple terms). */
-  private indexTripleTerms(): void {
-    const arena = this.arena;
-    for (let id = 0; id < this.count; id++) {
-      const start = this.offsets[id]!;
-      if (arena[start] !== TRIPLE_IDS) continue;
-      if (this.offsets[id + 1]! - start !== TRIPLE_IDS_LENGTH) throw new RangeError(`triple term ${id} has ${this.offsets[id + 1]! - start} bytes, not ${TRIPLE_IDS_LENGTH}`);
-      const subject = readId(arena, start + 1);
-      const predicate = readId(arena, start + 5);
-      const object = readId(arena, start + 9);
-      if (subject >= id || predicate >= id || object >= id) throw new RangeError(`triple term ${id} comes before one of its parts`);
-      this.tripleTerms.add(id, subject, predicate, object);
-    }
   }
 
   /** Removes every id >= mark (rolls the dictionary back to an earlier size). */

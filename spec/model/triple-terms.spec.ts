@@ -101,8 +101,9 @@ describe('triple terms (RDF 1.2) in the dictionary', () => {
     restored.restore(bytes, ends);
     expect(Array.from({ length: d.size }, (_, i) => restored.keyOf(i))).to.deep.equal(Array.from({ length: d.size }, (_, i) => d.keyOf(i)));
     expect(restored.tripleTerms.part(id, 2)).to.equal(inner);
-    // the first byte of the short form starts no key the dictionary takes
+    // the first byte of the short form starts no key the dictionary takes, nor a snapshot's term
     expect(() => d.intern('\u0001abc')).to.throw(RangeError, /0x01/);
+    expect(() => new TermDictionary().restore(new Uint8Array([1, 2, 3]), new Uint32Array([3]))).to.throw(RangeError, /0x01/);
   });
 
   it('walks the matches a budget at a time, stops when told, and refuses to go on after a rollback removed triple terms', () => {
