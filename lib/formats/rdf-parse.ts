@@ -168,10 +168,7 @@ export function parseRdf(content: SniffedContent, dictionary: TermIds, report: I
       report.error(unsupportedMediaTypeMessage(mediaType));
       return;
     }
-    const looksLike = report.errors > errorsBefore && options.mediaType !== undefined ? content.recognized : undefined;
-    if (options.mediaType !== undefined && looksLike !== undefined && looksLike !== options.mediaType && !compatible(options.mediaType, looksLike)) {
-      report.error(`the content does not match the stated type ${options.mediaType}: it looks like ${looksLike}`);
-    }
+    if (report.errors > errorsBefore && options.mediaType !== undefined) reportTypeMismatch(report, options.mediaType, content.recognized);
   }
   return { mediaType, definedPrefixes, [Symbol.asyncIterator]: batches };
 }
@@ -204,6 +201,13 @@ function checkedGuess(content: SniffedContent, guess: string, baseIRI: string): 
 }
 
 /** Whether content detected as `detected` is also valid in the stated format. */
+/** After errors in content of a stated type: an error naming what the content looks like, when that is another type. */
+function reportTypeMismatch(report: ImportReport, stated: string, looksLike: string | undefined): void {
+  if (looksLike !== undefined && looksLike !== stated && !compatible(stated, looksLike)) {
+    report.error(`the content does not match the stated type ${stated}: it looks like ${looksLike}`);
+  }
+}
+
 function compatible(stated: string, detected: string): boolean {
   if (stated === TRIG) return detected !== N_QUADS && detected !== DATALOG;
   if (stated === TURTLE) return detected === N_TRIPLES;
@@ -246,6 +250,33 @@ async function peek(chunks: AsyncIterable<Uint8Array>, bytes: number): Promise<{
 /** The longest slice of input parsed between two batches (bytes of N-Triples, characters of Turtle). */
 const SLICE = 1 << 16;
 
+/**
+ * Parses N-Triples or N-Quads held whole in `bytes` in one go, as one batch (the way a short
+ * text of a stated type is read: without the stream and batch machinery a large input needs).
+ * Errors are recorded in `report` as {@link parseRdf} records them.
+ */
+export function parseLineBytes(bytes: Uint8Array, mediaType: typeof N_TRIPLES | typeof N_QUADS, dictionary: TermIds, report: ImportReport, showContent: boolean): QuadBatch {
+  const batch = new QuadBuffer();
+  const parser = lineParser(batch, mediaType, dictionary, report, showContent);
+  const errorsBefore = report.errors;
+  parser.write(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  parser.end();
+  if (report.errors > errorsBefore) reportTypeMismatch(report, mediaType, recognizeMediaType(Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, SNIFF_BYTES)).toString('utf8')));
+  return batch;
+}
+
+/** An N-Triples or N-Quads parser that interns into `dictionary`, fills `batch` and reports errors to `report`. */
+function lineParser(batch: QuadBuffer, mediaType: string, dictionary: TermIds, report: ImportReport, showContent: boolean): NTriplesParser {
+  return new NTriplesParser(
+    {
+      intern: (bytes, start, end) => dictionary.internBytes(bytes, start, end),
+      statement: (s, p, o, g) => batch.push(s, p, o, g),
+      error: (line, column, message) => report.error(message, line, column),
+    },
+    { quads: mediaType === N_QUADS, showContent },
+  );
+}
+
 async function* parseLines(
   chunks: AsyncIterable<Uint8Array>,
   mediaType: string,
@@ -255,14 +286,7 @@ async function* parseLines(
   showContent: boolean,
 ): AsyncGenerator<QuadBatch, void, undefined> {
   const batch = new QuadBuffer();
-  const parser = new NTriplesParser(
-    {
-      intern: (bytes, start, end) => dictionary.internBytes(bytes, start, end),
-      statement: (s, p, o, g) => batch.push(s, p, o, g),
-      error: (line, column, message) => report.error(message, line, column),
-    },
-    { quads: mediaType === N_QUADS, showContent },
-  );
+  const parser = lineParser(batch, mediaType, dictionary, report, showContent);
   for await (const input of chunks) {
     // a plain Uint8Array view (not a Buffer), so that the byte loops downstream stay monomorphic
     const chunk = new Uint8Array(input.buffer, input.byteOffset, input.byteLength);

@@ -10,9 +10,9 @@ import { iriKey, termToKey } from '../model/terms.js';
 import { DataFactory } from 'n3';
 import { ByteCounter, openSource } from '../formats/byte-source.js';
 import type { ContentSource, OpenedSource } from '../formats/content-source.js';
-import { canonicalMediaType, DATALOG, JSON_LD, mediaTypeOfFileName, TRIG, TURTLE, unsupportedMediaTypeMessage } from '../formats/media-types.js';
+import { canonicalMediaType, DATALOG, JSON_LD, mediaTypeOfFileName, N_QUADS, N_TRIPLES, TRIG, TURTLE, unsupportedMediaTypeMessage } from '../formats/media-types.js';
 import { ImportReport } from '../formats/notifications.js';
-import { ABSENT_TERM, parseRdf, type QuadBatch, readText, sniffContent, type TermIds } from '../formats/rdf-parse.js';
+import { ABSENT_TERM, parseLineBytes, parseRdf, type QuadBatch, readText, sniffContent, type TermIds } from '../formats/rdf-parse.js';
 import { type JsonLdOrder, JsonLdOrderError } from '../formats/jsonld-parse.js';
 import { parseDatalog } from '../formats/datalog-parser.js';
 import { quadBatches, type QuadSource, splitQuadSource } from '../formats/rdfjs-quads.js';
@@ -169,6 +169,9 @@ function isStream(source: ImportSource): boolean {
   return typeof source === 'object' && source !== null && Symbol.asyncIterator in source;
 }
 
+/** The longest text (in UTF-16 code units) {@link importOnce} parses in one go when its type is N-Triples or N-Quads. */
+const SHORT_TEXT = 1 << 16;
+
 /** {@link importInto}, one reading of the source. */
 async function importOnce(run: ImportRun, updateType: UpdateType, source: ImportSource, options: ImportOptions): Promise<void> {
   const { store, tx, interrupter, report, counters } = run;
@@ -227,6 +230,12 @@ async function importOnce(run: ImportRun, updateType: UpdateType, source: Import
     const freshBlankNode = deleting ? undefined : (): string => store.freshBlankNodeLabel();
     for await (const batch of quadBatches(split.quads, ids, report, { freshBlankNode, interrupter })) applyBatch(batch);
     if (report.processedFacts >= 100_000) tx.bulk = true;
+    return;
+  }
+  // a short text of a stated line-based type is parsed in one go: no source to open, nothing to sniff
+  if (typeof split.content === 'string' && (mediaType === N_TRIPLES || mediaType === N_QUADS) && counters === undefined && split.content.length <= SHORT_TEXT) {
+    interrupter.check();
+    applyBatch(parseLineBytes(Buffer.from(split.content, 'utf8'), mediaType, ids, report, true));
     return;
   }
   // IRIs of built-in rule sets are not read: their rules go to (or leave) the internal domain

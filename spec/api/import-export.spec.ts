@@ -179,6 +179,33 @@ describe('import and export', () => {
       expect(await ds.countFacts()).to.equal(0);
     });
 
+    it('reads a short text of a stated N-Triples or N-Quads type as it reads a long one: the same facts, counts and error rows', async () => {
+      // texts up to 65,536 characters are parsed in one go, longer ones streamed in slices
+      const good = `<${EX}a> <${EX}p> "x\\ty"@en .\n_:b <${EX}p> <${EX}o> .\n`;
+      const filler = (n: number) => Array.from({ length: n }, (_, i) => `<${EX}s${i}> <${EX}p> "${'z'.repeat(40)}" .`).join('\n') + '\n';
+      const long = filler(1200);
+      expect(long.length).to.be.greaterThan(1 << 16);
+      for (const [text, type] of [[good, N_TRIPLES], [`${good}<${EX}a> <${EX}p> <${EX}o> <${EX}g> .\n`, N_QUADS]] as const) {
+        const short = await env.newStore();
+        const streamed = await env.newStore();
+        const a = await short.importData('ADD', text, { mediaType: type });
+        const b = await streamed.importData('ADD', text + long, { mediaType: type });
+        expect([a.errors, a.changedFacts, a.processedFacts]).to.deep.equal([0, text.split('\n').length - 1, text.split('\n').length - 1]);
+        expect([b.errors, b.changedFacts - 1200]).to.deep.equal([0, a.changedFacts]);
+        const ask = `ASK { <${EX}a> <${EX}p> "x\\ty"@en }`;
+        expect(await short.evaluateQuery(ask)).to.deep.equal({ type: 'boolean', value: true });
+      }
+      // errors: the same rows, with the same positions and the type the content looks like
+      const bad = `<${EX}a> <${EX}p> <${EX}o> .\n<${EX}a> <${EX}p> <${EX}o> <${EX}g> .\n<${EX}a> <${EX}p> "bad \\q" .\n`;
+      const shortStore = await env.newStore();
+      const longStore = await env.newStore();
+      const shortErrors = rowsOf((await importFailure(shortStore.importData('ADD', bad, { mediaType: N_TRIPLES }))).rows, 'error');
+      const longErrors = rowsOf((await importFailure(longStore.importData('ADD', bad + long, { mediaType: N_TRIPLES }))).rows, 'error');
+      expect(shortErrors.map((e) => [e.line, e.column, e.description])).to.deep.equal(longErrors.map((e) => [e.line, e.column, e.description]));
+      expect(shortErrors.map((e) => e.line)).to.include.members([2, 3]);
+      expect(await shortStore.countFacts()).to.equal(0);
+    });
+
     it('rejects N-Quads content stated as N-Triples, with error rows, changing nothing', async () => {
       const ds = await env.newStore();
       const r = await importFailure(ds.importData('ADD', `<${EX}a> <${EX}p> <${EX}o> .\n<${EX}a> <${EX}p> <${EX}o> <${EX}g> .\n`, { mediaType: N_TRIPLES }));
