@@ -200,7 +200,6 @@ function checkedGuess(content: SniffedContent, guess: string, baseIRI: string): 
   return alternative;
 }
 
-/** Whether content detected as `detected` is also valid in the stated format. */
 /** After errors in content of a stated type: an error naming what the content looks like, when that is another type. */
 function reportTypeMismatch(report: ImportReport, stated: string, looksLike: string | undefined): void {
   if (looksLike !== undefined && looksLike !== stated && !compatible(stated, looksLike)) {
@@ -208,6 +207,7 @@ function reportTypeMismatch(report: ImportReport, stated: string, looksLike: str
   }
 }
 
+/** Whether content detected as `detected` is also valid in the stated format. */
 function compatible(stated: string, detected: string): boolean {
   if (stated === TRIG) return detected !== N_QUADS && detected !== DATALOG;
   if (stated === TURTLE) return detected === N_TRIPLES;
