@@ -129,6 +129,8 @@ export class TripleTermIndex {
   private listed = 0;
   /** How many times {@link TripleTermIndex.truncate} removed triple terms. */
   private truncations = 0;
+  /** The term whose list {@link TripleTermIndex.shortest} chose last. */
+  private chosen = -1;
   private readonly bySubject = new PartLists();
   private readonly byPredicate = new PartLists();
   private readonly byObject = new PartLists();
@@ -204,15 +206,12 @@ export class TripleTermIndex {
   }
 
   /**
-   * Calls `onMatch` with every triple term whose parts equal the given ones (-1: any), until
-   * it returns false (newest first when a part is bound). Gives false when stopped. Reads the
-   * shortest of the lists of the bound parts, checking the other parts.
+   * The lists of the bound part whose list is the shortest (undefined when no part is bound),
+   * with the part's term left in {@link TripleTermIndex.chosen}; the new triple terms are
+   * listed first. (Plain assignments and no result object: this runs once per solution.)
    */
-  match(subject: number, predicate: number, object: number, onMatch: (id: number, subject: number, predicate: number, object: number) => boolean): boolean {
+  private shortest(subject: number, predicate: number, object: number): PartLists | undefined {
     if (this.listed < this.count) this.list();
-    const parts = this.parts;
-    const ids = this.ids;
-    // the shortest list of a bound part (plain assignments: this runs once per solution)
     let lists: PartLists | undefined;
     let term = -1;
     let length = Infinity;
@@ -230,6 +229,20 @@ export class TripleTermIndex {
       lists = this.byObject;
       term = object;
     }
+    this.chosen = term;
+    return lists;
+  }
+
+  /**
+   * Calls `onMatch` with every triple term whose parts equal the given ones (-1: any), until
+   * it returns false (newest first when a part is bound). Gives false when stopped. Reads the
+   * shortest of the lists of the bound parts, checking the other parts.
+   */
+  match(subject: number, predicate: number, object: number, onMatch: (id: number, subject: number, predicate: number, object: number) => boolean): boolean {
+    const lists = this.shortest(subject, predicate, object);
+    const term = this.chosen;
+    const parts = this.parts;
+    const ids = this.ids;
     if (lists === undefined) {
       for (let at = 0; at < this.count; at++) {
         if (!onMatch(ids[at]!, parts[3 * at]!, parts[3 * at + 1]!, parts[3 * at + 2]!)) return false;
@@ -255,25 +268,8 @@ export class TripleTermIndex {
    * first) when no part is bound.
    */
   walk(subject: number, predicate: number, object: number): TripleTermWalk {
-    if (this.listed < this.count) this.list();
-    let lists: PartLists | undefined;
-    let term = -1;
-    let length = Infinity;
-    if (subject >= 0) {
-      lists = this.bySubject;
-      term = subject;
-      length = lists.length(subject);
-    }
-    if (predicate >= 0 && this.byPredicate.length(predicate) < length) {
-      lists = this.byPredicate;
-      term = predicate;
-      length = lists.length(predicate);
-    }
-    if (object >= 0 && this.byObject.length(object) < length) {
-      lists = this.byObject;
-      term = object;
-    }
-    const at = lists === undefined ? (this.count > 0 ? 0 : -1) : lists.head(term);
+    const lists = this.shortest(subject, predicate, object);
+    const at = lists === undefined ? (this.count > 0 ? 0 : -1) : lists.head(this.chosen);
     return { subject, predicate, object, at, listed: lists !== undefined, lists, end: this.count, truncations: this.truncations };
   }
 
