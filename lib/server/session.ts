@@ -96,8 +96,13 @@ function resultOf(report: ImportReport, prefixes: ReadonlyMap<string, string>): 
     report.changedRules = 0;
     report.changedAxioms = 0;
   }
+  // the rows and the text are made when first read (a small import's caller often reads neither)
+  let rows: NotificationRow[] | undefined;
+  let text: string | undefined;
   return {
-    rows: report.rows(),
+    get rows(): NotificationRow[] {
+      return (rows ??= report.rows());
+    },
     errors: report.errors,
     warnings: report.warnings,
     processedFacts: report.processedFacts,
@@ -107,7 +112,9 @@ function resultOf(report: ImportReport, prefixes: ReadonlyMap<string, string>): 
     processedAxioms: report.processedAxioms,
     changedAxioms: report.changedAxioms,
     prefixes,
-    text: report.toText(),
+    get text(): string {
+      return (text ??= report.toText());
+    },
   };
 }
 
