@@ -29,6 +29,8 @@ const TRIPLE = 3;
  * spends at least this many bytes per `<<( … )>>` added.
  */
 const MAX_ESCAPE = 6;
+/** The most triple-term keys a writer keeps (an export of a million triple terms holds no million keys). */
+const KEPT_TRIPLE_KEYS = 4096;
 /** Noncharacter escape marker in {@link STRING_ESCAPES}: the first byte of U+F000–U+FFFF. */
 const NONCHARACTER = 2;
 
@@ -73,7 +75,7 @@ export class NTriplesByteWriter {
   private readonly out = new ByteChunks();
   /** By term id: 0 not seen yet, {@link CLEAN}, {@link ESCAPED} or {@link TRIPLE}. */
   private kinds: Uint8Array;
-  /** The canonical keys (UTF-8) of the triple terms written, by id. */
+  /** The canonical keys (UTF-8) of triple terms written lately, by id (at most {@link KEPT_TRIPLE_KEYS}). */
   private readonly tripleKeys = new Map<number, Uint8Array>();
 
   /**
@@ -123,7 +125,7 @@ export class NTriplesByteWriter {
   /** The most bytes term `id` takes written (classifying it when first seen). */
   private bound(arena: Uint8Array, id: number): number {
     const kind = this.kindOf(arena, id);
-    if (kind === TRIPLE) return this.tripleKeys.get(id)!.length * MAX_ESCAPE;
+    if (kind === TRIPLE) return this.tripleKey(id).length * MAX_ESCAPE;
     const length = this.dictionary.endOf(id) - this.dictionary.startOf(id);
     return kind === CLEAN ? length : length * MAX_ESCAPE;
   }
@@ -137,13 +139,22 @@ export class NTriplesByteWriter {
     }
     let kind = this.kinds[id]!;
     if (kind === 0) {
-      if (this.dictionary.kindOf(id) === KIND_TRIPLE) {
-        kind = TRIPLE;
-        this.tripleKeys.set(id, Buffer.from(this.dictionary.keyOf(id), 'utf8'));
-      } else kind = this.needsEscapes(arena, this.dictionary.startOf(id), this.dictionary.endOf(id)) ? ESCAPED : CLEAN;
+      if (this.dictionary.kindOf(id) === KIND_TRIPLE) kind = TRIPLE;
+      else kind = this.needsEscapes(arena, this.dictionary.startOf(id), this.dictionary.endOf(id)) ? ESCAPED : CLEAN;
       this.kinds[id] = kind;
     }
     return kind;
+  }
+
+  /** The canonical key of triple term `id` (the arena holds its parts' ids), kept while the export repeats it. */
+  private tripleKey(id: number): Uint8Array {
+    let key = this.tripleKeys.get(id);
+    if (key === undefined) {
+      if (this.tripleKeys.size >= KEPT_TRIPLE_KEYS) this.tripleKeys.clear();
+      key = Buffer.from(this.dictionary.keyOf(id), 'utf8');
+      this.tripleKeys.set(id, key);
+    }
+    return key;
   }
 
   /** Whether the canonical form in arena[start, end) differs from its N-Triples form. */
@@ -160,7 +171,7 @@ export class NTriplesByteWriter {
   private term(arena: Uint8Array, id: number, at: number): number {
     const kind = this.kinds[id];
     if (kind === TRIPLE) {
-      const key = this.tripleKeys.get(id)!;
+      const key = this.tripleKey(id);
       return writeTripleTerm(key, 0, key.length, this.out.chunk, at);
     }
     const start = this.dictionary.startOf(id);
