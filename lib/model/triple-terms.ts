@@ -108,11 +108,9 @@ export interface TripleTermWalk {
   readonly object: number;
   /** The position to read next (-1: done). */
   at: number;
-  /** Whether it follows the list of a bound part (else it reads every position, oldest first). */
-  readonly listed: boolean;
   /** The number of triple terms when the walk started (those added since are not read). */
   readonly end: number;
-  /** The lists it follows (of the part with the shortest list). */
+  /** The lists it follows (of the part with the shortest list); undefined: it reads every position, oldest first. */
   readonly lists: unknown;
   /** The index's truncations when the walk started (a truncation since invalidates it). */
   readonly truncations: number;
@@ -270,7 +268,7 @@ export class TripleTermIndex {
   walk(subject: number, predicate: number, object: number): TripleTermWalk {
     const lists = this.shortest(subject, predicate, object);
     const at = lists === undefined ? (this.count > 0 ? 0 : -1) : lists.head(this.chosen);
-    return { subject, predicate, object, at, listed: lists !== undefined, lists, end: this.count, truncations: this.truncations };
+    return { subject, predicate, object, at, lists, end: this.count, truncations: this.truncations };
   }
 
   /**
@@ -284,7 +282,7 @@ export class TripleTermIndex {
     const parts = this.parts;
     const ids = this.ids;
     const { subject, predicate, object } = walk;
-    const next = walk.listed ? (walk.lists as PartLists).next : undefined;
+    const next = (walk.lists as PartLists | undefined)?.next;
     let at = walk.at;
     for (let n = 0; n < budget && at >= 0; n++) {
       const here = at;
