@@ -320,7 +320,7 @@ export class ProofSearch {
     const table = this.state.table(fact.tableId);
     // every position bound: the cursor's point lookup
     const row = this.lookup.open(table, this.state.view(fact.tableId), fact.tuple, EXPLICIT | DERIVED).next();
-    return row < 0 ? 0 : table.statusOf(row) || EXPLICIT;
+    return row < 0 ? 0 : table.statusIn(row, this.state.view(fact.tableId)) || EXPLICIT;
   }
 
   /** Whether a fact holds and is explicit. */

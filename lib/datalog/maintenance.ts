@@ -721,7 +721,7 @@ export class Maintenance {
     for (const info of tx.catalogue.tupleTables.values()) {
       if (!storesFacts(info)) continue;
       const table = tx.table(info.id);
-      // rows appended here (explicit facts that were also derived) lie past the limit
+      // a status change is made in place, or appends a row past the limit the walk read at its start
       const view = tx.view(info.id);
       table.forEachVisibleRow(view, DERIVED, (row) => table.setStatus(row, table.statusOf(row) & ~DERIVED, tx.version));
     }
@@ -735,7 +735,7 @@ export class Maintenance {
       const marks = this.marks[tableId];
       if (!touched || !marks) continue;
       const table = tx.table(tableId);
-      // in row order, for locality; the rows status changes append are not among them
+      // in row order, for locality (a status change that keeps the fact is made in place)
       for (const row of new Int32Array(touched).sort()) {
         const m = marks[row]!;
         if ((m & STATUS_MARKS) === 0) continue;

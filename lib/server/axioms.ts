@@ -58,7 +58,7 @@ function graphTriples(store: DataStore, tx: WriteTransaction, graph: string | un
   const view = tx.view(QUADS_ID);
   const pattern = [-1, -1, -1, g];
   t.scan(pattern, view, (row) => {
-    if ((t.statusOf(row) & EXPLICIT) === 0 || !wanted(t.get(row, 1), t.get(row, 2))) return;
+    if ((t.statusIn(row, view) & EXPLICIT) === 0 || !wanted(t.get(row, 1), t.get(row, 2))) return;
     out.push(DataFactory.quad(term(t.get(row, 0)) as RDF.Quad_Subject, term(t.get(row, 1)) as RDF.Quad_Predicate, term(t.get(row, 2))));
   });
   return out;

@@ -116,10 +116,11 @@ export function readableStoreComponent(component: Component, state: StoreState, 
     let explicit = 0;
     let derived = 0;
     const get = (row: number) => (column: number) => table.get(row, column);
-    table.forEachVisibleRow(state.view(info.id), EXPLICIT | DERIVED, (row) => {
+    const view = state.view(info.id);
+    table.forEachVisibleRow(view, EXPLICIT | DERIVED, (row) => {
       if (!filter(get(row))) return;
       all++;
-      const s = table.statusOf(row);
+      const s = table.statusIn(row, view);
       if (s & EXPLICIT) explicit++;
       if (s & DERIVED) derived++;
     });

@@ -608,7 +608,7 @@ export class DataStore {
       let all = 0;
       table.forEachVisibleRow(view, EXPLICIT | DERIVED, (row) => {
         all++;
-        const s = table.statusOf(row);
+        const s = table.statusIn(row, view);
         if (s & EXPLICIT) explicit++;
         if (s & DERIVED) derived++;
       });

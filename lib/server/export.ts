@@ -174,7 +174,7 @@ export async function exportFacts(run: ExportRun, destination: ExportDestination
     const scannedBefore = counters?.scanned ?? 0;
     const readable = filters.get(id);
     for (let row = 0; row < view.limit; row++) {
-      if (!table.visible(row, view) || (table.statusOf(row) & mask) === 0) continue;
+      if (!table.visible(row, view) || (table.statusIn(row, view) & mask) === 0) continue;
       if (readable !== undefined && !readable((c) => table.get(row, c))) continue;
       writer.statement(table.get(row, 0), table.get(row, 1), table.get(row, 2), arity === 4 ? table.get(row, 3) : -1);
       if (++pending >= 4096) {

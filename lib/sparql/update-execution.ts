@@ -123,7 +123,7 @@ function namedGraphIds(target: UpdateTarget): number[] {
   const t = target.tx.table(QUADS_ID);
   const view = target.tx.view(QUADS_ID);
   const out = new Set<number>();
-  for (let row = 0; row < view.limit; row++) if (t.visible(row, view) && (t.statusOf(row) & EXPLICIT) !== 0) out.add(t.get(row, 3));
+  for (let row = 0; row < view.limit; row++) if (t.visible(row, view) && (t.statusIn(row, view) & EXPLICIT) !== 0) out.add(t.get(row, 3));
   const readable = target.tx.access?.readableGraph;
   return readable ? [...out].filter(readable) : [...out];
 }
@@ -142,7 +142,7 @@ function graphTriples(g: GraphRef, target: UpdateTarget): Array<[number, number,
   const t = target.tx.table(tableId);
   const view = target.tx.view(tableId);
   for (let row = 0; row < view.limit; row++) {
-    if (!t.visible(row, view) || (t.statusOf(row) & EXPLICIT) === 0) continue;
+    if (!t.visible(row, view) || (t.statusIn(row, view) & EXPLICIT) === 0) continue;
     if (g !== 'default' && t.get(row, 3) !== g) continue;
     out.push([t.get(row, 0), t.get(row, 1), t.get(row, 2)]);
   }

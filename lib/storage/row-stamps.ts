@@ -1,5 +1,6 @@
 /**
- * The version at which each removed row of a tuple table was removed: a hash map from row
+ * A version per row of a tuple table (the version a removed row was removed at, or the one
+ * whose transaction changed a row's status in place): a hash map from row
  * numbers to versions in two typed arrays (open addressing, linear probing, deletion by
  * shifting back), in place of a `Map<number, number>`. A reasoning run that changes the status
  * of 100,000 facts retires as many rows, and each insertion into a `Map` of that size cost
@@ -10,7 +11,7 @@
 /** Entries per slot at most before the arrays double. */
 const MAX_LOAD = 0.5;
 
-/** The removal version of rows, by row number. */
+/** A version per row, by row number. */
 export class RowStamps {
   /** row + 1 per slot; 0 marks an empty slot. */
   private keys = new Int32Array(16);
@@ -28,7 +29,7 @@ export class RowStamps {
     return this.keys.byteLength + this.stamps.byteLength;
   }
 
-  /** The version `row` was removed at, or -1 when it is not held. */
+  /** The version held for `row`, or -1 when none is. */
   get(row: number): number {
     const keys = this.keys;
     const key = row + 1;
@@ -39,7 +40,7 @@ export class RowStamps {
     }
   }
 
-  /** Records that `row` was removed at `version` (replacing what was held for it). */
+  /** Holds `version` for `row` (replacing what was held for it). */
   set(row: number, version: number): void {
     if ((this.count + 1) > (this.mask + 1) * MAX_LOAD) this.grow();
     const keys = this.keys;
@@ -79,6 +80,12 @@ export class RowStamps {
       this.stamps[i] = this.stamps[j]!;
       i = j;
     }
+  }
+
+  /** Calls `onEntry` with every row held and its version, in no particular order. */
+  forEach(onEntry: (row: number, version: number) => void): void {
+    const keys = this.keys;
+    for (let i = 0; i < keys.length; i++) if (keys[i] !== 0) onEntry(keys[i]! - 1, this.stamps[i]!);
   }
 
   /** Forgets every row. */

@@ -58,6 +58,8 @@ const NO_BUDGET = 0x3fffffff;
  * folds a module's own constants, not imported ones, and the walk tests it for every row).
  */
 const REMOVED = 4;
+/** The in-place status change mark of a row's status byte (TupleTable's CHANGED, a literal for the same reason). */
+const CHANGED = 8;
 
 /** The error of a walk over a table that was compacted since the cursor opened. */
 function compacted(): TransactionError {
@@ -228,7 +230,7 @@ export class TableCursor {
       const current = row;
       row = links[current]! - 1;
       const f = flags[current]!;
-      if (current < limit && (f & mask) !== 0 && ((f & REMOVED) === 0 || table.removedAfter(current, this.version)) && (this.checks === 0 || this.holds(table, current))) {
+      if (current < limit && ((f & CHANGED) === 0 ? f & mask : table.statusAt(current, this.version) & mask) !== 0 && ((f & REMOVED) === 0 || table.removedAfter(current, this.version)) && (this.checks === 0 || this.holds(table, current))) {
         this.row = row;
         return current;
       }
@@ -260,7 +262,7 @@ export class TableCursor {
       const current = row;
       row = links[current]! - 1;
       const f = flags[current]!;
-      if (current < limit && (f & mask) !== 0 && ((f & REMOVED) === 0 || table.removedAfter(current, this.version)) && (this.checks === 0 || this.holds(table, current))) {
+      if (current < limit && ((f & CHANGED) === 0 ? f & mask : table.statusAt(current, this.version) & mask) !== 0 && ((f & REMOVED) === 0 || table.removedAfter(current, this.version)) && (this.checks === 0 || this.holds(table, current))) {
         this.row = row;
         this.read += read;
         return current;
@@ -297,7 +299,7 @@ export class TableCursor {
       const row = table.find(probe, view);
       this.mode = POINT;
       this.found = row >= 0;
-      this.row = this.found && (table.statusOf(row) & this.mask) !== 0 ? row : -1;
+      this.row = this.found && (table.statusAt(row, view.version) & this.mask) !== 0 ? row : -1;
     }
     return this;
   }
@@ -357,7 +359,7 @@ export class TableCursor {
       const current = row;
       row = pair.nextRow(current);
       const f = flags[current]!;
-      if (current < limit && (f & mask) !== 0 && ((f & REMOVED) === 0 || table.removedAfter(current, this.version)) && (this.checks === 0 || this.holds(table, current))) {
+      if (current < limit && ((f & CHANGED) === 0 ? f & mask : table.statusAt(current, this.version) & mask) !== 0 && ((f & REMOVED) === 0 || table.removedAfter(current, this.version)) && (this.checks === 0 || this.holds(table, current))) {
         this.row = row;
         this.read += read;
         return current;
@@ -381,7 +383,7 @@ export class TableCursor {
       read++;
       const current = row++;
       const f = flags[current]!;
-      if ((f & mask) !== 0 && ((f & REMOVED) === 0 || table.removedAfter(current, this.version))) {
+      if (((f & CHANGED) === 0 ? f & mask : table.statusAt(current, this.version) & mask) !== 0 && ((f & REMOVED) === 0 || table.removedAfter(current, this.version))) {
         this.row = row;
         this.read += read;
         return current;

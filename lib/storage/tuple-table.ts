@@ -5,8 +5,15 @@
  *
  * Visibility: a row is visible to a {@link TableView} `{version, limit}` when `row < limit`
  * (rows are appended in commit order, so the row count at a commit is that version's limit)
- * and it is not removed at a version `<= view.version`. A status change (explicit ⇄ derived)
- * removes the old row and appends a new one, so each view sees at most one row per tuple.
+ * and it is not removed at a version `<= view.version`. Each view sees at most one row per tuple.
+ *
+ * A status change that keeps the fact (explicit ⇄ derived, or either gaining the other) is made
+ * in place: the row's status byte takes the new bits, keeps the bits it had before the
+ * transaction as its prior status and a CHANGED mark, and the version of the change is stamped;
+ * a reader of an older version reads the prior status ({@link TupleTable.statusAt}). A row whose
+ * status was changed in place by an earlier transaction that a reader may still see the other
+ * side of is changed the old way instead: removed, and the tuple appended again. Compaction
+ * forgets the stamps no reader needs any more.
  *
  * Per column `c`, `heads[c][term]` is the newest row (+1) whose column `c` is `term`, and
  * `next[c][row]` the next older such row (+1); 0 ends a chain. Chains are indexed by term id
@@ -48,6 +55,12 @@ export function factDomainMask(domain: string | undefined, fallback: FactDomain,
 }
 /** Row mark: removed at the version its stamp gives (table-cursor.ts repeats the literal). */
 const REMOVED = 4;
+/** Status byte mark: the status bits were changed in place at the version the row's stamp holds. */
+const CHANGED = 8;
+/** Where a changed row's status byte keeps the status bits older readers see. */
+const PRIOR_SHIFT = 4;
+/** The prior status bits of a changed row's status byte. */
+const PRIOR_BITS = (EXPLICIT | DERIVED) << PRIOR_SHIFT;
 
 /** Which rows a reader sees: rows below `limit`, minus those removed at versions `<= version`. */
 export interface TableView {
@@ -65,6 +78,8 @@ export interface TableSavepoint {
   readonly removed: number;
   /** Length of the slot-replacement undo list at the savepoint. */
   readonly replaced: number;
+  /** Length of the in-place status undo list at the savepoint. */
+  readonly status: number;
 }
 
 export { ANY } from './sentinels.js';
@@ -108,6 +123,10 @@ export class TupleTable {
   private removedAt = new RowStamps();
   /** No row was removed at a later version than this (an upper bound: rollbacks leave it). */
   private latestRemoval = 0;
+  /** The version of each row's latest in-place status change (rows with the CHANGED mark). */
+  private statusChangedAt = new RowStamps();
+  /** No status was changed in place at a later version than this (an upper bound). */
+  private latestStatusChange = 0;
   private readonly next: Uint32Array[] = [];
   private readonly heads: Uint32Array[] = [];
   private readonly counts: Uint32Array[] = [];
@@ -136,6 +155,7 @@ export class TupleTable {
   private mark = -1;
   private undoRemoved: number[] = [];
   private undoReplaced: number[] = []; // pairs (newRow, oldRow) whose slot was overwritten
+  private undoStatus: number[] = []; // pairs (row, status byte before an in-place change)
 
   /** Creates an empty table of the given arity. */
   constructor(arity: number) {
@@ -172,7 +192,7 @@ export class TupleTable {
     let n = this.data.byteLength + this.flags.byteLength + this.slots.byteLength;
     for (const p of this.pairs.values()) n += p.byteSize;
     for (let c = 0; c < this.arity; c++) n += this.next[c]!.byteLength + this.heads[c]!.byteLength + this.counts[c]!.byteLength;
-    return n + this.removedAt.byteSize;
+    return n + this.removedAt.byteSize + this.statusChangedAt.byteSize;
   }
 
   /** How many times compaction renumbered the rows (a cursor opened before a compaction cannot go on). */
@@ -212,9 +232,24 @@ export class TupleTable {
     return this.data[row * this.arity + column]!;
   }
 
-  /** The status bits (EXPLICIT, DERIVED) of a row. */
+  /** The status bits (EXPLICIT, DERIVED) of a row in the current (writer's) state. */
   statusOf(row: number): number {
     return this.flags[row]! & (EXPLICIT | DERIVED);
+  }
+
+  /**
+   * The status bits of a row as a reader of `version` sees them: a status changed in place
+   * at a later version reads as it was before.
+   */
+  statusAt(row: number, version: number): number {
+    const f = this.flags[row]!;
+    if ((f & CHANGED) !== 0 && version < this.latestStatusChange && this.statusChangedAt.get(row) > version) return (f & PRIOR_BITS) >>> PRIOR_SHIFT;
+    return f & (EXPLICIT | DERIVED);
+  }
+
+  /** The status bits of a row as `view` sees it (see {@link TupleTable.statusAt}). */
+  statusIn(row: number, view: TableView): number {
+    return this.statusAt(row, view.version);
   }
 
   /** Whether a row is visible to a view. */
@@ -244,7 +279,10 @@ export class TupleTable {
     // per row through a cursor only costs)
     const limit = view.limit;
     const wanted = statusMask & (EXPLICIT | DERIVED);
-    for (let row = 0; row < limit; row++) if ((this.flags[row]! & wanted) !== 0 && this.visible(row, view)) onRow(row);
+    for (let row = 0; row < limit; row++) {
+      const f = this.flags[row]!;
+      if (((f & CHANGED) === 0 ? f & wanted : this.statusAt(row, view.version) & wanted) !== 0 && this.visible(row, view)) onRow(row);
+    }
   }
 
   /** Newest row (or -1) of the chain of rows whose `column` holds `term`. */
@@ -359,6 +397,7 @@ export class TupleTable {
     this.mark = this.rows;
     this.undoRemoved = [];
     this.undoReplaced = [];
+    this.undoStatus = [];
   }
 
   /** Forgets the undo information: the transaction's rows become permanent. */
@@ -366,6 +405,7 @@ export class TupleTable {
     this.mark = -1;
     this.undoRemoved = [];
     this.undoReplaced = [];
+    this.undoStatus = [];
   }
 
   /**
@@ -377,6 +417,7 @@ export class TupleTable {
     if (row >= 0 && (this.flags[row]! & REMOVED) === 0) {
       const old = this.flags[row]!;
       if ((old & status) === status) return false;
+      if (this.changeInPlace(row, (old | status) & (EXPLICIT | DERIVED), version)) return true;
       this.retire(row, version);
       this.append(tuple, old | status, row);
       return true;
@@ -406,8 +447,9 @@ export class TupleTable {
     if (row < 0 || (this.flags[row]! & REMOVED) !== 0) return false;
     const old = this.flags[row]!;
     if ((old & status) === 0) return false;
-    this.retire(row, version);
     const rest = old & ~status & (EXPLICIT | DERIVED);
+    if (rest !== 0 && this.changeInPlace(row, rest, version)) return true;
+    this.retire(row, version);
     if (rest !== 0) this.append(tuple, rest, row);
     return true;
   }
@@ -421,6 +463,7 @@ export class TupleTable {
     const old = this.flags[row]!;
     if ((old & REMOVED) !== 0) throw new RangeError(`row ${row} is not a current row`);
     if ((old & (EXPLICIT | DERIVED)) === status) return false;
+    if (status !== 0 && this.changeInPlace(row, status, version)) return true;
     this.retire(row, version);
     if (status !== 0) {
       const tuple = this.statusBuf;
@@ -439,7 +482,7 @@ export class TupleTable {
    * EXPLICIT these are the explicit changes, with EXPLICIT | DERIVED the changes of presence
    * (the `all` domain), with DERIVED those of derived status. A tuple whose status changed
    * but stayed inside (or outside) the set is in neither. The work is proportional to the
-   * rows the transaction appended and removed, read from the undo information.
+   * rows the transaction appended, removed and changed, read from the undo information.
    */
   changes(base: TableView, mask: number): { added: Uint32Array; removed: Uint32Array } {
     const wanted = mask & (EXPLICIT | DERIVED);
@@ -448,6 +491,13 @@ export class TupleTable {
     // the row each appended row replaced (the tuple's previous row), from the undo information
     const older = new Map<number, number>();
     for (let i = 0; i < this.undoReplaced.length; i += 2) older.set(this.undoReplaced[i]!, this.undoReplaced[i + 1]!);
+    // the status byte each row changed in place had when the transaction started (its first entry)
+    const startFlags = new Map<number, number>();
+    for (let i = 0; i < this.undoStatus.length; i += 2) {
+      const row = this.undoStatus[i]!;
+      if (row < this.mark && !startFlags.has(row)) startFlags.set(row, this.undoStatus[i + 1]!);
+    }
+    const startStatus = (row: number): number => (startFlags.get(row) ?? this.flags[row]!) & (EXPLICIT | DERIVED);
     let added = new Uint32Array(Math.max(16, (this.rows - this.mark) * arity));
     let removed = new Uint32Array(16);
     let na = 0;
@@ -471,15 +521,31 @@ export class TupleTable {
       // the tuple's row in the state the transaction started from, if any
       let previous = older.get(row);
       while (previous !== undefined && previous >= this.mark) previous = older.get(previous);
-      const before = previous !== undefined && this.visible(previous, base) && (this.flags[previous]! & wanted) !== 0;
+      const before = previous !== undefined && this.visible(previous, base) && (startStatus(previous) & wanted) !== 0;
       if (now && !before) push('added', row);
       else if (!now && before) push('removed', row);
     }
     // rows of the starting state removed by the transaction, whose tuple has no current row
     for (const row of this.undoRemoved) {
-      if (row >= this.mark || (this.flags[row]! & wanted) === 0) continue;
+      if (row >= this.mark || (startStatus(row) & wanted) === 0) continue;
       const current = this.newestRow(this.data.subarray(row * arity, row * arity + arity));
       if (current < 0 || (this.flags[current]! & REMOVED) !== 0) push('removed', row);
+    }
+    // rows of the starting state whose status the transaction changed in place (a row removed
+    // since is counted above)
+    for (const [row, start] of startFlags) {
+      const f = this.flags[row]!;
+      if ((f & REMOVED) !== 0) continue;
+      const now = (f & wanted) !== 0;
+      const before = (start & wanted) !== 0;
+      if (now && !before) {
+        if (na + arity > added.length) {
+          const grown = new Uint32Array(added.length * 2 + arity);
+          grown.set(added.subarray(0, na));
+          added = grown;
+        }
+        push('added', row);
+      } else if (!now && before) push('removed', row);
     }
     added = added.slice(0, na);
     return { added, removed: removed.slice(0, nr) };
@@ -511,9 +577,8 @@ export class TupleTable {
    * `at` on (the arrays must have room for `to - from` more rows) and returns how many it
    * copied. A snapshot of a published version is taken this way a slice at a time while
    * writers go on: rows appended later are past the view's limit, a row removed later is
-   * still visible to the view, and a row's status bits never change in place (a status change
-   * retires the row and appends a new one), so the rows are exactly those of the view's
-   * version. Rows are numbered afresh when the table is compacted ({@link TupleTable.compactions}
+   * still visible to the view, and a status changed in place later reads as it was (see
+   * {@link TupleTable.statusAt}), so the rows are exactly those of the view's version. Rows are numbered afresh when the table is compacted ({@link TupleTable.compactions}
    * changes): the view must then be taken again and the export started over.
    */
   exportVisibleRows(view: TableView, from: number, to: number, data: Uint32Array, flags: Uint8Array, at: number): number {
@@ -528,7 +593,7 @@ export class TupleTable {
       const s = row * arity;
       const d = n * arity;
       for (let c = 0; c < arity; c++) data[d + c] = source[s + c]!;
-      flags[n++] = f & (EXPLICIT | DERIVED);
+      flags[n++] = (f & CHANGED) === 0 ? f & (EXPLICIT | DERIVED) : this.statusAt(row, view.version);
     }
     return n - at;
   }
@@ -569,13 +634,13 @@ export class TupleTable {
 
   /** A point inside the write transaction that {@link TupleTable.rollbackTo} can return to. */
   savepoint(): TableSavepoint {
-    return { rows: this.rows, removed: this.undoRemoved.length, replaced: this.undoReplaced.length };
+    return { rows: this.rows, removed: this.undoRemoved.length, replaced: this.undoReplaced.length, status: this.undoStatus.length };
   }
 
   /** Undoes everything since {@link TupleTable.beginWrite}. */
   rollback(): void {
     if (this.mark < 0) return;
-    this.rollbackTo({ rows: this.mark, removed: 0, replaced: 0 });
+    this.rollbackTo({ rows: this.mark, removed: 0, replaced: 0, status: 0 });
     this.endWrite();
   }
 
@@ -610,8 +675,17 @@ export class TupleTable {
         this.recount(row, 1);
       }
     }
+    // status changes in place, newest first: each row gets back the byte it had before
+    for (let i = this.undoStatus.length - 2; i >= sp.status; i -= 2) {
+      const row = this.undoStatus[i]!;
+      if (row >= target) continue;
+      const old = this.undoStatus[i + 1]!;
+      this.flags[row] = (this.flags[row]! & REMOVED) | (old & ~REMOVED);
+      if ((old & CHANGED) === 0) this.statusChangedAt.delete(row);
+    }
     this.undoRemoved.length = sp.removed;
     this.undoReplaced.length = sp.replaced;
+    this.undoStatus.length = sp.status;
   }
 
   /**
@@ -629,9 +703,11 @@ export class TupleTable {
     }
     keep[this.rows] = kept;
     if (kept === this.rows) {
+      this.forgetStatusStamps(oldestLiveVersion, null);
       this.shrink();
       return (limit) => limit;
     }
+    this.forgetStatusStamps(oldestLiveVersion, keep);
     const data = new Uint32Array(Math.max(16, kept) * arity);
     const flags = new Uint8Array(Math.max(16, kept));
     const removedAt = new RowStamps();
@@ -651,6 +727,23 @@ export class TupleTable {
     this.epoch++;
     this.rebuildIndexes();
     return (limit) => keep[Math.min(limit, keep.length - 1)]!;
+  }
+
+  /**
+   * Forgets the in-place status changes no reader can see the other side of (stamped at or
+   * before `oldestLiveVersion`): their rows lose the CHANGED mark and prior status. With
+   * `keep` (compaction's map of kept rows below each row), the stamps kept move to the rows'
+   * new numbers, and those of rows dropped go.
+   */
+  private forgetStatusStamps(oldestLiveVersion: number, keep: Uint32Array | null): void {
+    if (this.statusChangedAt.size === 0) return;
+    const stamps = new RowStamps();
+    this.statusChangedAt.forEach((row, stamp) => {
+      if (stamp <= oldestLiveVersion) this.flags[row] = this.flags[row]! & ~(CHANGED | PRIOR_BITS);
+      else if (keep === null) stamps.set(row, stamp);
+      else if (keep[row + 1] !== keep[row]) stamps.set(keep[row]!, stamp);
+    });
+    this.statusChangedAt = stamps;
   }
 
   /** Releases unused capacity of the row arrays (after a bulk load). */
@@ -727,6 +820,26 @@ export class TupleTable {
       if (same) return i;
       i = (i + 1) & mask;
     }
+  }
+
+  /**
+   * Gives a live row the (non-zero) status `status` in place, when no reader can need a status
+   * it would overwrite: the row was not changed in place before, or only by this version (whose
+   * prior status, the one before the transaction, stays). False when the caller must retire the
+   * row and append the tuple again instead.
+   */
+  private changeInPlace(row: number, status: number, version: number): boolean {
+    const old = this.flags[row]!;
+    let prior: number;
+    if ((old & CHANGED) === 0) {
+      prior = (old & (EXPLICIT | DERIVED)) << PRIOR_SHIFT;
+      this.statusChangedAt.set(row, version);
+      if (version > this.latestStatusChange) this.latestStatusChange = version;
+    } else if (this.statusChangedAt.get(row) === version) prior = old & PRIOR_BITS;
+    else return false;
+    this.flags[row] = prior | CHANGED | status;
+    if (this.mark >= 0) this.undoStatus.push(row, old);
+    return true;
   }
 
   /** Marks a live row removed at `version` and takes it out of the current counts. */

@@ -27,7 +27,7 @@ export function storeFacts(server: Server, storeName: string): Map<string, boole
       if (!t.visible(row, view)) continue;
       const terms: string[] = [];
       for (let c = 0; c < t.arity; c++) terms.push(store.facts.dictionary.keyOf(t.get(row, c)));
-      out.set(`${info.name}(${terms.join(' ')})`, (t.statusOf(row) & EXPLICIT) !== 0);
+      out.set(`${info.name}(${terms.join(' ')})`, (t.statusIn(row, view) & EXPLICIT) !== 0);
     }
   }
   return out;

@@ -18,7 +18,7 @@ export function factsWithStatus(server: Server, storeName: string, table?: strin
       if (!t.visible(row, view)) continue;
       const terms: string[] = [];
       for (let c = 0; c < t.arity; c++) terms.push(store.facts.dictionary.keyOf(t.get(row, c)));
-      const s = t.statusOf(row);
+      const s = t.statusIn(row, view);
       lines.push(`${info.name}(${terms.join(' ')}) ${s & EXPLICIT ? 'E' : ''}${s & DERIVED ? 'D' : ''}`);
     }
   }

@@ -9,9 +9,10 @@ const iri = (name: string): string => `<http://example.org/${name}>`;
 function contentOf(store: FactStore, state: StoreState, tableId: number): string[] {
   const table = state.table(tableId);
   const out: string[] = [];
-  table.scan(new Array<number>(table.arity).fill(ANY), state.view(tableId), (row) => {
+  const view = state.view(tableId);
+  table.scan(new Array<number>(table.arity).fill(ANY), view, (row) => {
     const terms = Array.from({ length: table.arity }, (_, c) => store.dictionary.keyOf(table.get(row, c)));
-    out.push(`${terms.join(' ')} : ${table.statusOf(row)}`);
+    out.push(`${terms.join(' ')} : ${table.statusIn(row, view)}`);
   });
   return out.sort();
 }

@@ -247,14 +247,15 @@ class World {
     TERMS.forEach((key, i) => termOf.set(this.store.dictionary.lookup(key), i));
     const t = state.table(table);
     const out: string[] = [];
-    t.scan(pattern, state.view(table), (row) => {
+    const view = state.view(table);
+    t.scan(pattern, view, (row) => {
       let line = '';
       for (let c = 0; c < t.arity; c++) {
         const term = termOf.get(t.get(row, c));
         if (term === undefined) expect.fail(`row ${row} holds id ${t.get(row, c)}, which is not a known term`);
         line += c === 0 ? `${term}` : `,${term}`;
       }
-      out.push(`${line}:${t.statusOf(row)}`);
+      out.push(`${line}:${t.statusIn(row, view)}`);
     });
     return out.sort();
   }
@@ -271,7 +272,7 @@ class World {
         for (const [k, s] of facts.get(id)!) {
           const ids = k.split(',').map((t) => termIds[Number(t)]!);
           const row = state.table(id).find(ids, state.view(id));
-          if (row < 0 || state.table(id).statusOf(row) !== s) expect.fail(`${what}: find ${k} gave row ${row}`);
+          if (row < 0 || state.table(id).statusIn(row, state.view(id)) !== s) expect.fail(`${what}: find ${k} gave row ${row}`);
         }
       }
     }

@@ -26,7 +26,7 @@ function contentOf(table: TupleTable, view: TableView): Content {
   table.scan(new Array<number>(table.arity).fill(ANY), view, (row) => {
     const k = key(Array.from({ length: table.arity }, (_, c) => table.get(row, c)));
     if (out.has(k)) expect.fail(`view ${JSON.stringify(view)} sees ${k} twice`);
-    out.set(k, table.statusOf(row));
+    out.set(k, table.statusIn(row, view));
   });
   return out;
 }
@@ -181,14 +181,14 @@ class Harness {
 /** The status of a tuple in a view (0 when absent). */
 function statusIn(table: TupleTable, tuple: Tuple, view: TableView): number {
   const row = table.find(tuple, view);
-  return row < 0 ? 0 : table.statusOf(row);
+  return row < 0 ? 0 : table.statusIn(row, view);
 }
 
 /** Sorted keys and statuses of the rows `scan` reports. */
 function scanResult(table: TupleTable, pattern: Tuple, view: TableView): string[] {
   const out: string[] = [];
   table.scan(pattern, view, (row) => {
-    out.push(`${key(Array.from({ length: table.arity }, (_, c) => table.get(row, c)))}:${table.statusOf(row)}`);
+    out.push(`${key(Array.from({ length: table.arity }, (_, c) => table.get(row, c)))}:${table.statusIn(row, view)}`);
   });
   return out.sort();
 }
@@ -284,7 +284,7 @@ describe('TupleTable', () => {
               if (row !== -1) expect.fail(`version ${v.version} finds ${key(tuple)} at row ${row}`);
             } else {
               if (row < 0) expect.fail(`version ${v.version} does not find ${key(tuple)}`);
-              expect(h.table.statusOf(row)).to.equal(expected);
+              expect(h.table.statusIn(row, v)).to.equal(expected);
               expect(h.table.visible(row, v)).to.equal(true);
             }
           }
@@ -372,22 +372,84 @@ describe('TupleTable', () => {
     h.checkAll('status history');
   });
 
-  it('setStatus changes a fact through its row: older views keep the old status, 0 deletes, a stale row is refused', () => {
+  it('setStatus changes a fact through its row, in place: older views keep the old status, 0 deletes, a deleted row is refused', () => {
     const h = new Harness(3);
     h.begin();
     h.add([1, 2, 3], EXPLICIT);
     h.add([4, 5, 6], DERIVED);
     h.commit();
     h.begin();
-    const stale = h.table.find([1, 2, 3], h.writerView);
+    const row = h.table.find([1, 2, 3], h.writerView);
+    const gone = h.table.find([4, 5, 6], h.writerView);
+    const rows = h.table.rowCount;
     h.setStatus([1, 2, 3], BOTH);
+    expect(h.table.find([1, 2, 3], h.writerView), 'the same row').to.equal(row);
+    expect(h.table.rowCount, 'no row appended').to.equal(rows);
     h.setStatus([4, 5, 6], 0);
     h.setStatus([1, 2, 3], BOTH); // no change
-    expect(() => h.table.setStatus(stale, DERIVED, h.version + 1)).to.throw(RangeError, /not a current row/);
+    expect(() => h.table.setStatus(gone, DERIVED, h.version + 1)).to.throw(RangeError, /not a current row/);
     h.commit();
     const statuses = h.versions.map((v) => [[1, 2, 3], [4, 5, 6]].map((t) => statusIn(h.table, t, v)));
     expect(statuses).to.deep.equal([[0, 0], [EXPLICIT, DERIVED], [BOTH, 0]]);
     h.checkAll('setStatus');
+  });
+
+  it('changes() gives the net change of each status domain against the start of the transaction (random transactions)', () => {
+    for (const seed of [3, 4, 5, 6]) {
+      const next = rng(seed);
+      const h = new Harness(3);
+      h.randomHistory(next, 6, 6, 30);
+      for (let round = 0; round < 6; round++) {
+        const base = h.versions[h.versions.length - 1]!;
+        h.begin();
+        const n = 1 + next(40);
+        for (let j = 0; j < n; j++) h.randomOp(next, 6);
+        for (const mask of [EXPLICIT, DERIVED, BOTH]) {
+          const inSet = (c: Content, k: string): boolean => ((c.get(k) ?? 0) & mask) !== 0;
+          const keys = new Set([...base.content.keys(), ...h.pending!.keys()]);
+          const added = [...keys].filter((k) => inSet(h.pending!, k) && !inSet(base.content, k)).sort();
+          const removed = [...keys].filter((k) => !inSet(h.pending!, k) && inSet(base.content, k)).sort();
+          const got = h.table.changes(base, mask);
+          const keysOf = (flat: Uint32Array): string[] => Array.from({ length: flat.length / 3 }, (_, i) => key(flat.subarray(i * 3, i * 3 + 3))).sort();
+          const what = `seed ${seed}, round ${round}, mask ${mask}`;
+          expect(keysOf(got.added), `${what}: added`).to.deep.equal(added);
+          expect(keysOf(got.removed), `${what}: removed`).to.deep.equal(removed);
+        }
+        if (next(3) === 0) h.rollback();
+        else h.commit();
+      }
+      h.checkAll(`seed ${seed}`);
+    }
+  });
+
+  it('changes a status in place once per row while an older reader may see it, and again after compaction forgets the stamp', () => {
+    const h = new Harness(3);
+    h.begin();
+    h.add([1, 1, 1], EXPLICIT);
+    h.commit();
+    // versions 2 and 3 both change the status: the second cannot overwrite the prior status
+    // version 1's readers need, so it appends a row
+    h.begin();
+    h.add([1, 1, 1], DERIVED);
+    h.commit();
+    expect(h.table.rowCount, 'in place').to.equal(1);
+    h.begin();
+    h.remove([1, 1, 1], EXPLICIT);
+    h.commit();
+    expect(h.table.rowCount, 'appended').to.equal(2);
+    h.checkAll('before compaction');
+    // only version 3 is live: the stamps go, and the next change is in place again
+    h.table.compact(3);
+    h.versions.splice(0, h.versions.length - 1);
+    h.versions[0]!.limit = h.table.rowCount;
+    expect(h.table.rowCount).to.equal(1);
+    h.begin();
+    h.add([1, 1, 1], EXPLICIT);
+    h.commit();
+    expect(h.table.rowCount, 'in place after compaction').to.equal(1);
+    h.checkAll('after compaction');
+    expect(statusIn(h.table, [1, 1, 1], h.versions[0]!)).to.equal(DERIVED);
+    expect(statusIn(h.table, [1, 1, 1], h.versions[1]!)).to.equal(BOTH);
   });
 
   describe('rollback', () => {
@@ -558,7 +620,7 @@ describe('TupleTable', () => {
         expect(h.table.rowCount, `seed ${seed}`).to.equal(before - removedBeforeOldest);
         if (oldest === latest.version) expect(h.table.rowCount).to.equal(h.table.liveCount);
         for (const v of live) {
-          for (const k of v.content.keys()) expect(h.table.statusOf(h.table.find(parse(k), v))).to.equal(v.content.get(k));
+          for (const k of v.content.keys()) expect(h.table.statusIn(h.table.find(parse(k), v), v)).to.equal(v.content.get(k));
         }
         // the compacted table keeps working, including rollback
         h.begin();
@@ -580,11 +642,12 @@ describe('TupleTable', () => {
       for (let i = 0; i < 1000; i += 2) table.remove([i % 10, i, 0], EXPLICIT, 2);
       for (let i = 1; i < 1000; i += 4) table.add([i % 10, i, 0], DERIVED, 2);
       table.endWrite();
-      expect(table.rowCount).to.equal(1250);
+      // the 250 facts that became explicit and derived changed in place
+      expect(table.rowCount).to.equal(1000);
       const remap = table.compact(2);
       expect(table.rowCount).to.equal(500);
       expect(table.liveCount).to.equal(500);
-      const view = { version: 2, limit: remap(1250) };
+      const view = { version: 2, limit: remap(1000) };
       expect(view.limit).to.equal(500);
       expect(table.count([ANY, ANY, ANY], view)).to.equal(500);
       expect(table.count([3, ANY, ANY], view)).to.equal(100);
