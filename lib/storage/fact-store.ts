@@ -299,8 +299,12 @@ export class FactStore<R = unknown> {
   /** Publishes the transaction's changes as the next version. */
   commit(tx: WriteTransaction<R>): Snapshot<R> {
     this.checkWriter(tx);
+    // the in-place status changes only readers of older versions need (often none) are forgotten
+    let oldest = tx.version;
+    for (const v of this.readers.keys()) oldest = Math.min(oldest, v);
     for (const t of this.tables.values()) {
       t.endWrite();
+      t.forgetStatusChanges(oldest);
       if (tx.bulk) t.shrink();
     }
     if (tx.bulk) this.dictionary.shrink();

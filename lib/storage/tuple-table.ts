@@ -127,6 +127,8 @@ export class TupleTable {
   private statusChangedAt = new RowStamps();
   /** No status was changed in place at a later version than this (an upper bound). */
   private latestStatusChange = 0;
+  /** No status stamp held is older than this (a lower bound; Infinity when none is held). */
+  private earliestStatusChange = Infinity;
   private readonly next: Uint32Array[] = [];
   private readonly heads: Uint32Array[] = [];
   private readonly counts: Uint32Array[] = [];
@@ -736,14 +738,31 @@ export class TupleTable {
    * new numbers, and those of rows dropped go.
    */
   private forgetStatusStamps(oldestLiveVersion: number, keep: Uint32Array | null): void {
-    if (this.statusChangedAt.size === 0) return;
+    if (this.statusChangedAt.size === 0 || (keep === null && oldestLiveVersion < this.earliestStatusChange)) return;
     const stamps = new RowStamps();
+    let earliest = Infinity;
     this.statusChangedAt.forEach((row, stamp) => {
-      if (stamp <= oldestLiveVersion) this.flags[row] = this.flags[row]! & ~(CHANGED | PRIOR_BITS);
-      else if (keep === null) stamps.set(row, stamp);
+      if (stamp <= oldestLiveVersion) {
+        this.flags[row] = this.flags[row]! & ~(CHANGED | PRIOR_BITS);
+        return;
+      }
+      earliest = Math.min(earliest, stamp);
+      if (keep === null) stamps.set(row, stamp);
       else if (keep[row + 1] !== keep[row]) stamps.set(keep[row]!, stamp);
     });
     this.statusChangedAt = stamps;
+    this.earliestStatusChange = earliest;
+  }
+
+  /**
+   * Forgets the in-place status changes that no reader of `oldestLiveVersion` or later can
+   * see the other side of (called after a commit with the oldest version an open reader
+   * holds, or the new version when none is open), so that a status change stamps memory only
+   * while a reader needs it. Not inside a write transaction.
+   */
+  forgetStatusChanges(oldestLiveVersion: number): void {
+    if (this.mark >= 0) throw new RangeError('status stamps cannot be forgotten inside a write transaction');
+    this.forgetStatusStamps(oldestLiveVersion, null);
   }
 
   /** Releases unused capacity of the row arrays (after a bulk load). */
@@ -835,6 +854,7 @@ export class TupleTable {
       prior = (old & (EXPLICIT | DERIVED)) << PRIOR_SHIFT;
       this.statusChangedAt.set(row, version);
       if (version > this.latestStatusChange) this.latestStatusChange = version;
+      if (version < this.earliestStatusChange) this.earliestStatusChange = version;
     } else if (this.statusChangedAt.get(row) === version) prior = old & PRIOR_BITS;
     else return false;
     this.flags[row] = prior | CHANGED | status;

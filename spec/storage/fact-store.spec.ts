@@ -62,6 +62,37 @@ describe('FactStore', () => {
     expect(store.allTables().size).to.equal(2);
   });
 
+  it('changes statuses in place: an open reader keeps the old status across commits, and the stamps go once no reader needs them', async () => {
+    const store = new FactStore();
+    let tx = await store.beginWrite(1000);
+    for (let i = 0; i < 100; i++) addTriple(store, tx, `s${i}`, 'p', 'o');
+    store.commit(tx);
+    const table = store.table(DEFAULT_TRIPLES_ID);
+    const rows = table.rowCount;
+    const bytes = table.byteSize;
+    const reader = store.read();
+    const before = stateOf(store, reader);
+    tx = await store.beginWrite(1000);
+    for (let i = 0; i < 100; i++) addTriple(store, tx, `s${i}`, 'p', 'o', DERIVED);
+    expect(stateOf(store, reader), 'during the transaction').to.deep.equal(before);
+    store.commit(tx);
+    expect(table.rowCount, 'no row appended').to.equal(rows);
+    expect(stateOf(store, reader), 'after the commit').to.deep.equal(before);
+    expect(stateOf(store, store.committed).triples[0]).to.match(new RegExp(` : ${EXPLICIT | DERIVED}$`));
+    expect(table.byteSize, 'stamps held for the reader').to.be.greaterThan(bytes);
+    store.release(reader);
+    tx = await store.beginWrite(1000);
+    store.commit(tx);
+    expect(table.byteSize, 'stamps forgotten').to.equal(bytes);
+    // with no reader open, a commit keeps no stamp at all
+    tx = await store.beginWrite(1000);
+    for (let i = 0; i < 100; i++) removeTriple(store, tx, `s${i}`, 'p', 'o', EXPLICIT);
+    store.commit(tx);
+    expect(table.rowCount).to.equal(rows);
+    expect(table.byteSize).to.equal(bytes);
+    expect(stateOf(store, store.committed).triples[0]).to.match(new RegExp(` : ${DERIVED}$`));
+  });
+
   it('keeps a read-only snapshot unchanged across 1000 interleaved commits while the latest version changes', async () => {
     const store = new FactStore();
     let tx = await store.beginWrite(1000);
