@@ -155,6 +155,8 @@ export class Maintenance {
   private headsByNode: Map<string, HeadEntry[]> | undefined;
   /** A head tuple being built, by arity (made on first use: a small run uses one or two). */
   private readonly tuples: Array<Uint32Array | undefined> = [];
+  /** The feeds of each rule, made on first use (see `feeds`). */
+  private readonly feedsByRule = new Map<CompiledRule, { readonly atom: Feed[]; readonly not: Feed[] }>();
   private ticks = 0;
   /** Counters. */
   readonly stats: MaintenanceStats = { inserted: 0, deleted: 0, derivations: 0 };
@@ -396,14 +398,29 @@ export class Maintenance {
     return slots;
   }
 
+  /**
+   * The feeds of `rules` on their body atoms (`atom`) or on the atoms of their NOT literals
+   * (`not`), each with its cursor at 0. A rule's feeds are made once per run and handed out
+   * again by each phase (with their slots and plans).
+   */
   private feeds(rules: readonly CompiledRule[], kinds: 'atom' | 'not'): Feed[] {
     const out: Feed[] = [];
     for (const rule of rules) {
-      rule.body.forEach((l, i) => {
-        const fresh = (atom: CompiledAtom): Feed => ({ rule, literal: i, atom, node: atom.node, cursor: 0, slots: new Int32Array(rule.slotCount), plan: undefined });
-        if (kinds === 'atom' && l.kind === 'atom') out.push(fresh(l.atom));
-        if (kinds === 'not' && l.kind === 'not') for (const atom of l.atoms) out.push(fresh(atom));
-      });
+      let made = this.feedsByRule.get(rule);
+      if (!made) {
+        made = { atom: [], not: [] };
+        const mine = made;
+        rule.body.forEach((l, i) => {
+          const fresh = (atom: CompiledAtom): Feed => ({ rule, literal: i, atom, node: atom.node, cursor: 0, slots: new Int32Array(rule.slotCount), plan: undefined });
+          if (l.kind === 'atom') mine.atom.push(fresh(l.atom));
+          if (l.kind === 'not') for (const atom of l.atoms) mine.not.push(fresh(atom));
+        });
+        this.feedsByRule.set(rule, made);
+      }
+      for (const feed of made[kinds]) {
+        feed.cursor = 0;
+        out.push(feed);
+      }
     }
     return out;
   }
