@@ -105,9 +105,19 @@ export function header(answer: Answer, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** An error a {@link waitFor} condition throws to fail at once (any other error is retried). */
+export class ConditionFailed extends Error {
+  /** Creates it with the message. */
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConditionFailed';
+  }
+}
+
 /**
  * Waits until `condition` answers a value other than undefined/false, trying again every
- * `intervalMs`; fails naming `what` (and the last value seen by `describe`) after `deadlineMs`.
+ * `intervalMs` (an error it throws is retried too, except a {@link ConditionFailed}); fails
+ * naming `what` and the last value or error seen after `deadlineMs`.
  */
 export async function waitFor<T>(what: string, condition: () => Promise<T | undefined | false> | T | undefined | false, deadlineMs = 60_000, intervalMs = 100): Promise<T> {
   const until = Date.now() + deadlineMs;
@@ -118,6 +128,7 @@ export async function waitFor<T>(what: string, condition: () => Promise<T | unde
       if (value !== undefined && value !== false) return value;
       last = value;
     } catch (e) {
+      if (e instanceof ConditionFailed) throw e;
       last = e instanceof Error ? e.message : e;
     }
     if (Date.now() > until) throw new Error(`waited ${deadlineMs} ms for ${what}; last: ${String(last)}`);
@@ -125,42 +136,60 @@ export async function waitFor<T>(what: string, condition: () => Promise<T | unde
   }
 }
 
-/** The replication status of a node, as its status route answers it (only the fields the specs read). */
+/** One row of the status route: a node as the answering node sees it. */
+export interface StatusRow {
+  /** The node's id. */
+  readonly nodeId: string;
+  /** The URL recorded for it. */
+  readonly url: string;
+  /** `writer`, `replica` (or `standalone`). */
+  readonly role: string;
+  /** The lease term it knows. */
+  readonly term: number;
+  /** Whether the row is the answering node. */
+  readonly self: boolean;
+  /** Whether it holds the lease, as the answering node knows it. */
+  readonly writer: boolean;
+  /** Every column of the row as text (absent when unbound). */
+  readonly columns: Readonly<Record<string, string>>;
+}
+
+/** The replication status of a node, as its status route answers it (the fields the specs read). */
 export interface NodeStatus {
   /** This node's id. */
   readonly nodeId: string;
   /** Its role: `writer` or `replica`. */
   readonly role: string;
   /** The lease term it knows. */
-  readonly term?: number;
-  /** The writer's node id, as this node knows it. */
+  readonly term: number;
+  /** The writer's node id, as this node knows it (a row marked Writer). */
   readonly writerId?: string;
   /** The writer's URL, as this node knows it. */
   readonly writerUrl?: string;
-  /** Everything else the route answered. */
-  readonly raw: Readonly<Record<string, unknown>>;
+  /** Every row (the answering node's, once per store, and every node seen recently). */
+  readonly rows: readonly StatusRow[];
 }
 
-/** Reads the fields the specs need from a status body (naming variants tolerated: `node-id`/`nodeId`, …). */
-export function parseStatus(body: string): NodeStatus {
-  const raw = JSON.parse(body) as Record<string, unknown>;
-  const pick = (...names: string[]): unknown => {
-    for (const name of names) if (raw[name] !== undefined) return raw[name];
-    return undefined;
-  };
-  const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-  const writer = pick('writer');
-  const writerObject = typeof writer === 'object' && writer !== null ? (writer as Record<string, unknown>) : {};
-  const term = pick('term');
-  const writerId = text(pick('writerId', 'writer-id')) ?? text(writerObject.nodeId ?? writerObject.id) ?? text(writer);
-  const writerUrl = text(pick('writerUrl', 'writer-url')) ?? text(writerObject.url);
+/**
+ * Reads the status route's answer (a SPARQL JSON table: NodeID, URL, Role, Term, Self, Writer,
+ * LastHeartbeat, HeartbeatAgeMs, StoreVersions, DataStore, Version, LagVersions, LagMs).
+ */
+export function parseStatus(body: string): NodeStatus | undefined {
+  const json = JSON.parse(body) as { results?: { bindings?: Array<Record<string, { value: string } | undefined>> } };
+  const rows: StatusRow[] = (json.results?.bindings ?? []).map((b) => {
+    const columns: Record<string, string> = {};
+    for (const [k, v] of Object.entries(b)) if (v !== undefined) columns[k] = v.value;
+    return { nodeId: columns.NodeID ?? '', url: columns.URL ?? '', role: columns.Role ?? '', term: Number(columns.Term ?? Number.NaN), self: columns.Self === 'true', writer: columns.Writer === 'true', columns };
+  });
+  const self = rows.find((r) => r.self);
+  if (self === undefined) return undefined;
+  const writer = rows.find((r) => r.writer);
   return {
-    nodeId: text(pick('nodeId', 'node-id', 'node', 'id')) ?? '',
-    role: text(pick('role')) ?? '',
-    ...(typeof term === 'number' ? { term } : {}),
-    ...(writerId !== undefined ? { writerId } : {}),
-    ...(writerUrl !== undefined ? { writerUrl } : {}),
-    raw,
+    nodeId: self.nodeId,
+    role: self.role,
+    term: self.term,
+    ...(writer !== undefined ? { writerId: writer.nodeId, writerUrl: writer.url } : {}),
+    rows,
   };
 }
 
@@ -183,6 +212,13 @@ export class ClusterNode {
   get alive(): boolean {
     const child = this.process?.child;
     return child !== undefined && child.exitCode === null && child.signalCode === null;
+  }
+
+  /** How its process ended (undefined while it runs or before it started). */
+  get exit(): { readonly code: number | null; readonly signal: NodeJS.Signals | null } | undefined {
+    const child = this.process?.child;
+    if (child === undefined || (child.exitCode === null && child.signalCode === null)) return undefined;
+    return { code: child.exitCode, signal: child.signalCode };
   }
 
   /** What its process wrote to standard error (this run). */
@@ -243,7 +279,7 @@ export class ClusterNode {
 
   /** Its replication status (undefined when it does not answer it). */
   async status(): Promise<NodeStatus | undefined> {
-    const answer = await this.request('GET', STATUS_PATH, { headers: { accept: 'application/json' }, timeoutMs: 10_000 });
+    const answer = await this.request('GET', STATUS_PATH, { headers: { accept: 'application/sparql-results+json' }, timeoutMs: 10_000 });
     if (answer.status !== 200) return undefined;
     try {
       return parseStatus(answer.body);

@@ -18,8 +18,8 @@
  * busy 2-core machine); ports are ephemeral and each cluster has a database of its own.
  */
 import { expect } from 'chai';
-import { Cluster, header, MIN_VERSION_HEADER, VERSION_HEADER, waitFor, type ClusterNode } from '../helpers/cluster.js';
-import { createWorkloadStore, isAcknowledged, stateOf, WORKLOAD_STORE, WriteStream, writeText, type WorkloadState } from '../helpers/cluster-workload.js';
+import { Cluster, ConditionFailed, header, MIN_VERSION_HEADER, VERSION_HEADER, waitFor, type ClusterNode } from '../helpers/cluster.js';
+import { createWorkloadStore, isAcknowledged, parseState, STATE_QUERY, stateOf, WORKLOAD_STORE, WriteStream, writeText, type WorkloadState } from '../helpers/cluster-workload.js';
 import { usePostgres } from '../helpers/postgres.js';
 
 /** The lease of the spec's clusters (ms): short, so that a fail-over takes seconds. */
@@ -29,16 +29,18 @@ const DEADLINE_MS = 120_000;
 
 const sorted = (s: Iterable<string>): string[] => [...s].sort((a, b) => Number(a) - Number(b));
 
-/** Waits until `node` shows every write of `expected` whole, nothing in part, and nothing else. */
+/** Waits until `node` shows every write of `expected` whole and nothing else; fails at once when it shows a write in part. */
 async function showsExactly(node: ClusterNode, expected: ReadonlySet<string>, what: string): Promise<WorkloadState> {
   return waitFor(
     `${node.id} to show ${what}`,
     async () => {
-      const state = await stateOf(node);
-      if (state === undefined) return undefined;
-      if (state.partial.length > 0) throw new Error(`${node.id} shows writes in part: ${state.partial.join('; ')}`);
+      const answer = await node.query(WORKLOAD_STORE, STATE_QUERY);
+      if (answer.status !== 200) throw new Error(`${node.id} answered ${answer.status} ${answer.error ?? answer.body.slice(0, 300)}`);
+      const state = parseState(answer.body);
+      if (state.partial.length > 0) throw new ConditionFailed(`${node.id} shows writes in part: ${state.partial.join('; ')}`);
       const same = state.whole.size === expected.size && [...expected].every((k) => state.whole.has(k));
-      return same ? state : undefined;
+      if (!same) throw new Error(`${node.id} shows ${state.whole.size} writes; missing ${sorted([...expected].filter((k) => !state.whole.has(k))).slice(0, 10).join(',')}; more ${sorted([...state.whole].filter((k) => !expected.has(k))).slice(0, 10).join(',')}`);
+      return state;
     },
     DEADLINE_MS,
   );
@@ -123,7 +125,15 @@ describe('replication: three quadlog serve processes on one PostgreSQL database'
       expect(granted.status, granted.body).to.be.oneOf([200, 204]);
       const asReader = { authorization: `Basic ${Buffer.from('reader:reader-pw').toString('base64')}` };
       for (const replica of replicas) {
-        await waitFor(`the role 'reader' to read on ${replica.id}`, async () => (await replica.query(WORKLOAD_STORE, 'ASK { <urn:w:0> <urn:p:part> 1 }', { headers: asReader })).status === 200, DEADLINE_MS);
+        await waitFor(
+          `the role 'reader' to read on ${replica.id}`,
+          async () => {
+            const read = await replica.query(WORKLOAD_STORE, 'ASK { <urn:w:0> <urn:p:part> 1 }', { headers: asReader, accept: 'application/sparql-results+json' });
+            if (read.status !== 200) throw new Error(`${read.status} ${read.body.slice(0, 200)}`);
+            return (JSON.parse(read.body) as { boolean: boolean }).boolean;
+          },
+          DEADLINE_MS,
+        );
       }
     });
 
@@ -301,7 +311,8 @@ describe('replication: three quadlog serve processes on one PostgreSQL database'
       }
       expect(reads.partial.slice(0, 20), 'states shown in part during the stream').to.deep.equal([]);
       // every node still runs: PostgreSQL's outage stops no process
-      expect(cluster.alive().map((n) => n.id)).to.deep.equal(cluster.nodes.map((n) => n.id));
+      const dead = cluster.nodes.filter((n) => !n.alive);
+      expect(dead.map((n) => n.id), dead.map((n) => `${n.id} exited (${JSON.stringify(n.exit)}); its standard error:\n${n.stderr().slice(-3000)}`).join('\n')).to.deep.equal([]);
       await checkAfterStream(cluster, stream, reads.seen);
     });
   });
@@ -321,20 +332,33 @@ describe('replication: three quadlog serve processes on one PostgreSQL database'
     expect(line, refused).to.match(/postgresql/);
   });
 
-  it('serves the replication status of every node on each', async () => {
+  it('serves the replication status of every node on each (GET /replication)', async () => {
     const database = await pg.newDatabase();
     const cluster = await Cluster.start({ connectionString: database, nodes: 2, leaseTimeMs: LEASE_MS, idPrefix: 'status' });
     try {
       const writer = await cluster.writer(DEADLINE_MS);
       const replica = cluster.replicasOf(writer)[0]!;
+      await createWorkloadStore(writer);
+      const answer = await writer.update(WORKLOAD_STORE, writeText(0));
+      const version = Number(header(answer, VERSION_HEADER));
+      await showsExactly(replica, new Set(['0']), 'the write');
       for (const node of [writer, replica]) {
-        const status = await node.status();
-        expect(status?.nodeId).to.equal(node.id);
-        expect(status?.writerId ?? writer.id).to.equal(writer.id);
-        expect(status?.writerUrl ?? writer.url).to.equal(writer.url);
-        const text = JSON.stringify(status?.raw);
-        // every node's status names both nodes, seen recently
-        expect(text).to.include(writer.id).and.to.include(replica.id);
+        const status = await waitFor(`${node.id}'s status to list both nodes and the store at version ${version}`, async () => {
+          const s = await node.status();
+          const own = s?.rows.find((r) => r.self && r.columns.DataStore === WORKLOAD_STORE);
+          return s !== undefined && s.rows.some((r) => r.nodeId === writer.id) && s.rows.some((r) => r.nodeId === replica.id) && Number(own?.columns.Version) >= version ? s : undefined;
+        }, DEADLINE_MS);
+        expect(status.nodeId).to.equal(node.id);
+        expect(status.role).to.equal(node === writer ? 'writer' : 'replica');
+        expect(status.writerId).to.equal(writer.id);
+        expect(status.writerUrl).to.equal(writer.url);
+        expect(status.term).to.be.greaterThan(0);
+        const own = status.rows.find((r) => r.self && r.columns.DataStore === WORKLOAD_STORE)!;
+        expect(Number(own.columns.LagVersions)).to.be.at.least(0);
+        const other = status.rows.find((r) => !r.self)!;
+        expect(other.nodeId).to.equal(node === writer ? replica.id : writer.id);
+        expect(other.url).to.equal(node === writer ? replica.url : writer.url);
+        expect(Number(other.columns.HeartbeatAgeMs)).to.be.at.least(0);
       }
     } finally {
       await cluster.close();
