@@ -321,11 +321,12 @@ export class TupleTable {
   /**
    * The pair index to walk instead of the chain of `column` (`count` rows) for a lookup that
    * binds the columns of `values` that are not ANY, or undefined to walk the chain. Only a
-   * chain longer than {@link PAIR_MIN_CHAIN} is worth it, and an index is built only when most
-   * of the chain's first rows hold another value in the second column (a chain that nearly all
-   * matches, the rows of `rdf:type` and one class found by the class, gains nothing from it),
-   * and once the rows such chains made lookups walk in vain add up to a few passes over the
-   * table (building the index costs about one pass).
+   * chain longer than {@link PAIR_MIN_CHAIN} is worth it. An index is built once the rows
+   * lookups walked on such chains add up to a few passes over the table (building it costs
+   * about one pass), and then only when most of the first rows of the chain at hand hold
+   * another value in the second column (a chain that nearly all matches, the rows of
+   * `rdf:type` and one class found by the class, gains nothing from it); otherwise the count
+   * starts again.
    */
   pairFor(column: number, count: number, values: ArrayLike<number>): PairIndex | undefined {
     if (count <= PAIR_MIN_CHAIN) return undefined;
@@ -337,13 +338,17 @@ export class TupleTable {
       const b = Math.max(column, c);
       let index = this.pairs.get(a * 64 + b);
       if (index === undefined) {
-        // rent before buying: walk the chains until the rows they waste would have paid for
-        // building the index several times over
-        const other = this.otherShare(column, term, c, v);
-        if (other <= 0.5) continue;
-        const wasted = (this.pairWaste.get(a * 64 + b) ?? 0) + count * other;
+        // rent before buying: walk the chains until the rows they walked would have paid for
+        // building the index several times over had they been walked in vain; only then does
+        // a sample of this chain tell whether they were (sampling at every lookup cost more
+        // than the short chains it was deciding about)
+        const wasted = (this.pairWaste.get(a * 64 + b) ?? 0) + count;
         if (wasted < PAIR_BUILD_COST * this.rows) {
           this.pairWaste.set(a * 64 + b, wasted);
+          continue;
+        }
+        if (this.otherShare(column, term, c, v) <= 0.5) {
+          this.pairWaste.set(a * 64 + b, 0);
           continue;
         }
         index = this.pairIndex(a, b);

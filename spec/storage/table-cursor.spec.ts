@@ -193,6 +193,24 @@ describe('TableCursor', () => {
     expect(paths[paths.length - 1]).to.equal('pair');
   });
 
+  it('builds no pair index for a chain whose rows nearly all hold the second bound value, however often it is walked', () => {
+    const table = new TupleTable(3);
+    // column 0 = 1 on 40 rows, 38 of them with 7 in column 1
+    for (let o = 0; o < 38; o++) table.add([1, 7, o], EXPLICIT, 1);
+    table.add([1, 8, 0], EXPLICIT, 1);
+    table.add([1, 9, 0], EXPLICIT, 1);
+    for (let s = 2; s < 40; s++) table.add([s, 7, s], EXPLICIT, 1);
+    const view = { version: 1, limit: table.rowCount };
+    const cursor = new TableCursor();
+    const paths = new Set<CursorPath>();
+    for (let i = 0; i < 2000; i++) {
+      cursor.open(table, view, [1, 7, ANY], ALL);
+      paths.add(cursor.path);
+      expect(drain(cursor)).to.have.length(38);
+    }
+    expect([...paths]).to.deep.equal(['chain']);
+  });
+
   it('resumes a budgeted walk where it paused, reading at most the budget per call, on every path', () => {
     const cursor = new TableCursor();
     const other = new TableCursor();
