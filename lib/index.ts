@@ -45,6 +45,7 @@ export {
 } from './server/answer-tables.js';
 export type { PropertyRow, TupleTableRow } from './server/data-store.js';
 export type { ComponentInfoRow } from './server/component-info.js';
+export type { ReplicatedStoreStatus, ReplicationNodeStatus, ReplicationRole, ReplicationStatus } from './server/replication.js';
 export type { ImportOptions, ImportSource, IriListSource, UpdateType } from './server/import.js';
 export type { ByteExportOutput, ChunkWritable, ExportOutput, ExportParameters } from './server/export.js';
 export type { FactDomain } from './storage/tuple-table.js';
@@ -98,5 +99,8 @@ export {
   MemoryExhaustedError,
   BadRequestError,
   InvalidConnectionError,
+  ReplicaWriteError,
+  VersionTimeoutError,
+  ReplicationError,
 } from './model/errors.js';
 export { firstInvalidUtf8 } from './model/utf8.js';

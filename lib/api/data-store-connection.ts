@@ -217,6 +217,29 @@ export class DataStoreConnection extends ConnectionBase {
     return this.session.transactionType;
   }
 
+  /**
+   * The store's last published (committed) version: after a commit on this connection, at
+   * least that commit's version. On a replica (`persistence=postgresql`), the version it has
+   * applied so far.
+   */
+  get dataStoreVersion(): number {
+    this.checkUsable();
+    return this.session.committedVersion;
+  }
+
+  /**
+   * Read-your-writes on a replica (`persistence=postgresql`): resolves, with the version
+   * reached, once the store has published at least `version` (e.g. a version the writer
+   * reported for a commit), waiting at most `timeoutMs` (default 10 s). On any other server it
+   * resolves at once when the store has that version.
+   * @throws VersionTimeoutError when the version is not reached in time.
+   */
+  async awaitVersion(version: number, timeoutMs = 10_000): Promise<number> {
+    if (!Number.isSafeInteger(version) || version < 0) throw new BadRequestError(`invalid version ${String(version)}: a non-negative integer is required`);
+    if (!Number.isFinite(timeoutMs) || timeoutMs < 0) throw new BadRequestError(`invalid timeout ${String(timeoutMs)}: a non-negative number of milliseconds is required`);
+    return this.guard('awaitVersion', () => this.session.awaitVersion(version, timeoutMs));
+  }
+
   /** A second connection to the same store with the same role. */
   duplicate(): DataStoreConnection {
     this.checkUsable();

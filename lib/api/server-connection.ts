@@ -10,6 +10,7 @@ import type { PropertyRow } from '../server/data-store.js';
 import { storeResources } from '../server/resource-specifiers.js';
 import { type AccessType, parseAccessTypes, type PasswordSpecificationType, type Privilege, type RoleDescription } from '../server/roles.js';
 import type { Server } from '../server/server.js';
+import type { ReplicationStatus } from '../server/replication.js';
 import { StoreSession } from '../server/session.js';
 import { ConnectionBase } from './connection-base.js';
 import { DataStoreConnection } from './data-store-connection.js';
@@ -96,6 +97,19 @@ export class ServerConnection extends ConnectionBase {
       this.require(storeResources.store(name), 'read');
       const store = this.server.dataStore(name);
       return new DataStoreConnection(this.server, (interrupter) => new StoreSession(this.server, store, this.roleName, interrupter), this.roleName, this.incarnation);
+    });
+  }
+
+  /**
+   * The replication status (`persistence=postgresql`): this node's id, URL, role (`writer` or
+   * `replica`), term, the writer's id and URL, the applied version and lag of each store, and
+   * every node seen recently with its last heartbeat. A server that does not replicate reports
+   * `standalone`. Needs read access to the server.
+   */
+  getReplicationStatus(): ReplicationStatus {
+    return this.guardSync('getReplicationStatus', () => {
+      this.require([], 'read');
+      return this.server.replicationStatus();
     });
   }
 

@@ -8,7 +8,7 @@
  * @module
  */
 import type { ServerResponse } from 'node:http';
-import { QuadlogError } from '../index.js';
+import { QuadlogError, ReplicaWriteError } from '../index.js';
 
 /** The Accept header names no format the resource can produce. HTTP 406. */
 export class NotAcceptableError extends QuadlogError {
@@ -102,6 +102,11 @@ export function errorResponse(error: unknown): ErrorResponse {
   const headers: Record<string, string> = { 'Content-Type': 'text/plain; charset=UTF-8', 'Content-Length': String(Buffer.byteLength(body)) };
   if (status === 401) headers['WWW-Authenticate'] = 'Basic realm="quadlog"';
   if (error instanceof MethodNotAllowedError) headers['Allow'] = error.allow.join(', ');
+  // a write sent to a replica: where the writer is
+  if (error instanceof ReplicaWriteError) {
+    if (error.writerId !== undefined) headers['Quadlog-Writer'] = error.writerId;
+    if (error.writerUrl !== undefined && error.writerUrl !== '') headers['Quadlog-Writer-URL'] = error.writerUrl;
+  }
   return { status, headers, body };
 }
 

@@ -113,6 +113,9 @@ export interface EndpointContext {
   readonly maxContentBytes: number;
 }
 
+/** How long a request with a `Quadlog-Min-Version` header waits for that version, in milliseconds. */
+export const MIN_VERSION_WAIT_MS = 10_000;
+
 /** The largest form or text body the endpoint reads into memory (16 MiB). */
 export const MAX_BUFFERED_BODY = 16 * 1024 * 1024;
 
@@ -326,10 +329,46 @@ export class HttpExchange implements Exchange {
     if (named) {
       if (named.kind !== 'datastore') throw new BadRequestError(`connection '${named.id}' is a server connection, but this request needs a connection to data store '${dataStore}'`);
       if (named.dataStore !== dataStore) throw new BadRequestError(`connection '${named.id}' is a connection to data store '${named.dataStore ?? ''}', not to '${dataStore}'`);
-      return this.onRegistered(named, () => fn(named.connection as DataStoreConnection));
+      return this.onRegistered(named, () => this.atVersion(named.connection as DataStoreConnection, fn));
     }
     const connection = this.principal.root.newDataStoreConnection(dataStore);
-    return this.onTemporary(connection, () => fn(connection));
+    return this.onTemporary(connection, () => this.atVersion(connection, fn));
+  }
+
+  /**
+   * Runs `fn` on a store connection with the replication headers: a `Quadlog-Min-Version`
+   * request header makes the request wait (at most {@link MIN_VERSION_WAIT_MS}) until the
+   * store has published that version (read-your-writes on a replica; 503
+   * VersionTimeoutError when it does not), and the response carries `Quadlog-Version`: the
+   * store's published version when the response began (after a commit the request made, at
+   * least that commit's version).
+   */
+  private async atVersion<T>(connection: DataStoreConnection, fn: (connection: DataStoreConnection) => Promise<T>): Promise<T> {
+    const wanted = this.req.headers['quadlog-min-version'];
+    if (wanted !== undefined) {
+      const text = Array.isArray(wanted) ? wanted[0]! : wanted;
+      if (!/^\d{1,15}$/.test(text.trim())) throw new BadRequestError(`invalid Quadlog-Min-Version header '${text}': a non-negative integer (a data store version) is required`);
+      await connection.awaitVersion(Number(text.trim()), MIN_VERSION_WAIT_MS);
+    }
+    const res = this.res;
+    const own = Object.hasOwn(res, 'writeHead');
+    const writeHead = res.writeHead.bind(res);
+    res.writeHead = ((...args: Parameters<typeof res.writeHead>) => {
+      if (!res.headersSent) {
+        try {
+          res.setHeader('Quadlog-Version', String(connection.dataStoreVersion));
+        } catch {
+          // a deleted store or a closed connection: no version to report
+        }
+      }
+      return writeHead(...args);
+    }) as typeof res.writeHead;
+    try {
+      return await fn(connection);
+    } finally {
+      if (own) res.writeHead = writeHead;
+      else delete (res as { writeHead?: unknown }).writeHead;
+    }
   }
 
   /** Runs `fn` in the named server connection or a temporary one (see {@link Exchange}). */

@@ -34,7 +34,7 @@ import type { RegisteredShell } from './shells.js';
 import { handlePrefixes } from './resources/prefixes.js';
 import { handleMembers, handleMemberships, handlePassword, handlePrivileges, handleRole, handleRoles } from './resources/roles.js';
 
-import { handleHealth, handleServer } from './resources/server.js';
+import { handleHealth, handleReplication, handleServer } from './resources/server.js';
 import { handleSparql } from './resources/sparql.js';
 import { handleTransaction } from './resources/transaction.js';
 import { FORM_TYPE } from './negotiation.js';
@@ -102,6 +102,7 @@ export const ROUTES: readonly Route[] = [
   { path: '/datastores/:ds/tupletables/:table', methods: ['GET', 'POST', 'DELETE'], handler: handleTupleTable },
   { path: '/health', methods: ['GET'], handler: handleHealth, authenticate: false, register: false },
   { path: '/password', methods: ['PUT'], handler: handlePassword },
+  { path: '/replication', methods: ['GET'], handler: handleReplication },
   { path: '/requests', methods: ['GET'], handler: handleRequests, variants: ['B'], register: false },
   { path: '/requests/:request', methods: ['GET', 'DELETE'], handler: handleRequest, variants: ['B'], register: false },
   { path: '/roles', methods: ['GET'], handler: handleRoles },

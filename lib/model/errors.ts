@@ -194,3 +194,51 @@ export class InvalidConnectionError extends QuadlogError {
     this.name = 'InvalidConnectionError';
   }
 }
+/**
+ * A write (a transaction, a store or role change) was sent to a replica of a replicated server
+ * (`persistence=postgresql`), which only the writer accepts. The message names the writer's
+ * node id and URL (also in {@link ReplicaWriteError.writerId} and
+ * {@link ReplicaWriteError.writerUrl}); nothing was changed. HTTP 503 (the request may be sent
+ * to the writer, or retried here after a fail-over).
+ */
+export class ReplicaWriteError extends QuadlogError {
+  override readonly status: number = 503;
+  /** The node id of the writer (the lease holder), or undefined while no node holds the lease. */
+  readonly writerId: string | undefined;
+  /** The URL the writer recorded for clients, or undefined when it recorded none. */
+  readonly writerUrl: string | undefined;
+  /** Creates the error for the node `nodeId` and the writer it knows of. */
+  constructor(nodeId: string, writer: { readonly id?: string | undefined; readonly url?: string | undefined }, options?: ErrorOptions) {
+    const who = writer.id === undefined ? 'no node holds the writer lease at the moment (retry shortly)' : `the writer is node '${writer.id}'${writer.url !== undefined && writer.url !== '' ? ` at ${writer.url}` : ''}`;
+    super(`node '${nodeId}' is a replica and accepts no writes: ${who}`, options);
+    this.name = 'ReplicaWriteError';
+    this.writerId = writer.id;
+    this.writerUrl = writer.url;
+  }
+}
+/**
+ * A read asked for a minimum data store version (read-your-writes, `awaitVersion` or the HTTP
+ * header `Quadlog-Min-Version`) that the store did not reach in time (a replica that lags, or a
+ * version that was never committed). HTTP 503.
+ */
+export class VersionTimeoutError extends QuadlogError {
+  override readonly status: number = 503;
+  /** Creates the error with a message. */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'VersionTimeoutError';
+  }
+}
+/**
+ * A commit could not be made durable in PostgreSQL (`persistence=postgresql`): the database
+ * is unreachable, or this node lost the writer lease (another node now holds a later term).
+ * The transaction was rolled back and nothing was acknowledged. HTTP 503.
+ */
+export class ReplicationError extends QuadlogError {
+  override readonly status: number = 503;
+  /** Creates the error with a message. */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'ReplicationError';
+  }
+}

@@ -123,7 +123,7 @@ export function encodeSnapshot(sections: readonly SnapshotSection[], sequence: n
 }
 
 /** {@link encodeSnapshot}, computing the checksums a piece at a time with `pause` between pieces. */
-async function encodeSnapshotPaced(sections: readonly SnapshotSection[], sequence: number, pause: () => Promise<void>): Promise<{ chunks: Uint8Array[]; toc: SectionInfo[]; size: number }> {
+export async function encodeSnapshotPaced(sections: readonly SnapshotSection[], sequence: number, pause: () => Promise<void>): Promise<{ chunks: Uint8Array[]; toc: SectionInfo[]; size: number }> {
   const bodies = sectionBodies(sections);
   for (const b of bodies) {
     let crc = 0;
@@ -309,6 +309,35 @@ async function readToc(handle: FileHandle, path: string, size: number): Promise<
 export async function readSnapshot(path: string, options: SnapshotReadOptions = {}): Promise<LoadedSnapshot> {
   const handle = await open(path, 'r');
   try {
+    return await readSnapshotFrom(handle, path, options);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Reads a snapshot held in memory (as {@link encodeSnapshot} lays it out; kept in a database
+ * by `persistence=postgresql`), with the checks of {@link readSnapshot}; `label` names it in
+ * errors as a path would.
+ */
+export async function decodeSnapshot(label: string, bytes: Uint8Array, options: SnapshotReadOptions = {}): Promise<LoadedSnapshot> {
+  // the few calls readSnapshot makes on a file handle, over the bytes
+  const handle = {
+    read(into: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesRead: number; buffer: Uint8Array }> {
+      const piece = bytes.subarray(Math.min(position, bytes.length), Math.min(position + length, bytes.length));
+      into.set(piece, offset);
+      return Promise.resolve({ bytesRead: piece.length, buffer: into });
+    },
+    stat(): Promise<{ size: number }> {
+      return Promise.resolve({ size: bytes.length });
+    },
+  };
+  return readSnapshotFrom(handle as unknown as FileHandle, label, options);
+}
+
+/** {@link readSnapshot} on an open handle. */
+async function readSnapshotFrom(handle: FileHandle, path: string, options: SnapshotReadOptions): Promise<LoadedSnapshot> {
+  {
     const size = (await handle.stat()).size;
     const { sequence, toc, end } = await readToc(handle, path, size);
     const last = toc[toc.length - 1];
@@ -340,8 +369,6 @@ export async function readSnapshot(path: string, options: SnapshotReadOptions = 
       }
     }
     return new LoadedSnapshot(path, sequence, size, toc, arrays, values);
-  } finally {
-    await handle.close();
   }
 }
 

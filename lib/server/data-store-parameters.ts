@@ -25,6 +25,11 @@ type Check = (value: string) => string | undefined; // returns an error text or 
 
 const boolean: Check = (v) => (v === 'true' || v === 'false' ? undefined : 'must be true or false');
 
+/** `default` (the default graph) or the absolute IRI of a named graph. */
+const graphName: Check = (v) =>
+  // eslint-disable-next-line no-control-regex
+  v === 'default' || /^[A-Za-z][A-Za-z0-9+.-]*:[^\u0000-\u0020<>"{}|^`\\]*$/.test(v) ? undefined : 'must be default or the absolute IRI of a named graph';
+
 /** Allowed creation parameters, their checks and defaults. */
 const PARAMETERS: Readonly<Record<string, { check: Check; default?: string }>> = {
   'by-levels': { check: boolean, default: 'true' },
@@ -33,16 +38,22 @@ const PARAMETERS: Readonly<Record<string, { check: Check; default?: string }>> =
     check: (v) => (v === 'off' || v === 'noUNA' || v === 'UNA' ? undefined : 'must be off, noUNA or UNA'),
     default: 'off',
   },
-  // `file` is accepted only on a persistent server (see resolveDataStoreParameters)
-  persistence: { check: (v) => (v === 'off' || v === 'file' ? undefined : 'must be off or file'), default: 'off' },
+  // SHACL validation on commit (shacl-commit.ts): on or off (when absent: off), and the graphs
+  // it reads (when absent: the default graph); no defaults are filled in
+  'shacl-validation-on-commit': { check: (v) => (v === 'on' || v === 'off' ? undefined : 'must be on or off') },
+  'shacl-data-graph': { check: graphName },
+  'shacl-shapes-graph': { check: graphName },
+  // `file` and `postgresql` are accepted only on a server that persists so (see resolveDataStoreParameters)
+  persistence: { check: (v) => (v === 'off' || v === 'file' || v === 'postgresql' ? undefined : 'must be off, file or postgresql'), default: 'off' },
 };
 
 /**
  * Validates creation parameters and fills in defaults; unknown keys and bad values are errors.
- * `persistence=file` is accepted only when `persistentServer` (a server with a server
- * directory; there it is the default).
+ * `persistence=file` is accepted only when `persistentServer` is true (a server with a server
+ * directory; there it is the default), and `persistence=postgresql` only when it is
+ * `'postgresql'` (a replicated server, whose stores all live in PostgreSQL).
  */
-export function resolveDataStoreParameters(given: Readonly<Record<string, string>>, persistentServer = false): Record<string, string> {
+export function resolveDataStoreParameters(given: Readonly<Record<string, string>>, persistentServer: boolean | 'postgresql' = false): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, spec] of Object.entries(PARAMETERS)) if (spec.default !== undefined) out[key] = spec.default;
   for (const [key, value] of Object.entries(given)) {
@@ -52,6 +63,12 @@ export function resolveDataStoreParameters(given: Readonly<Record<string, string
     if (problem) throw new BadRequestError(`invalid value '${value}' of data store parameter '${key}': ${problem}`);
     out[key] = String(value);
   }
-  if (out.persistence === 'file' && !persistentServer) throw new BadRequestError(`data store parameter persistence=file needs a server with persistence=file and a server-directory (this server keeps its stores in memory)`);
+  if (persistentServer === 'postgresql') {
+    if (given.persistence !== undefined && given.persistence !== 'postgresql') throw new BadRequestError(`data store parameter persistence=${given.persistence} is not possible on a server with persistence=postgresql: every store is kept in PostgreSQL (persistence=postgresql)`);
+    out.persistence = 'postgresql';
+    return out;
+  }
+  if (out.persistence === 'postgresql') throw new BadRequestError('data store parameter persistence=postgresql needs a server with persistence=postgresql');
+  if (out.persistence === 'file' && persistentServer !== true) throw new BadRequestError(`data store parameter persistence=file needs a server with persistence=file and a server-directory (this server keeps its stores in memory)`);
   return out;
 }

@@ -30,11 +30,13 @@ function ruleUsesTable(rule: Rule, table: string): boolean {
 import { DataSourceRegistry } from './data-sources.js';
 import { type Component, componentRows, type ComponentInfoRow, REASONING_RUN } from './component-info.js';
 import { type DataStoreType, resolveDataStoreParameters, resolveDataStoreType } from './data-store-parameters.js';
-import type { StorePersistence } from './store-persistence.js';
+import type { StoreLog } from './persistence-target.js';
 import { recoveryComponent, type StoreRecovery } from './recovery.js';
 import type { Catalogue } from '../storage/catalogue.js';
 import { CommitFeed, type CommitRecord, type CommitSubscription, type CommitSubscriptionOptions } from './commit-feed.js';
 import { deltaQueriesOf, type DeltaQueryRegistry } from './delta-queries.js';
+import { commitValidationOf, type CommitValidation } from './shacl-commit-options.js';
+import type { ValidationOptions } from './shacl-report.js';
 import { bindParameters } from '../sparql/bound-parameters.js';
 import type { BoundParameters } from '../sparql/types.js';
 
@@ -105,7 +107,7 @@ export class DataStore {
    * directory is created in the background); a commit waits for it. `compactAfter` is called
    * after each commit (it compacts in the background when the log has grown large).
    */
-  persistence: { readonly files: Promise<StorePersistence>; readonly compactAfter: (store: DataStore) => void } | undefined = undefined;
+  persistence: { readonly files: Promise<StoreLog>; readonly compactAfter: (store: DataStore) => void } | undefined = undefined;
   /** The store type. */
   readonly type: DataStoreType;
   /** Creation parameters with defaults filled in. */
@@ -145,12 +147,13 @@ export class DataStore {
     private readonly loader: IriLoader,
     uniqueId: string = randomUUID(),
     /** Whether the server keeps its stores in a server directory (persistence=file is then allowed). */
-    persistentServer = false,
+    persistentServer: boolean | 'postgresql' = false,
   ) {
     this.uniqueId = uniqueId;
     if (!/^[A-Za-z0-9_.~-]+$/.test(name)) throw new BadRequestError(`invalid data store name '${name}': use letters, digits, '_', '-', '.' and '~'`);
     this.type = resolveDataStoreType(type);
     this.parameters = resolveDataStoreParameters(parameters, persistentServer);
+    this.shaclOnCommit = commitValidationOf(this.parameters);
     this.facts = new FactStore(`data store '${name}'`);
     this.dataSources = new DataSourceRegistry(name, (source) =>
       [...this.facts.committed.catalogue.tupleTables.values()].filter((t) => t.parameters['data-source-name'] === source).map((t) => t.name),
@@ -175,8 +178,15 @@ export class DataStore {
 
   // ---- transaction lifecycle (facts plus pending reasoning) ----
 
-  /** Starts the read/write transaction. */
+  /**
+   * Called before every write transaction and catalogue change a caller starts (not the
+   * store's own replay); throws to refuse it (a replica refuses writes: `ReplicaWriteError`).
+   */
+  writeGuard: (() => void) | undefined = undefined;
+
+  /** Starts the read/write transaction (refused by {@link DataStore.writeGuard}). */
   beginWrite(timeoutMs: number): Promise<WriteTransaction> {
+    this.writeGuard?.();
     return this.facts.beginWrite(timeoutMs);
   }
 
@@ -220,6 +230,7 @@ export class DataStore {
         await this.runUpdate(tx, procedure, tx.catalogue.baseIRI, interrupter);
       }
       await this.reasoner.reason(tx, interrupter);
+      if (this.shaclOnCommit) await this.validateCommit(tx, interrupter);
       record = await this.logCommit(this.reasoner.changeLog(tx));
     } catch (e) {
       this.rollback(tx);
@@ -231,6 +242,18 @@ export class DataStore {
     this.persistence?.compactAfter(this);
     return snapshot;
   }
+
+  /** What a commit validates with SHACL (`shacl-validation-on-commit=on`), or undefined. */
+  private readonly shaclOnCommit: ValidationOptions | undefined;
+
+  /** Validates the result of `tx` with SHACL (shacl-commit.ts, loaded on first use); throws ShaclViolationError when it does not conform. */
+  private async validateCommit(tx: WriteTransaction, interrupter: Interrupter): Promise<void> {
+    const { validateCommit } = await import('./shacl-commit.js');
+    this.lastCommitValidation = await validateCommit(this.shaclOnCommit!, tx, this.facts.dictionary, this.reasoner.changeLog(tx).changes(EXPLICIT | DERIVED), interrupter);
+  }
+
+  /** @internal What the last validation on commit did (for tests). */
+  lastCommitValidation: CommitValidation | undefined = undefined;
 
   /**
    * @internal Commits a transaction replayed from the store's log at start-up, after the
@@ -255,6 +278,28 @@ export class DataStore {
   }
 
   /**
+   * @internal Commits a transaction a replica applies from the writer's log (see
+   * `pg-store-log.ts`): brings the materialisation up to date and publishes the version to
+   * the commit feed and the delta queries, as the writer's commit did. Neither runs the
+   * commit procedure (its changes are in the record) nor logs (the record is logged).
+   */
+  async commitFollowed(tx: WriteTransaction, interrupter: Interrupter): Promise<Snapshot> {
+    let record: CommitRecord | undefined;
+    try {
+      await this.reasoner.reason(tx, interrupter);
+      const log = this.reasoner.changeLog(tx);
+      if (this.feed.listening || this.deltaQueries.active) record = { version: tx.version, explicit: log.changes(EXPLICIT), all: log.changes(EXPLICIT | DERIVED), catalogueChanged: log.catalogueChanged };
+    } catch (e) {
+      this.rollback(tx);
+      throw e;
+    }
+    const snapshot = this.facts.commit(tx);
+    this.reasoner.committedTransaction(tx);
+    if (record) this.publish(snapshot, record);
+    return snapshot;
+  }
+
+  /**
    * The last step of a commit before its version is published: appends the transaction's
    * record to the log when the store persists, and returns the record for the commit feed
    * when anyone listens (decided after the append, so that a subscription made meanwhile
@@ -275,6 +320,7 @@ export class DataStore {
    * (also to the commit feed).
    */
   private async alterCatalogue(timeoutMs: number, change: (catalogue: Catalogue) => Catalogue): Promise<void> {
+    this.writeGuard?.();
     // a new store's files are waited for before the lock is taken
     if (this.persistence) await this.persistence.files;
     const tx = await this.facts.beginWrite(timeoutMs);

@@ -123,6 +123,11 @@ export class RoleDatabase {
 
   /** @internal Called after every change (the server persists the database from it). */
   onChange: (() => void) | undefined = undefined;
+  /**
+   * Called before every change a role asks for (not the server's own `…Unchecked` set-up);
+   * throws to refuse it (a replica of a replicated server refuses them: `ReplicaWriteError`).
+   */
+  writeGuard: (() => void) | undefined = undefined;
 
   /** @internal Every role with its hash, privileges and memberships, for the server directory. */
   exportState(): PersistedRole[] {
@@ -265,6 +270,7 @@ export class RoleDatabase {
    * @throws AuthenticationError when the old password is wrong; BadRequestError for a role without a password or an empty new one.
    */
   async changePassword(name: string, oldPassword: string, newPassword: string): Promise<void> {
+    this.writeGuard?.();
     await this.authenticate(name, oldPassword);
     if (newPassword === '') throw new BadRequestError('the new password must not be empty');
     const credential = await this.derive(newPassword);
@@ -388,6 +394,7 @@ export class RoleDatabase {
    * exports it), or without a password (it cannot log in; it holds privileges for members).
    */
   async create(actor: string, name: string, password: string | undefined, type: PasswordSpecificationType): Promise<void> {
+    this.writeGuard?.();
     this.require(actor, ['roles'], 'write');
     checkRoleName(name);
     let credential: PasswordHash | undefined;
@@ -413,6 +420,7 @@ export class RoleDatabase {
 
   /** Deletes a role; it leaves every role it was a member of, and its members lose what it gave them. */
   delete(actor: string, name: string): void {
+    this.writeGuard?.();
     this.require(actor, ['roles'], 'write');
     this.require(actor, ['roles', name], 'write');
     this.record(name);
@@ -458,12 +466,14 @@ export class RoleDatabase {
    * Needs grant on every resource the specifier names and write on the role.
    */
   grant(actor: string, name: string, specifier: string, accessTypes: readonly AccessType[]): boolean {
+    this.writeGuard?.();
     const { record, spec } = this.checkGrant(actor, name, specifier, accessTypes, 'grant');
     return this.addPrivilege(record, spec, accessTypes);
   }
 
   /** Revokes access types granted explicitly; returns whether anything changed. */
   revoke(actor: string, name: string, specifier: string, accessTypes: readonly AccessType[]): boolean {
+    this.writeGuard?.();
     const { record, spec } = this.checkGrant(actor, name, specifier, accessTypes, 'revoke');
     const held = record.privileges.get(spec.text);
     if (!held) return false;
@@ -521,6 +531,7 @@ export class RoleDatabase {
    * membership that would close a cycle is refused.
    */
   grantMembership(actor: string, member: string, superRole: string): boolean {
+    this.writeGuard?.();
     const record = this.checkMembership(actor, member, superRole, 'grant');
     if (record.memberOf.has(superRole)) return false;
     if (member === superRole || this.closure(superRole).has(member)) {
@@ -533,6 +544,7 @@ export class RoleDatabase {
 
   /** Ends a direct membership; returns whether there was one. */
   revokeMembership(actor: string, member: string, superRole: string): boolean {
+    this.writeGuard?.();
     const record = this.checkMembership(actor, member, superRole, 'revoke');
     if (!record.memberOf.delete(superRole)) return false;
     this.changed();

@@ -31,27 +31,10 @@ import type { DataStore } from './data-store.js';
 import type { AccessFor } from './delta-queries.js';
 import type { PersistedRole } from './roles.js';
 import { type PersistenceSettings, StorePersistence } from './store-persistence.js';
+import type { CatalogueEntry, ServerStorage } from './persistence-target.js';
 import type { StoreLoadReport } from './recovery.js';
 
-/** A store as the server catalogue lists it. */
-export interface CatalogueEntry {
-  /** The store's name. */
-  readonly name: string;
-  /** Its directory under `stores/`. */
-  readonly directory: string;
-  /** Its type. */
-  readonly type: string;
-  /** Its creation parameters (with defaults). */
-  readonly parameters: Readonly<Record<string, string>>;
-  /** Its unique id. */
-  readonly uniqueId: string;
-  /**
-   * Its data source registrations with their real parameters (passwords included: the
-   * catalogue file has mode 0600); absent when it has none.
-   */
-  readonly dataSources?: readonly DataSourceRegistration[];
-}
-
+export type { CatalogueEntry } from './persistence-target.js';
 
 function checkEntries(value: unknown, path: string): CatalogueEntry[] {
   const stores = (value as { stores?: unknown } | null)?.stores;
@@ -66,7 +49,7 @@ function checkEntries(value: unknown, path: string): CatalogueEntry[] {
 }
 
 /** @internal The open server directory of a persistent server (works on the internal DataStore). */
-export class ServerFiles {
+export class ServerFiles implements ServerStorage {
   private queue: Promise<void> = Promise.resolve();
   private readonly entries = new Map<string, CatalogueEntry>();
   private generation = 0;
@@ -224,6 +207,16 @@ export class ServerFiles {
   async close(): Promise<void> {
     await this.settled();
     await this.lock.release();
+  }
+
+  /** The server directory. */
+  get directory(): string {
+    return this.layout.directory;
+  }
+
+  /** Where things are kept, for messages. */
+  get description(): string {
+    return `the server directory ${this.layout.directory}`;
   }
 
   /** The path of a store's directory, for messages. */

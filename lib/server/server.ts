@@ -8,8 +8,8 @@ import '../model/disposable.js';
 import { randomUUID } from 'node:crypto';
 import { availableParallelism, totalmem } from 'node:os';
 import { Map as IMap } from 'immutable';
-import { AccessDeniedError, BadRequestError, DuplicateResourceError, UnknownResourceError } from '../model/errors.js';
-import { componentRows, type ComponentInfoRow } from './component-info.js';
+import { AccessDeniedError, BadRequestError, DuplicateResourceError, UnknownResourceError, VersionTimeoutError } from '../model/errors.js';
+import { type Component, componentRows, type ComponentInfoRow } from './component-info.js';
 import { DataStore, type IriLoader, type PropertyRow } from './data-store.js';
 import { loadIri } from './import.js';
 import { FAST_SCRYPT_COST, parsePasswordHashing, PASSWORD_HASHING_PARAMETER } from './password-hash.js';
@@ -19,10 +19,11 @@ import { type ReadPolicy, readPolicyOf } from './read-policy.js';
 import { checkProcessMemory, type QueryLimitSettings, queryLimitsOf, type RequestedLimits, resolveLimits } from './query-limits.js';
 import type { EvaluationLimits } from '../sparql/query-budget.js';
 import { persistenceOf } from './persistence-parameters.js';
-import type { CatalogueEntry, ServerFiles } from './server-persistence.js';
+import type { CatalogueEntry, ServerStorage, StoreLog } from './persistence-target.js';
+import type { PgServerStorage } from './pg-server-persistence.js';
+import type { ReplicatedServer, ReplicationStatus } from './replication.js';
 import type { RecoveryEvent } from './recovery.js';
 import type { LogFileIO } from '../persistence/log.js';
-import type { StorePersistence } from './store-persistence.js';
 import type { AccessFor } from './delta-queries.js';
 import { storeAccess } from './fact-access.js';
 
@@ -115,8 +116,10 @@ export class Server implements AsyncDisposable {
   private readonly parameters: Readonly<Record<string, string>>;
   private closed: Promise<void> | undefined;
   private readonly shutdownListeners = new Set<{ readonly listener: ShutdownListener }>();
-  /** The server directory, when the server persists. */
-  private files: ServerFiles | undefined;
+  /** Where the server persists (a server directory or PostgreSQL), when it does. */
+  private files: ServerStorage | undefined;
+  /** The PostgreSQL storage of a replicated server (`persistence=postgresql`). */
+  private replicated: PgServerStorage | undefined;
   /** Stores whose files could not be loaded, with why. */
   private readonly offline = new Map<string, Error>();
   /** What the start-up reported about each store of the server directory: its last event. */
@@ -183,18 +186,24 @@ export class Server implements AsyncDisposable {
     const server = new Server(url, options);
     registry.set(url, server);
     try {
-      // the server directory's code loads only for a persistent server
-      const files = persistence ? await (await import('./server-persistence.js')).ServerFiles.open(persistence.directory, { ...persistence.settings, wrapLogIO: options.wrapLogIO }) : undefined;
+      // the persistence code loads only for a persistent server
+      let files: ServerStorage | undefined;
+      let generation = 0;
+      if (persistence?.kind === 'file') files = await (await import('./server-persistence.js')).ServerFiles.open(persistence.directory, { ...persistence.settings, wrapLogIO: options.wrapLogIO });
+      else if (persistence?.kind === 'postgresql') files = server.replicated = await (await import('./pg-server-persistence.js')).PgServerStorage.open(persistence.settings);
+      const where = files?.description ?? '';
       try {
-        const saved = await files?.readRoles();
+        let saved: Awaited<ReturnType<ServerStorage['readRoles']>>;
+        if (server.replicated) ({ roles: saved, generation } = await server.replicated.readState());
+        else saved = await files?.readRoles();
         if (saved !== undefined) {
           server.roles.importState(saved.roles);
           server.roles.restoreGeneration(saved.generation);
           server.loadedRoles = true;
           if (options.randomSecret === true) {
             // only a directory the short path made: its only role's password is made anew at every start
-            if (files?.madeByOpen !== true) throw new AccessDeniedError(`the server directory ${String(persistence?.directory)} was not made by open(): start it with Server.create and one of its roles`);
-            if (!server.roles.has(options.roleName)) throw new UnknownResourceError(`the server directory ${String(persistence?.directory)} holds no role '${options.roleName}': start it with Server.create and one of its roles`);
+            if (files?.madeByOpen !== true) throw new AccessDeniedError(`${where} was not made by open(): start it with Server.create and one of its roles`);
+            if (!server.roles.has(options.roleName)) throw new UnknownResourceError(`${where} holds no role '${options.roleName}': start it with Server.create and one of its roles`);
             await server.roles.resetPasswordUnchecked(options.roleName, options.password, FAST_SCRYPT_COST);
           }
         } else {
@@ -209,6 +218,7 @@ export class Server implements AsyncDisposable {
             void files.writeRoles(server.roles.exportState(), server.roles.generation).catch((e: unknown) => process.emitWarning(`could not save the role database: ${String(e)}`));
           };
           for (const entry of await files.readCatalogue()) await server.loadDataStore(files, entry, options.onRecovery);
+          if (server.replicated) await server.startReplication(server.replicated, generation);
         }
       } catch (e) {
         await files?.close();
@@ -221,8 +231,51 @@ export class Server implements AsyncDisposable {
     return server;
   }
 
+  /** Starts following PostgreSQL and guards writes while this node is a replica. */
+  private async startReplication(storage: PgServerStorage, generation: number): Promise<void> {
+    const replication = storage.replication;
+    const guard = (): void => replication.checkWritable();
+    this.roles.writeGuard = guard;
+    const hooks: ReplicatedServer = {
+      stores: () => this.stores.values(),
+      logOf: (store) => storage.logs.get(store.uniqueId),
+      syncFromDatabase: () => this.syncFromDatabase(storage),
+      reloadStore: (store) => this.reloadReplicatedStore(storage, store),
+    };
+    await replication.start(hooks, generation);
+  }
+
+  /** Makes the roles and stores those PostgreSQL holds (a replica following the writer, or a new writer). */
+  private async syncFromDatabase(storage: PgServerStorage): Promise<void> {
+    const state = await storage.readState();
+    if (state.roles !== undefined) {
+      this.roles.importState(state.roles.roles);
+      this.roles.restoreGeneration(state.roles.generation);
+    }
+    const entries = await storage.readCatalogue();
+    const listed = new Map(entries.map((e) => [e.name, e]));
+    for (const store of [...this.stores.values()]) {
+      const entry = listed.get(store.name);
+      if (entry === undefined || entry.uniqueId !== store.uniqueId) {
+        store.markDeleted();
+        this.stores = this.stores.delete(store.name);
+        storage.logs.delete(store.uniqueId);
+      }
+    }
+    for (const entry of entries) if (!this.stores.has(entry.name)) await this.loadDataStore(storage, entry, undefined);
+  }
+
+  /** Loads a replicated store again (it missed records trimmed after a snapshot): a new store object replaces it. */
+  private async reloadReplicatedStore(storage: PgServerStorage, store: DataStore): Promise<void> {
+    const entry = (await storage.readCatalogue()).find((e) => e.uniqueId === store.uniqueId);
+    store.markDeleted();
+    this.stores = this.stores.delete(store.name);
+    storage.logs.delete(store.uniqueId);
+    if (entry !== undefined) await this.loadDataStore(storage, entry, undefined);
+  }
+
   /** Loads one store of the server directory; a store that cannot be loaded stays offline. */
-  private async loadDataStore(files: ServerFiles, entry: CatalogueEntry, onRecovery: ((event: RecoveryEvent) => void) | undefined): Promise<void> {
+  private async loadDataStore(files: ServerStorage, entry: CatalogueEntry, onRecovery: ((event: RecoveryEvent) => void) | undefined): Promise<void> {
     const started = performance.now();
     const report = (event: RecoveryEvent): void => {
       if (event.kind !== 'loading') this.recoveries.push(event);
@@ -230,7 +283,7 @@ export class Server implements AsyncDisposable {
     };
     report({ kind: 'loading', store: entry.name });
     try {
-      const store = new DataStore(entry.name, entry.type, entry.parameters, this.readPolicy, loadInto, entry.uniqueId, true);
+      const store = new DataStore(entry.name, entry.type, entry.parameters, this.readPolicy, loadInto, entry.uniqueId, this.replicated ? 'postgresql' : true);
       store.memoryGuard = (what) => this.checkMemory(what);
       // the server's query-time-limit bounds every evaluation of the store's delta queries (restored ones too)
       store.deltaQueries.limitEvaluations(() => this.queryLimits().timeLimitMs);
@@ -255,14 +308,24 @@ export class Server implements AsyncDisposable {
   }
 
   /** Connects a store to its files: commits log to them; a large log is compacted after a commit. */
-  private attach(store: DataStore, files: Promise<StorePersistence>): void {
+  private attach(store: DataStore, files: Promise<StoreLog>): void {
     files.catch(() => undefined);
-    // the store's delta queries are kept with its files
-    store.deltaQueries.persistTo(files.then((f) => f.deltaQueries));
+    // the store's delta queries are kept with its files (in a server directory; not in PostgreSQL)
+    if (this.replicated) {
+      const replication = this.replicated.replication;
+      store.writeGuard = () => replication.checkWritable();
+    } else {
+      store.deltaQueries.persistTo(
+        files.then((f) => {
+          if (f.deltaQueries === undefined) throw new Error('no delta query files');
+          return f.deltaQueries;
+        }),
+      );
+    }
     store.persistence = {
       files,
       compactAfter: (s) => {
-        void files.then((f) => (f.wantsCompaction ? f.compact(s, 60_000) : undefined)).catch((e: unknown) => process.emitWarning(`could not compact data store '${s.name}': ${String(e)}`));
+        void files.then((f) => (f.wantsCompaction && (this.replicated?.replication.writable ?? true) ? f.compact(s, 60_000) : undefined)).catch((e: unknown) => process.emitWarning(`could not compact data store '${s.name}': ${String(e)}`));
       },
     };
     // data source registrations are kept in the catalogue (mode 0600: they may hold passwords)
@@ -275,9 +338,51 @@ export class Server implements AsyncDisposable {
     return this.offline;
   }
 
-  /** The server directory, or undefined for an in-memory server. */
+  /** The server directory, or undefined for an in-memory server (and one persisting in PostgreSQL). */
   get serverDirectory(): string | undefined {
-    return this.files?.layout.directory;
+    return this.files?.directory;
+  }
+
+  /** Where the server persists, for messages (`the server directory /x`, `PostgreSQL schema 'quadlog'`); undefined in memory. */
+  get persistenceDescription(): string | undefined {
+    return this.files?.description;
+  }
+
+  /**
+   * The replication status of this node (`persistence=postgresql`): role, term, writer,
+   * applied version and lag per store, and the nodes seen recently. A server that does not
+   * replicate reports itself alone as `standalone`.
+   */
+  replicationStatus(): ReplicationStatus {
+    const replication = this.replicated?.replication;
+    if (replication) return replication.status();
+    const stores = [...this.stores.values()].map((s) => ({ name: s.name, version: s.facts.committed.version, logVersion: s.facts.committed.version, lagVersions: 0, lagMs: 0 }));
+    return { nodeId: this.url, url: '', role: 'standalone', term: 0, writerId: undefined, writerUrl: undefined, stores, nodes: [] };
+  }
+
+  /** The role of this node: `writer` or `replica` with `persistence=postgresql`, else `standalone`. */
+  get replicationRole(): 'writer' | 'replica' | 'standalone' {
+    return this.replicated?.replication.role ?? 'standalone';
+  }
+
+  /** Sets the URL this node records for clients (`persistence-node-url`; `quadlog serve` sets its endpoint's). */
+  setNodeUrl(url: string): void {
+    this.replicated?.replication.setUrl(url);
+  }
+
+  /**
+   * @internal Waits until a store has published at least `version` (a replica following the
+   * writer); resolves with the version reached.
+   * @throws VersionTimeoutError after `timeoutMs`.
+   */
+  async awaitVersion(store: DataStore, version: number, timeoutMs: number): Promise<number> {
+    const replication = this.replicated?.replication;
+    const reached = replication ? await replication.awaitVersion(store, version, timeoutMs) : store.facts.committed.version >= version;
+    if (!reached) {
+      const role = replication ? `node '${replication.nodeId}' (${replication.role})` : 'this server';
+      throw new VersionTimeoutError(`data store '${store.name}' is at version ${store.facts.committed.version} on ${role}, not yet at version ${version}, after waiting ${timeoutMs} ms${replication ? '' : ' (it does not replicate: that version was never committed)'}`);
+    }
+    return store.facts.committed.version;
   }
 
   /**
@@ -413,17 +518,19 @@ export class Server implements AsyncDisposable {
   createDataStore(name: string, type: string | undefined, parameters: Readonly<Record<string, string>>): DataStore {
     if (this.stores.has(name)) throw new DuplicateResourceError(`data store '${name}' already exists`);
     if (this.offline.has(name)) throw new DuplicateResourceError(`data store '${name}' exists but is offline (its files could not be loaded)`);
-    const persistence = parameters.persistence ?? (this.files ? 'file' : 'off');
-    const store = new DataStore(name, type, { ...parameters, ...(this.files ? { persistence } : {}) }, this.readPolicy, loadInto, undefined, this.files !== undefined);
+    this.replicated?.replication.checkWritable();
+    const persistence = parameters.persistence ?? (this.replicated ? 'postgresql' : this.files ? 'file' : 'off');
+    const store = new DataStore(name, type, { ...parameters, ...(this.files ? { persistence } : {}) }, this.readPolicy, loadInto, undefined, this.replicated ? 'postgresql' : this.files !== undefined);
     store.memoryGuard = (what) => this.checkMemory(what);
     store.deltaQueries.limitEvaluations(() => this.queryLimits().timeLimitMs);
-    if (this.files && persistence === 'file') this.attach(store, this.files.createStore(store));
+    if (this.files && (persistence === 'file' || persistence === 'postgresql')) this.attach(store, this.files.createStore(store));
     this.stores = this.stores.set(name, store);
     return store;
   }
 
   /** @internal Deletes a data store; its connections become invalid. */
   deleteDataStore(name: string): void {
+    this.replicated?.replication.checkWritable();
     if (this.offline.has(name) && !this.stores.has(name)) {
       this.offline.delete(name);
       void this.files?.deleteStore(name, undefined).catch((e: unknown) => process.emitWarning(`could not delete the files of data store '${name}': ${String(e)}`));
@@ -454,6 +561,7 @@ export class Server implements AsyncDisposable {
   /** @internal Component information of the server (its stores as children). */
   componentInfo(extended: boolean): ComponentInfoRow[] {
     const stores = [...this.stores.values()].map((s) => s.component(s.facts.committed, extended));
+    const replication = this.replicated ? [replicationComponent(this.replicated.replication.status(), this.replicated.replication.lastError)] : [];
     // a persistent server: what its start-up found (each loaded store has its own Recovery component)
     const recovery: Array<[string, number]> = this.files
       ? [
@@ -470,7 +578,27 @@ export class Server implements AsyncDisposable {
         ...recovery,
         ...(extended ? ([['Heap bytes used', process.memoryUsage().heapUsed]] as Array<[string, number]>) : []),
       ],
-      children: stores,
+      children: [...replication, ...stores],
     });
   }
+}
+
+/** The `Replication` component of a replicated server: this node, its stores, and the nodes seen recently. */
+function replicationComponent(status: ReplicationStatus, lastError: string | undefined): Component {
+  return {
+    name: 'Replication',
+    properties: [
+      ['Node ID', status.nodeId],
+      ['Node URL', status.url],
+      ['Role', status.role],
+      ['Term', status.term],
+      ['Writer node ID', status.writerId ?? ''],
+      ['Writer URL', status.writerUrl ?? ''],
+      ['Last error', lastError ?? ''],
+    ],
+    children: [
+      ...status.stores.map((s): Component => ({ name: 'Replicated data store', properties: [['Name', s.name], ['Applied version', s.version], ['Log version', s.logVersion], ['Lag in versions', s.lagVersions], ['Lag in milliseconds', s.lagMs]], children: [] })),
+      ...status.nodes.map((n): Component => ({ name: 'Node', properties: [['Node ID', n.nodeId], ['URL', n.url], ['Role', n.role], ['Term', n.term], ['Last heartbeat', n.lastHeartbeat.toISOString()], ['Heartbeat age in milliseconds', Math.round(n.heartbeatAgeMs)]], children: [] })),
+    ],
+  };
 }

@@ -158,6 +158,11 @@ export class StoreSession {
     return this.store.type;
   }
 
+  /** Waits until the store has published at least `version` (see {@link Server.awaitVersion}). */
+  awaitVersion(version: number, timeoutMs: number): Promise<number> {
+    return this.server.awaitVersion(this.store, version, timeoutMs);
+  }
+
   /** Whether the store was deleted. */
   get storeDeleted(): boolean {
     return this.store.isDeleted;
@@ -184,7 +189,7 @@ export class StoreSession {
   async begin(type: TransactionType, lockTimeoutMs = IMPLICIT_LOCK_TIMEOUT_MS): Promise<void> {
     if (this.transaction) throw new TransactionError(`a ${this.transaction.type} transaction is already open on this connection`);
     if (type === 'read-only') this.transaction = { type, snapshot: this.store.facts.read() };
-    else if (type === 'read-write') this.transaction = { type, tx: await this.store.facts.beginWrite(lockTimeoutMs) };
+    else if (type === 'read-write') this.transaction = { type, tx: await this.store.beginWrite(lockTimeoutMs) };
     else throw new BadRequestError(`unknown transaction type '${String(type)}' (expected read-only or read-write)`);
   }
 

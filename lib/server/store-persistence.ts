@@ -36,13 +36,14 @@ import { CorruptFileError, errorCode } from '../persistence/errors.js';
 import { fsyncDirectory } from '../persistence/atomic-file.js';
 import { listSealedLogs, sealedLogFile, type StoreLayout } from '../persistence/layout.js';
 import { type Durability, type LogFileIO, type LogRecord, readLogBase, TransactionLog } from '../persistence/log.js';
-import { readSnapshot, type SnapshotSection, writeSnapshot } from '../persistence/snapshot.js';
+import { type LoadedSnapshot, readSnapshot, type SnapshotSection, writeSnapshot } from '../persistence/snapshot.js';
 import { applyTerms, type CatalogueOperation, collectTerms, decodeTransaction, encodeTransaction, type JsonValue, type NewTerms, type TableChanges, type TransactionRecord } from '../persistence/transaction-record.js';
 import { type AxiomEntry, Catalogue, MEMORY_TABLE_TYPE, type TupleTableInfo } from '../storage/catalogue.js';
 import type { TransactionChanges } from '../storage/change-log.js';
 import type { Snapshot, WriteTransaction } from '../storage/fact-store.js';
 import type { TermDictionary } from '../model/dictionary.js';
 import type { DataStore } from './data-store.js';
+import type { StoreLog } from './persistence-target.js';
 import type { AccessFor, SavedDeltaQuery } from './delta-queries.js';
 import { DELTA_QUERY_DIRECTORY, DeltaQueryFiles } from './delta-query-persistence.js';
 import { join } from 'node:path';
@@ -124,7 +125,7 @@ const OP_VERSION = 'version';
 /** Log operation: SKOLEM terms made by the transaction (`entries`, as {@link TermDictionary.exportSkolems} gives them). */
 const OP_SKOLEMS = 'skolems';
 /** Snapshot section: the store's state beside its facts (`version`, `materialised`). */
-const STATE_SECTION = 'state';
+export const STATE_SECTION = 'state';
 /** Snapshot section: the SKOLEM terms' arguments (see {@link TermDictionary.exportSkolems}). */
 const SKOLEMS_SECTION = 'skolems';
 
@@ -143,7 +144,7 @@ function versionOf(value: unknown, where: { path: string; offset: number }): num
 }
 
 /** @internal The files of one persistent store and the operations on them (works on the internal DataStore). */
-export class StorePersistence {
+export class StorePersistence implements StoreLog {
   /** Terms of the dictionary already in the snapshot or the log. */
   private loggedTerms = 0;
   /** SKOLEM terms of the dictionary whose arguments are already in the snapshot or the log. */
@@ -206,40 +207,7 @@ export class StorePersistence {
         hasSnapshot = true;
         base = snap.sequence;
         snapshotBytes = snap.size;
-        const meta = snap.json('catalogue');
-        const restored = catalogueFromJson(meta, { path: layout.snapshotFile, offset: 0 });
-        facts.restoreTables(restored.tables, restored.nextTableId);
-        tx.catalogue = restored.catalogue;
-        const ends = snap.array('terms.ends', Uint32Array);
-        const bytes = snap.array('terms.bytes', Uint8Array);
-        try {
-          facts.dictionary.restore(bytes, ends, snap.has('terms.hashes') ? snap.array('terms.hashes', Uint32Array) : undefined);
-        } catch (e) {
-          throw new CorruptFileError(layout.snapshotFile, 0, `the dictionary: ${(e as Error).message}`);
-        }
-        const size = facts.dictionary.size;
-        if (snap.has(SKOLEMS_SECTION)) {
-          try {
-            facts.dictionary.restoreSkolems(snap.array(SKOLEMS_SECTION, Uint32Array));
-          } catch (e) {
-            throw new CorruptFileError(layout.snapshotFile, 0, `the SKOLEM terms: ${(e as Error).message}`);
-          }
-        }
-        if (snap.has(STATE_SECTION)) {
-          const state = snap.json(STATE_SECTION) as Partial<SnapshotState> | null;
-          version = versionOf(state?.version, { path: layout.snapshotFile, offset: 0 });
-          materialised = state?.materialised === true;
-        } else materialised = false;
-        for (const id of restored.tables.keys()) {
-          const data = snap.array(`t${id}.data`, Uint32Array);
-          const flags = snap.array(`t${id}.flags`, Uint8Array);
-          for (let i = 0; i < data.length; i++) if (data[i]! >= size) throw new CorruptFileError(layout.snapshotFile, 0, `tuple table #${id} uses term id ${data[i]}, but the dictionary has ${size} terms`);
-          try {
-            tx.table(id).restoreRows(data, flags);
-          } catch (e) {
-            throw new CorruptFileError(layout.snapshotFile, 0, `tuple table #${id}: ${(e as Error).message}`);
-          }
-        }
+        ({ version, materialised } = restoreSnapshot(store, tx, snap));
       } catch (e) {
         if (errorCode(e) !== 'ENOENT') throw e;
       }
@@ -367,15 +335,7 @@ export class StorePersistence {
    * changes, as its change log gives them to the commit feed too), catalogue.
    */
   private recordOf(store: DataStore, tx: WriteTransaction, explicit: TransactionChanges): TransactionRecord {
-    const facts = store.facts;
-    const tables: TableChanges[] = [];
-    for (const [tableId, { arity, added, removed }] of explicit) tables.push({ tableId, arity, added, removed });
-    const operations: CatalogueOperation[] = [];
-    if (tx.catalogue !== tx.base.catalogue) operations.push({ op: OP_CATALOGUE, catalogue: catalogueToJson(tx.catalogue, facts.nextTableIdentifier) });
-    if (facts.dictionary.skolemCount > this.loggedSkolems) operations.push({ op: OP_SKOLEMS, entries: [...facts.dictionary.exportSkolems(this.loggedSkolems)] });
-    // every commit publishes a version, also one that changed nothing: it is logged, so that versions never go backwards
-    operations.push({ op: OP_VERSION, version: tx.version });
-    return { firstTermId: this.loggedTerms, terms: collectTerms(facts.dictionary, this.loggedTerms, facts.dictionary.size), tables, operations };
+    return transactionRecord(store, tx, explicit, this.loggedTerms, this.loggedSkolems);
   }
 
   /**
@@ -471,11 +431,28 @@ export class StorePersistence {
 }
 
 /**
+ * The record of a transaction about to be committed: the dictionary's terms from
+ * `loggedTerms` on, the SKOLEM terms from `loggedSkolems` on, `explicit` (its explicit changes),
+ * the catalogue when it changed, and the version it publishes.
+ */
+export function transactionRecord(store: DataStore, tx: WriteTransaction, explicit: TransactionChanges, loggedTerms: number, loggedSkolems: number): TransactionRecord {
+  const facts = store.facts;
+  const tables: TableChanges[] = [];
+  for (const [tableId, { arity, added, removed }] of explicit) tables.push({ tableId, arity, added, removed });
+  const operations: CatalogueOperation[] = [];
+  if (tx.catalogue !== tx.base.catalogue) operations.push({ op: OP_CATALOGUE, catalogue: catalogueToJson(tx.catalogue, facts.nextTableIdentifier) });
+  if (facts.dictionary.skolemCount > loggedSkolems) operations.push({ op: OP_SKOLEMS, entries: [...facts.dictionary.exportSkolems(loggedSkolems)] });
+  // every commit publishes a version, also one that changed nothing: it is logged, so that versions never go backwards
+  operations.push({ op: OP_VERSION, version: tx.version });
+  return { firstTermId: loggedTerms, terms: collectTerms(facts.dictionary, loggedTerms, facts.dictionary.size), tables, operations };
+}
+
+/**
  * Applies one log record to the replay transaction through its change log; returns the
  * version it logged, if any. Onto a materialised state the log records the explicit changes
  * for one incremental run (see `load`); otherwise it applies them at once.
  */
-function replay(store: DataStore, tx: WriteTransaction, record: TransactionRecord, origin: { path: string; offset: number }): number | undefined {
+export function replay(store: DataStore, tx: WriteTransaction, record: TransactionRecord, origin: { path: string; offset: number }): number | undefined {
   const facts = store.facts;
   applyTerms(facts.dictionary, record, origin);
   let version: number | undefined;
@@ -524,6 +501,63 @@ function replay(store: DataStore, tx: WriteTransaction, record: TransactionRecor
   return version;
 }
 
+/**
+ * Opens the write transaction of a log replay: a store loaded from its log, a record a
+ * replica applies, or the fixing of a snapshot's point (`pg-store-log.ts` replays through
+ * here: this module is the seam of replay, see docs/architecture.md).
+ */
+export function beginReplay(store: DataStore, timeoutMs: number): Promise<WriteTransaction> {
+  return store.facts.beginWrite(timeoutMs);
+}
+
+/**
+ * Restores a snapshot into the (empty) store's replay transaction `tx`: catalogue, dictionary,
+ * SKOLEM terms and rows; returns the version it was taken at and whether it holds the
+ * materialisation.
+ * @throws CorruptFileError naming the snapshot's path.
+ */
+export function restoreSnapshot(store: DataStore, tx: WriteTransaction, snap: LoadedSnapshot): { version: number; materialised: boolean } {
+  const facts = store.facts;
+  const layout = { snapshotFile: snap.path };
+  let version = 0;
+  let materialised: boolean;
+  const meta = snap.json('catalogue');
+  const restored = catalogueFromJson(meta, { path: layout.snapshotFile, offset: 0 });
+  facts.restoreTables(restored.tables, restored.nextTableId);
+  tx.catalogue = restored.catalogue;
+  const ends = snap.array('terms.ends', Uint32Array);
+  const bytes = snap.array('terms.bytes', Uint8Array);
+  try {
+    facts.dictionary.restore(bytes, ends, snap.has('terms.hashes') ? snap.array('terms.hashes', Uint32Array) : undefined);
+  } catch (e) {
+    throw new CorruptFileError(layout.snapshotFile, 0, `the dictionary: ${(e as Error).message}`);
+  }
+  const size = facts.dictionary.size;
+  if (snap.has(SKOLEMS_SECTION)) {
+    try {
+      facts.dictionary.restoreSkolems(snap.array(SKOLEMS_SECTION, Uint32Array));
+    } catch (e) {
+      throw new CorruptFileError(layout.snapshotFile, 0, `the SKOLEM terms: ${(e as Error).message}`);
+    }
+  }
+  if (snap.has(STATE_SECTION)) {
+    const state = snap.json(STATE_SECTION) as Partial<SnapshotState> | null;
+    version = versionOf(state?.version, { path: layout.snapshotFile, offset: 0 });
+    materialised = state?.materialised === true;
+  } else materialised = false;
+  for (const id of restored.tables.keys()) {
+    const data = snap.array(`t${id}.data`, Uint32Array);
+    const flags = snap.array(`t${id}.flags`, Uint8Array);
+    for (let i = 0; i < data.length; i++) if (data[i]! >= size) throw new CorruptFileError(layout.snapshotFile, 0, `tuple table #${id} uses term id ${data[i]}, but the dictionary has ${size} terms`);
+    try {
+      tx.table(id).restoreRows(data, flags);
+    } catch (e) {
+      throw new CorruptFileError(layout.snapshotFile, 0, `tuple table #${id}: ${(e as Error).message}`);
+    }
+  }
+  return { version, materialised };
+}
+
 /** A log record held back from the replay transaction, to be committed on its own (see `load`). */
 interface HeldRecord {
   /** The decoded record. */
@@ -535,7 +569,7 @@ interface HeldRecord {
 }
 
 /** The version a log record published, if it holds one. */
-function loggedVersion(record: TransactionRecord, origin: { path: string; offset: number }): number | undefined {
+export function loggedVersion(record: TransactionRecord, origin: { path: string; offset: number }): number | undefined {
   const op = record.operations.find((o) => o.op === OP_VERSION);
   return op === undefined ? undefined : versionOf(op.version, origin);
 }
@@ -573,7 +607,7 @@ async function commitHeld(store: DataStore, held: HeldRecord): Promise<void> {
 }
 
 /** What a compaction fixes while it holds the write lock. */
-interface CompactionPoint {
+export interface CompactionPoint {
   /** A reader of the committed version (released when the snapshot is written). */
   readonly view: Snapshot;
   /** The dictionary's size. */
@@ -594,7 +628,7 @@ const STEP = 1 << 13;
 const BYTES_STEP = 1 << 20;
 
 /** Yields to the event loop once {@link SLICE_MS} have passed since it last did. */
-class Pacer {
+export class Pacer {
   private since = performance.now();
 
   /** Yields if the slice is used up. */
@@ -606,7 +640,7 @@ class Pacer {
 }
 
 /** The sections of the snapshot of a compaction point, built a slice at a time. */
-async function snapshotSections(dictionary: TermDictionary, point: CompactionPoint, pacer: Pacer): Promise<SnapshotSection[]> {
+export async function snapshotSections(dictionary: TermDictionary, point: CompactionPoint, pacer: Pacer): Promise<SnapshotSection[]> {
   const { view } = point;
   const catalogue = view.catalogue;
   const sections: SnapshotSection[] = [{ name: 'catalogue', json: catalogueToJson(catalogue, point.nextTableId) }];

@@ -71,6 +71,9 @@ export const SERVE_USAGE = `usage: quadlog serve [--port N] [--host H] [--varian
                      [--object-keep-alive-time MS] [--max-content-size BYTES]
                      [--sandbox-directory DIR] [--allowed-url-schemes LIST] [--no-demo]
                      [--server-directory DIR [--persistence-durability sync|relaxed]]
+                     [--persistence postgresql --persistence-connection-string CS
+                      [--persistence-schema NAME] [--node-id ID] [--node-url URL]
+                      [--persistence-lease-time MS]] [--persistence-compact-threshold BYTES]
                      [--guest | --no-guest] [--no-console]
                      [--query-time-limit MS|none] [--query-memory-limit BYTES|none]
                      [--allow-query-limit-override]
@@ -109,6 +112,15 @@ the machine). A log whose last record was torn (a crash mid-write) is cut back t
 whole record at start-up, and standard error says so:
 "quadlog serve: data store 'NAME': cut ... from FILE; N whole records kept".
 
+--persistence postgresql keeps roles, stores, snapshots and the commit log in PostgreSQL
+(--persistence-connection-string, tables in the schema --persistence-schema, default quadlog),
+so that several quadlog processes serve the same stores: one is the writer (it holds a lease
+in PostgreSQL, renewed every third of --persistence-lease-time, default 3000 ms), the others
+are replicas that follow its log and refuse writes (503 ReplicaWriteError naming the writer,
+with the headers Quadlog-Writer and Quadlog-Writer-URL). When the writer's lease expires, a
+replica takes over. --node-id names this process (default host-pid-random); --node-url is the
+URL recorded for it (default the endpoint's URL). See docs/replication.md.
+
 --query-time-limit stops a query (or an update's WHERE clauses) after MS milliseconds (default
 none); --query-memory-limit stops a query that holds more than BYTES (estimated: sorts, groups,
 DISTINCT, CONSTRUCT answers; default a quarter of max-memory or of the V8 heap limit, whichever
@@ -131,6 +143,13 @@ export function parseServeArguments(args: readonly string[], env: NodeJS.Process
       'allowed-url-schemes': { type: 'string' },
       'server-directory': { type: 'string' },
       'persistence-durability': { type: 'string' },
+      persistence: { type: 'string' },
+      'persistence-connection-string': { type: 'string' },
+      'persistence-schema': { type: 'string' },
+      'persistence-lease-time': { type: 'string' },
+      'persistence-compact-threshold': { type: 'string' },
+      'node-id': { type: 'string' },
+      'node-url': { type: 'string' },
       'no-demo': { type: 'boolean' },
       guest: { type: 'boolean' },
       'no-guest': { type: 'boolean' },
@@ -171,6 +190,33 @@ export function parseServeArguments(args: readonly string[], env: NodeJS.Process
   if (values['server-directory'] !== undefined) {
     parameters.persistence = 'file';
     parameters['server-directory'] = values['server-directory'];
+  }
+  const mode = values.persistence;
+  if (mode !== undefined && mode !== 'off' && mode !== 'file' && mode !== 'postgresql') throw new Error(`invalid --persistence '${mode}': off, file or postgresql`);
+  if (mode === 'file' && values['server-directory'] === undefined) throw new Error('--persistence file needs --server-directory DIR');
+  if (mode === 'off' && values['server-directory'] !== undefined) throw new Error('--server-directory needs --persistence file (or no --persistence)');
+  if (mode === 'postgresql') {
+    if (values['server-directory'] !== undefined) throw new Error('--server-directory cannot be used with --persistence postgresql: everything is kept in PostgreSQL');
+    const connection = values['persistence-connection-string'] ?? env.QUADLOG_PERSISTENCE_CONNECTION_STRING;
+    if (connection === undefined || connection === '') throw new Error('--persistence postgresql needs --persistence-connection-string (a libpq URL or key=value string; or the environment variable QUADLOG_PERSISTENCE_CONNECTION_STRING)');
+    parameters.persistence = 'postgresql';
+    parameters['persistence-connection-string'] = connection;
+    if (values['persistence-schema'] !== undefined) parameters['persistence-schema'] = values['persistence-schema'];
+    if (values['node-id'] !== undefined) parameters['persistence-node-id'] = values['node-id'];
+    if (values['node-url'] !== undefined) parameters['persistence-node-url'] = values['node-url'];
+    if (values['persistence-lease-time'] !== undefined) {
+      if (!/^\d+$/.test(values['persistence-lease-time']) || Number(values['persistence-lease-time']) < 100) throw new Error(`invalid --persistence-lease-time '${values['persistence-lease-time']}': milliseconds, at least 100`);
+      parameters['persistence-lease-time'] = values['persistence-lease-time'];
+    }
+  } else {
+    for (const flag of ['persistence-connection-string', 'persistence-schema', 'persistence-lease-time', 'node-id', 'node-url'] as const) {
+      if (values[flag] !== undefined) throw new Error(`--${flag} needs --persistence postgresql`);
+    }
+  }
+  if (values['persistence-compact-threshold'] !== undefined) {
+    if (mode !== 'postgresql' && values['server-directory'] === undefined) throw new Error('--persistence-compact-threshold needs --server-directory or --persistence postgresql');
+    if (!/^\d+$/.test(values['persistence-compact-threshold'])) throw new Error(`invalid --persistence-compact-threshold '${values['persistence-compact-threshold']}': a number of bytes`);
+    parameters['persistence-compact-threshold'] = values['persistence-compact-threshold'];
   }
   if (values['persistence-durability'] !== undefined) {
     if (values['server-directory'] === undefined) throw new Error('--persistence-durability needs --server-directory');
@@ -264,13 +310,17 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   let endpoint: EndpointHandle;
   // a restart without credentials: the generated password made no role and opens nothing
   const rolesFromDirectory = server.restarted && options.generatedPassword;
+  // a replica (persistence=postgresql) writes nothing: the demo store and imports are the writer's
+  const replica = server.replicationRole === 'replica';
   try {
-    if (rolesFromDirectory) {
+    if (replica) {
+      if (options.imports !== undefined) throw new Error(`--import needs the writer: this node is a replica (the writer is ${server.replicationStatus().writerId ?? 'unknown'})`);
+    } else if (rolesFromDirectory) {
       if (options.imports !== undefined) {
-        throw new Error(`--import on a server directory that already holds a server needs --role and --password (or QUADLOG_ROLE and QUADLOG_PASSWORD): the files are imported as that role, one of the roles in ${server.serverDirectory}`);
+        throw new Error(`--import on ${server.persistenceDescription ?? 'a server directory'} that already holds a server needs --role and --password (or QUADLOG_ROLE and QUADLOG_PASSWORD): the files are imported as that role, one of the roles there`);
       }
       if (options.demo && !server.dataStoreNames().includes(DEMO_STORE)) {
-        process.stderr.write(`quadlog serve: the server directory ${server.serverDirectory} holds no data store '${DEMO_STORE}': it is created again only as a role (--role and --password), or not at all with --no-demo\n`);
+        process.stderr.write(`quadlog serve: ${server.persistenceDescription ?? 'the server directory'} holds no data store '${DEMO_STORE}': it is created again only as a role (--role and --password), or not at all with --no-demo\n`);
       }
     } else {
       const connection = await connect(server, options);
@@ -297,11 +347,13 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       ...(options.maxContentBytes !== undefined ? { maxContentBytes: options.maxContentBytes } : {}),
       ...(options.console === false ? { console: false } : {}),
     });
+    // the URL recorded for this node in PostgreSQL: the endpoint's, unless --node-url gave one
+    if (options.parameters?.['persistence-node-url'] === undefined) server.setNodeUrl(endpoint.url);
   } catch (e) {
     await server.shutdown();
     throw e;
   }
-  const directory = rolesFromDirectory ? server.serverDirectory : undefined;
+  const directory = rolesFromDirectory ? (server.persistenceDescription ?? server.serverDirectory) : undefined;
   return {
     server,
     endpoint,
@@ -324,7 +376,7 @@ async function connect(server: Server, options: ServeOptions): Promise<ServerCon
   } catch (e) {
     if (!server.restarted || !(e instanceof AuthenticationError)) throw e;
     throw new Error(
-      `the role '${options.role}' and password given do not match the roles of the server directory ${server.serverDirectory} ` +
+      `the role '${options.role}' and password given do not match the roles of ${server.persistenceDescription ?? 'the server directory'} ` +
         '(a restart takes the roles from the directory: give a role and password it holds, or leave out --role and --password)',
       { cause: e },
     );
@@ -372,7 +424,7 @@ interface BannerFacts {
 function banner(url: string, options: ServeOptions, facts: BannerFacts): string {
   const user = facts.rolesFrom !== undefined ? '-u ROLE:PASSWORD' : `-u ${shellWord(`${options.role}:${options.password}`)}`;
   const lines = [`quadlog is serving the management interface (variant ${options.variant}) at ${url}`];
-  if (facts.rolesFrom !== undefined) lines.push(`roles: those of the server directory ${facts.rolesFrom} (a restart: sign in with one of them)`);
+  if (facts.rolesFrom !== undefined) lines.push(`roles: those of ${facts.rolesFrom} (a restart: sign in with one of them)`);
   else if (options.generatedPassword) lines.push(`first role: ${options.role}, password: ${options.password} (generated; shown only now)`);
   if (options.console !== false) lines.push(`web console: ${url}/console/ (sign in with the role and its password)`);
   if (options.guest === 'all') lines.push(`requests without credentials act as the role '${GUEST_ROLE}', which may read every store (--guest)`);

@@ -4,7 +4,7 @@
  * @module
  */
 import { BadRequestError } from '../../index.js';
-import { type Exchange, type Handler, integerTerm, propertyRows, stringTerm, valueTerm } from '../exchange.js';
+import { dateTimeTerm, type Exchange, type Handler, integerTerm, propertyRows, stringTerm, valueTerm } from '../exchange.js';
 
 /** The value of the `component-info` parameter as the API's `extended` flag, or undefined when absent. */
 export function componentInfoLevel(exchange: Exchange): boolean | undefined {
@@ -58,4 +58,62 @@ export const handleServer: Handler = async (exchange: Exchange): Promise<void> =
 // eslint-disable-next-line @typescript-eslint/require-await
 export const handleHealth: Handler = async (exchange: Exchange): Promise<void> => {
   exchange.sendStatus(204);
+};
+
+/**
+ * Serves `GET /replication`: the replication status of the node answering, one row per node
+ * seen recently (`persistence=postgresql`; a server that does not replicate shows itself alone
+ * as `standalone`): NodeID, URL, Role, Term, LastHeartbeat, HeartbeatAgeMs, Self (whether the
+ * row is the answering node), Writer (whether it holds the lease as the answering node knows
+ * it), and per store of the answering node (columns DataStore, Version, LagVersions, LagMs;
+ * empty on other nodes' rows, whose applied versions are in StoreVersions as `name=version`
+ * pairs separated by spaces).
+ */
+export const handleReplication: Handler = async (exchange: Exchange): Promise<void> => {
+  const status = await exchange.withServerConnection((c) => Promise.resolve(c.getReplicationStatus()));
+  const columns = ['NodeID', 'URL', 'Role', 'Term', 'Self', 'Writer', 'LastHeartbeat', 'HeartbeatAgeMs', 'StoreVersions', 'DataStore', 'Version', 'LagVersions', 'LagMs'];
+  const rows: Array<Array<ReturnType<typeof stringTerm> | undefined>> = [];
+  for (const s of status.stores.length > 0 ? status.stores : [undefined]) {
+    rows.push([
+      stringTerm(status.nodeId),
+      stringTerm(status.url),
+      stringTerm(status.role),
+      integerTerm(status.term),
+      valueTerm(true),
+      valueTerm(status.role === 'writer'),
+      undefined,
+      undefined,
+      stringTerm(status.stores.map((x) => `${x.name}=${x.version}`).join(' ')),
+      s === undefined ? undefined : stringTerm(s.name),
+      s === undefined ? undefined : integerTerm(s.version),
+      s === undefined ? undefined : integerTerm(s.lagVersions),
+      s === undefined ? undefined : integerTerm(Math.round(s.lagMs)),
+    ]);
+  }
+  for (const n of status.nodes) {
+    if (n.nodeId === status.nodeId) {
+      // this node's heartbeat goes on its own rows
+      for (const row of rows) {
+        row[6] = dateTimeTerm(n.lastHeartbeat);
+        row[7] = integerTerm(Math.round(n.heartbeatAgeMs));
+      }
+      continue;
+    }
+    rows.push([
+      stringTerm(n.nodeId),
+      stringTerm(n.url),
+      stringTerm(n.role),
+      integerTerm(n.term),
+      valueTerm(false),
+      valueTerm(n.nodeId === status.writerId),
+      dateTimeTerm(n.lastHeartbeat),
+      integerTerm(Math.round(n.heartbeatAgeMs)),
+      stringTerm(n.stores.map((x) => `${x.name}=${x.version}`).join(' ')),
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  }
+  await exchange.sendTable(columns, rows);
 };
