@@ -184,8 +184,13 @@ export async function bootstrapStore(store: DataStore, db: PgDatabase, storeId: 
       await store.reasoner.reason(tx, new Interrupter());
     }
     mounted.loaded();
-    facts.commit(tx);
-    store.reasoner.committedTransaction(tx);
+    if (version === 0) {
+      // nothing logged yet: the store stays at its empty version 0, which the first record follows
+      store.rollback(tx);
+    } else {
+      facts.commit(tx);
+      store.reasoner.committedTransaction(tx);
+    }
     committed = true;
     facts.restoreVersion(version);
     return { snapshot: snapshot !== undefined, records, rematerialised, maintained, cut: undefined, unavailableSources: mounted.unavailable, recommitted: 0 };
