@@ -4,6 +4,7 @@
  * can affect ({@link affectedFocusNodes}), for validating a commit incrementally.
  * @module
  */
+import { loadSparqlConstraints } from './lazy-load.js';
 import { Validation } from './validator.js';
 import type { ShaclDataSelection, ShaclOptions, ShaclReport } from './types.js';
 
@@ -20,7 +21,7 @@ export { affectedFocusNodes } from './affected.js';
 export async function validate(selection: ShaclDataSelection, options: ShaclOptions = {}): Promise<ShaclReport> {
   const validation = new Validation(selection);
   if (validation.hasSparql()) {
-    const { SparqlRunner } = await import('./sparql-constraints.js');
+    const { SparqlRunner } = await loadSparqlConstraints();
     validation.sparql = new SparqlRunner(selection);
   }
   return validation.run(options);

@@ -12,7 +12,7 @@ import type { GraphReader } from './graph.js';
 import { readPath } from './paths.js';
 import type { TermTable } from './terms.js';
 import type { ShaclPath } from './types.js';
-import { RDF_FIRST, RDF_NIL, RDF_REST, RDF_TYPE, RDFS_CLASS, RDFS_SUBCLASS_OF, SH, SH_VIOLATION, sh } from './vocabulary.js';
+import { RDF_FIRST, RDF_NIL, RDF_REST, RDF_TYPE, RDFS_CLASS, RDFS_SUBCLASS_OF, SH, SH_VIOLATION, sh, XSD_BOOLEAN } from './vocabulary.js';
 
 /** The targets of a shape (term ids). */
 export interface ShapeTargets {
@@ -176,7 +176,8 @@ export class ShapesGraph {
 
   private isTrue(node: number): boolean {
     const lit = this.terms.literal(node);
-    return lit !== undefined && (lit.value === 'true' || lit.value === '1') && lit.datatype.value.endsWith('#boolean');
+    // (only the literal true: "1"^^xsd:boolean does not turn a parameter on, see the W3C test uniqueLang-002)
+    return lit !== undefined && lit.value === 'true' && lit.datatype.value === XSD_BOOLEAN;
   }
 
   private read(node: number): Shape {
@@ -308,16 +309,21 @@ export class ShapesGraph {
     const text = this.terms.literal(textNode)?.value;
     if (text === undefined) throw new ShaclShapeError('a SPARQL query of a shape must be a literal');
     const prefixes = new Map<string, string>();
-    for (const ontology of this.graph.objects(owner, this.id('prefixes'))) {
+    // the declarations of the sh:prefixes values and of the ontologies they import (owl:imports)
+    const ontologies = this.graph.objects(owner, this.id('prefixes'));
+    const imports = this.terms.iri('http://www.w3.org/2002/07/owl#imports');
+    for (let i = 0; i < ontologies.length; i++) {
+      const ontology = ontologies[i]!;
       this.structure.add(ontology);
+      for (const imported of this.graph.objects(ontology, imports)) if (!ontologies.includes(imported)) ontologies.push(imported);
       for (const declaration of this.graph.objects(ontology, this.id('declare'))) {
         const prefix = this.terms.literal(this.graph.object(declaration, this.id('prefix')))?.value;
         const namespaceNode = this.graph.object(declaration, this.id('namespace'));
         if (prefix === undefined || namespaceNode < 0) throw new ShaclShapeError('a prefix declaration (sh:declare) lacks sh:prefix or sh:namespace');
         const namespace = this.terms.term(namespaceNode).value;
-        const known = prefixes.get(prefix);
+        const known = prefixes.get(`${prefix}:`);
         if (known !== undefined && known !== namespace) throw new ShaclShapeError(`prefix ${prefix}: is declared with two namespaces`);
-        prefixes.set(prefix, namespace);
+        prefixes.set(`${prefix}:`, namespace);
       }
     }
     return { text, prefixes };
@@ -379,7 +385,7 @@ export class ShapesGraph {
       const validator = (property ? c.propertyValidator : c.nodeValidator) ?? (c.validator?.ask === true ? c.validator : undefined);
       if (validator === undefined) continue;
       // one constraint per combination of parameter values
-      let combinations: Map<string, number>[] = [new Map()];
+      let combinations: Map<string, number>[] = [new Map<string, number>()];
       c.parameters.forEach((p, i) => {
         const vs = valueLists[i]!;
         if (vs.length === 0) return;
