@@ -29,6 +29,7 @@ import { answerByteSink, answerWriterSink } from '../server/answer-output.js';
 import { type Explanation, type ExplanationOptions } from '../server/explanation.js';
 import { AnswerChannel } from './answer-channel.js';
 import { Interrupter } from '../model/control.js';
+import { checkValidationOptions, type ValidationOptions, type ValidationReport } from '../server/shacl-report.js';
 import { monitored, ProgressMonitor, type ProgressOptions, type ProgressSample } from './progress.js';
 import { eagerQuadStream, failedQuadStream, lazyQuadStream, type PatternTerm, type QuadStream, type Releasable, type SnapshotDataset, snapshotDataset } from './rdfjs-source.js';
 
@@ -398,6 +399,35 @@ export class DataStoreConnection extends ConnectionBase {
     const parts: string[] = [];
     await this.exportData((chunk) => void parts.push(chunk), mediaType, parameters, options);
     return parts.join('');
+  }
+
+  /**
+   * Validates a data graph of the store (option `dataGraph`: a named graph's IRI; the default
+   * graph when absent) against the SHACL shapes of a graph of the store (`shapesGraph`,
+   * likewise), reading explicit and derived facts (`factDomain: 'all'`, the default) or the
+   * explicit ones only. SHACL Core and SHACL-SPARQL (see docs/shacl.md). The role must be
+   * able to read both graphs, and every graph of the store when the shapes hold SHACL-SPARQL
+   * constraints (AccessDeniedError). Inside a read/write transaction it validates the
+   * transaction's state, reasoned.
+   * @throws BadRequestError for a bad option; ShaclShapeError for an ill-formed shape.
+   */
+  async validate(options: ValidationOptions = {}): Promise<ValidationReport> {
+    return this.guard('validate', () => {
+      checkValidationOptions(options);
+      return this.session.validate(options);
+    });
+  }
+
+  /**
+   * The report of {@link DataStoreConnection.validate} as RDF text in `mediaType` (Turtle,
+   * N-Triples, N-Quads, TriG, JSON-LD or RDF/XML, or their short names), written with the
+   * store's prefixes and `sh:`.
+   */
+  async validateToString(mediaType: string, options: ValidationOptions = {}): Promise<string> {
+    return this.guard('validateToString', () => {
+      checkValidationOptions(options);
+      return this.session.validateAsText(options, mediaType);
+    });
   }
 
   /**

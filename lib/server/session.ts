@@ -31,6 +31,9 @@ import { type ImportOptions, type ImportSource, importInto, type UpdateType } fr
 import type { Server } from './server.js';
 import { QuadReader } from './quad-reader.js';
 import type { BoundParameters } from '../sparql/types.js';
+import { commitValidationOf } from './shacl-commit-options.js';
+import { mayReadGraphs, ShaclViolationError, type ValidationOptions, type ValidationReport } from './shacl-report.js';
+import { reportMediaType, reportText } from './shacl-report-output.js';
 
 export type { AnswerSink, QueryAnswer, QueryOptions } from '../sparql/query.js';
 export type { QueryTerm } from '../sparql/query-terms.js';
@@ -228,10 +231,22 @@ export class StoreSession {
     else this.store.rollback(t.tx);
   }
 
-  /** Reasons, runs the commit procedure and publishes `tx`; the commit acts for the store, not the role. */
+  /**
+   * Reasons, runs the commit procedure and publishes `tx`; the commit acts for the store, not
+   * the role. A commit refused by SHACL validation tells its report only to a role that may
+   * read the graphs it is about.
+   */
   private async publish(tx: WriteTransaction): Promise<void> {
     tx.access = undefined;
-    await this.store.commit(tx, this.interrupter);
+    const catalogue = tx.catalogue;
+    try {
+      await this.store.commit(tx, this.interrupter);
+    } catch (e) {
+      if (e instanceof ShaclViolationError && e.report !== undefined && !mayReadGraphs(this.access(catalogue), commitValidationOf(this.store.parameters) ?? {})) {
+        throw new ShaclViolationError(e.report, false);
+      }
+      throw e;
+    }
   }
 
   /** Fails when a transaction is open (for the non-transactional operations). */
@@ -317,6 +332,30 @@ export class StoreSession {
       this.store.rollbackTo(tx, sp);
       throw e;
     }
+  }
+
+  // ---- SHACL ----
+
+  /**
+   * Validates the store's data graph against the shapes of its shapes graph (see
+   * DataStoreConnection.validate), as the role may: it must read both graphs (and every graph
+   * when the shapes hold SHACL-SPARQL constraints).
+   */
+  async validate(options: ValidationOptions): Promise<ValidationReport> {
+    // the shacl layer loads with the first validation, not when quadlog is imported
+    const { checkValidationAccess, reportInTerms, validateState } = await import('./shacl-validation.js');
+    const dictionary = this.store.facts.dictionary;
+    return this.read(async (state) => {
+      checkValidationAccess(this.access(state.catalogue), state, dictionary, options);
+      return reportInTerms(await validateState(state, dictionary, options, this.interrupter), dictionary);
+    });
+  }
+
+  /** The report of {@link StoreSession.validate} as RDF text of `mediaType`, with the store's prefixes. */
+  async validateAsText(options: ValidationOptions, mediaType: string): Promise<string> {
+    reportMediaType(mediaType);
+    const report = await this.validate(options);
+    return reportText(report, mediaType, await this.getPrefixes());
   }
 
   // ---- import and export ----
