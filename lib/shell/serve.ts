@@ -317,7 +317,9 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       if (options.imports !== undefined) throw new Error(`--import needs the writer: this node is a replica (the writer is ${server.replicationStatus().writerId ?? 'unknown'})`);
     } else if (rolesFromDirectory) {
       if (options.imports !== undefined) {
-        throw new Error(`--import on ${server.persistenceDescription ?? 'a server directory'} that already holds a server needs --role and --password (or QUADLOG_ROLE and QUADLOG_PASSWORD): the files are imported as that role, one of the roles there`);
+        const where = server.serverDirectory !== undefined ? 'a server directory' : (server.persistenceDescription ?? 'a server directory');
+        const roles = server.serverDirectory !== undefined ? `the roles in ${server.serverDirectory}` : 'the roles there';
+        throw new Error(`--import on ${where} that already holds a server needs --role and --password (or QUADLOG_ROLE and QUADLOG_PASSWORD): the files are imported as that role, one of ${roles}`);
       }
       if (options.demo && !server.dataStoreNames().includes(DEMO_STORE)) {
         process.stderr.write(`quadlog serve: ${server.persistenceDescription ?? 'the server directory'} holds no data store '${DEMO_STORE}': it is created again only as a role (--role and --password), or not at all with --no-demo\n`);
