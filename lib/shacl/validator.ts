@@ -41,6 +41,7 @@ export class Validation {
   private readonly conformance = new Map<number, Map<number, boolean>>();
   private readonly checking = new Set<string>();
   private readonly superclasses = new Map<number, ReadonlySet<number>>();
+  private readonly instances = new Map<number, ReadonlySet<number>>();
   private readonly rdfType: number;
   private readonly subClassOf: number;
 
@@ -85,7 +86,10 @@ export class Validation {
   }
 
   /** The focus nodes of a shape's targets. */
-  targetsOf(shape: Shape): number[] {
+  targetsOf(shape: Shape): readonly number[] {
+    const t = shape.targets;
+    // the common case: one class and nothing else
+    if (t.classes.length === 1 && t.nodes.length === 0 && t.subjectsOf.length === 0 && t.objectsOf.length === 0) return [...this.instancesOf(t.classes[0]!)];
     const out = new Set<number>(shape.targets.nodes);
     for (const c of shape.targets.classes) for (const n of this.instancesOf(c)) out.add(n);
     for (const p of shape.targets.subjectsOf) this.data.forEachWithPredicate(p, (s) => void out.add(s));
@@ -100,8 +104,11 @@ export class Validation {
   }
 
   /** The SHACL instances of a class in the data graph (rdf:type of it or of a subclass). */
-  private instancesOf(cls: number): Set<number> {
+  private instancesOf(cls: number): ReadonlySet<number> {
+    const known = this.instances.get(cls);
+    if (known !== undefined) return known;
     const out = new Set<number>();
+    this.instances.set(cls, out);
     const classes = new Set<number>([cls]);
     const stack = [cls];
     while (stack.length > 0) {
@@ -162,7 +169,11 @@ export class Validation {
 
   /** The value nodes of a shape at a focus node. */
   valueNodes(shape: Shape, focus: number): number[] {
-    return shape.path === undefined ? [focus] : [...pathValues(this.data, shape.path, focus)];
+    const path = shape.path;
+    if (path === undefined) return [focus];
+    // (the objects of one subject and predicate are distinct: no set needed)
+    if (path.kind === 'predicate') return this.data.objects(focus, path.predicate);
+    return [...pathValues(this.data, path, focus)];
   }
 
   /** Validates `focus` against a shape; results go to `out` (or, with null, stops at the first). Returns whether it conforms. */
