@@ -32,7 +32,7 @@ import { Agent, request } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { gunzipSync } from 'node:zlib';
-import { Cluster, CLUSTER_AUTH, header, MIN_VERSION_HEADER, VERSION_HEADER, waitFor, type ClusterNode } from '../spec/helpers/cluster.js';
+import { Cluster, CLUSTER_AUTH, ConditionFailed, header, MIN_VERSION_HEADER, VERSION_HEADER, waitFor, type ClusterNode } from '../spec/helpers/cluster.js';
 import { startPostgres } from '../spec/helpers/postgres.js';
 import { LUBM } from '../spec/helpers/test-data.js';
 import { table } from './lib/harness.js';
@@ -95,6 +95,9 @@ function get(agent: Agent, url: string, headers: Record<string, string>, keep = 
   });
 }
 
+/** The Accept header of the mix: CSV for SELECT, JSON for ASK, N-Triples for CONSTRUCT and DESCRIBE. */
+const ACCEPT = 'text/csv, application/sparql-results+json;q=0.9, application/n-triples;q=0.8';
+
 const queryUrl = (node: ClusterNode, text: string): string => `${node.url}/datastores/${STORE}/sparql?query=${encodeURIComponent(PREFIXES + text)}`;
 
 /** Loads LUBM(1) and the mix's named graph on the writer; waits until every node shows them. */
@@ -108,7 +111,19 @@ async function load(cluster: Cluster, writer: ClusterNode): Promise<number> {
   if (filled.status >= 300) throw new Error(`filling the named graph: ${filled.status} ${filled.body}`);
   const count = 'SELECT (COUNT(*) AS ?n) WHERE { { ?s ?p ?o } UNION { GRAPH ?g { ?s ?p ?o } } }';
   const expected = (await writer.query(STORE, count)).body;
-  for (const node of cluster.alive()) await waitFor(`${node.id} to hold LUBM(1)`, async () => (await node.query(STORE, count)).body === expected, 600_000, 500);
+  for (const node of cluster.alive()) {
+    await waitFor(
+      `${node.id} to hold LUBM(1)`,
+      async () => {
+        if (!node.alive) throw new ConditionFailed(`${node.id} exited (${JSON.stringify(node.exit)}): ${node.stderr().slice(-2000)}`);
+        const answer = await node.query(STORE, count);
+        if (answer.body !== expected) throw new Error(`${node.id} answered ${answer.status} ${answer.error ?? answer.body.replace(/\s+/g, ' ').slice(0, 200)}, the writer ${expected.replace(/\s+/g, ' ')}`);
+        return true;
+      },
+      600_000,
+      500,
+    );
+  }
   return Number(expected.trim().split(/\r?\n/)[1]);
 }
 
@@ -117,7 +132,7 @@ async function checkAnswers(nodes: readonly ClusterNode[]): Promise<string[]> {
   const agent = new Agent({ keepAlive: true });
   const problems: string[] = [];
   for (const q of MIX) {
-    const answers = await Promise.all(nodes.map((n) => get(agent, queryUrl(n, q.text), { accept: 'text/csv' }, true)));
+    const answers = await Promise.all(nodes.map((n) => get(agent, queryUrl(n, q.text), { accept: ACCEPT }, true)));
     const canonical = answers.map((a) => `${a.status}\n${a.body.split(/\r?\n/).sort().join('\n')}`);
     if (answers[0]!.status !== 200) problems.push(`${q.name}: status ${answers[0]!.status}: ${answers[0]!.body.slice(0, 200)}`);
     if (canonical.some((c) => c !== canonical[0])) problems.push(`${q.name}: the nodes' answers differ`);
@@ -141,7 +156,7 @@ async function throughput(nodes: readonly ClusterNode[], clients: number, second
         const q = MIX[i++ % MIX.length]!;
         const node = nodes[turn++ % nodes.length]!;
         try {
-          const answer = await get(agent, queryUrl(node, q.text), { accept: 'text/csv' });
+          const answer = await get(agent, queryUrl(node, q.text), { accept: ACCEPT });
           if (answer.status === 200) done++;
           else errors++;
         } catch {
@@ -173,14 +188,14 @@ async function lag(writer: ClusterNode, replicas: readonly ClusterNode[], commit
     const ask = `ASK { <urn:lag:${k}> <urn:lag:p> ${i} }`;
     await Promise.all(
       replicas.map(async (replica) => {
-        const read = await get(agent, queryUrl(replica, ask), { accept: 'text/csv', [MIN_VERSION_HEADER]: version }, true);
+        const read = await get(agent, queryUrl(replica, ask), { accept: ACCEPT, [MIN_VERSION_HEADER]: version }, true);
         const took = performance.now() - acknowledged;
         if (read.status !== 200 || !read.body.includes('true')) errors.push(`commit ${i} on ${replica.id}: ${read.status} ${read.body.slice(0, 200)}`);
         else lags.push(took);
       }),
     );
     const before = performance.now();
-    await get(agent, queryUrl(replicas[i % replicas.length]!, ask), { accept: 'text/csv' });
+    await get(agent, queryUrl(replicas[i % replicas.length]!, ask), { accept: ACCEPT });
     roundTrip.push(performance.now() - before);
   }
   agent.destroy();
@@ -245,8 +260,8 @@ async function main(): Promise<void> {
     if (options.parts.has('throughput')) {
       problems.push(...(await checkAnswers([writer, ...replicas])));
       const sets: Array<readonly ClusterNode[]> = [[writer], [writer, replicas[0]!], [writer, ...replicas]];
-      // warm-up: every node runs the mix once or more
-      await throughput([writer, ...replicas], options.clients, 5);
+      // warm-up: every node runs the mix several times
+      await throughput([writer, ...replicas], options.clients, Math.max(10, options.duration));
       const rates: number[][] = sets.map(() => []);
       let errors = 0;
       for (let round = 0; round < options.rounds; round++) {
@@ -258,7 +273,7 @@ async function main(): Promise<void> {
       }
       if (errors > 0) problems.push(`${errors} queries failed during the throughput runs`);
       const one = median(rates[0]!);
-      console.log(`\nread throughput: the query mix (${MIX.length} queries, CSV), ${options.clients} clients round-robin, ${options.rounds} rounds of ${options.duration} s`);
+      console.log(`\nread throughput: the query mix (${MIX.length} queries), ${options.clients} clients round-robin, ${options.rounds} rounds of ${options.duration} s`);
       console.log(table(['processes', 'queries/s (median)', 'rounds', 'scaling'], sets.map((set, s) => [String(set.length), median(rates[s]!).toFixed(1), rates[s]!.map((r) => r.toFixed(1)).join(' '), (median(rates[s]!) / one).toFixed(2)])));
     }
     if (options.parts.has('lag')) {
