@@ -43,6 +43,7 @@ const PATH_MAP: ReadonlyArray<[string, string[], 'B'?]> = [
   ['/datastores/:ds/tupletables/:table', ['GET', 'POST', 'DELETE']],
   ['/health', ['GET']],
   ['/password', ['PUT']],
+  ['/replication', ['GET']],
   ['/requests', ['GET'], 'B'],
   ['/requests/:request', ['GET', 'DELETE'], 'B'],
   ['/roles', ['GET']],
