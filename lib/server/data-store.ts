@@ -36,6 +36,7 @@ import type { Catalogue } from '../storage/catalogue.js';
 import { CommitFeed, type CommitRecord, type CommitSubscription, type CommitSubscriptionOptions } from './commit-feed.js';
 import { deltaQueriesOf, type DeltaQueryRegistry } from './delta-queries.js';
 import { commitValidationOf, type CommitValidation } from './shacl-commit-options.js';
+import { validateCommit } from './shacl-commit.js';
 import type { ValidationOptions } from './shacl-report.js';
 import { bindParameters } from '../sparql/bound-parameters.js';
 import type { BoundParameters } from '../sparql/types.js';
@@ -246,9 +247,8 @@ export class DataStore {
   /** What a commit validates with SHACL (`shacl-validation-on-commit=on`), or undefined. */
   private readonly shaclOnCommit: ValidationOptions | undefined;
 
-  /** Validates the result of `tx` with SHACL (shacl-commit.ts, loaded on first use); throws ShaclViolationError when it does not conform. */
+  /** Validates the result of `tx` with SHACL (shacl-commit.ts); throws ShaclViolationError when it does not conform. */
   private async validateCommit(tx: WriteTransaction, interrupter: Interrupter): Promise<void> {
-    const { validateCommit } = await import('./shacl-commit.js');
     this.lastCommitValidation = await validateCommit(this.shaclOnCommit!, tx, this.facts.dictionary, this.reasoner.changeLog(tx).changes(EXPLICIT | DERIVED), interrupter);
   }
 

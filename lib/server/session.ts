@@ -34,6 +34,7 @@ import type { BoundParameters } from '../sparql/types.js';
 import { commitValidationOf } from './shacl-commit-options.js';
 import { mayReadGraphs, ShaclViolationError, type ValidationOptions, type ValidationReport } from './shacl-report.js';
 import { reportMediaType, reportText } from './shacl-report-output.js';
+import { checkValidationAccess, reportInTerms, validateState } from './shacl-validation.js';
 
 export type { AnswerSink, QueryAnswer, QueryOptions } from '../sparql/query.js';
 export type { QueryTerm } from '../sparql/query-terms.js';
@@ -342,8 +343,6 @@ export class StoreSession {
    * when the shapes hold SHACL-SPARQL constraints).
    */
   async validate(options: ValidationOptions): Promise<ValidationReport> {
-    // the shacl layer loads with the first validation, not when quadlog is imported
-    const { checkValidationAccess, reportInTerms, validateState } = await import('./shacl-validation.js');
     const dictionary = this.store.facts.dictionary;
     return this.read(async (state) => {
       checkValidationAccess(this.access(state.catalogue), state, dictionary, options);

@@ -18,6 +18,9 @@ import { reportQuads, validate, type ShaclDataSelection, type ShaclPath, type Sh
 import { QuadReader } from './quad-reader.js';
 import { checkGraphRead, SH, type ValidationOptions, type ValidationReport, type ValidationResult } from './shacl-report.js';
 
+/** A term id no term has (the largest 32-bit id). */
+const NO_TERM = 0x7fffffff;
+
 /** A graph of a selection: its term id, `default`, or `absent` for a named graph the store has no term for (an empty graph). */
 type ResolvedGraph = number | 'default' | 'absent';
 
@@ -63,8 +66,9 @@ export function selectionOf(state: StoreState, dictionary: TermDictionary, optio
   return {
     state,
     dictionary,
-    // a named graph the store has no term for holds no facts: an id no fact has stands for it
-    dataGraph: data === 'absent' ? -1 : data,
+    // a named graph the store has no term for holds no facts: an id no term has stands for it
+    // (not -1, which is the storage's wildcard)
+    dataGraph: data === 'absent' ? NO_TERM : data,
     shapesGraph: shapes,
     factDomain: options.factDomain ?? 'all',
   };
