@@ -35,6 +35,7 @@ import { handlePrefixes } from './resources/prefixes.js';
 import { handleMembers, handleMemberships, handlePassword, handlePrivileges, handleRole, handleRoles } from './resources/roles.js';
 
 import { handleHealth, handleReplication, handleServer } from './resources/server.js';
+import { handleShacl } from './resources/shacl.js';
 import { handleSparql } from './resources/sparql.js';
 import { handleTransaction } from './resources/transaction.js';
 import { FORM_TYPE } from './negotiation.js';
@@ -95,6 +96,7 @@ export const ROUTES: readonly Route[] = [
   { path: '/datastores/:ds/datasources/:source/tables/:table/data', methods: ['GET'], handler: handleDataSourceTableData },
   { path: '/datastores/:ds/explanation', methods: ['GET'], handler: handleExplanation },
   { path: '/datastores/:ds/prefixes', methods: ['GET', 'PUT', 'PATCH'], handler: handlePrefixes },
+  { path: '/datastores/:ds/shacl', methods: ['GET'], handler: handleShacl },
   { path: '/datastores/:ds/sparql', methods: ['GET', 'POST'], handler: handleSparql },
   { path: '/datastores/:ds/stats', methods: ['GET', 'PUT'], handler: handleStatistics },
   { path: '/datastores/:ds/stats/:stats', methods: ['GET', 'PUT', 'POST', 'DELETE'], handler: handleStatistic },

@@ -19,7 +19,11 @@ export function reportMediaType(mediaType: string): string {
   return type;
 }
 
-/** The report's quads as text of `mediaType`, abbreviated with `prefixes` (name with colon → IRI) and `sh:`. */
+/**
+ * The quads of a validation report as text of `mediaType` (an RDF media type or its short
+ * name), abbreviated with `prefixes` (name with colon → IRI) and `sh:`.
+ * @throws BadRequestError for a media type that is not an RDF format.
+ */
 export function reportText(report: ValidationReport, mediaType: string, prefixes: ReadonlyMap<string, string>): string {
   const type = reportMediaType(mediaType);
   const dictionary = new TermDictionary();

@@ -36,6 +36,7 @@ const PATH_MAP: ReadonlyArray<[string, string[], 'B'?]> = [
   ['/datastores/:ds/datasources/:source/tables/:table/data', ['GET']],
   ['/datastores/:ds/explanation', ['GET']],
   ['/datastores/:ds/prefixes', ['GET', 'PUT', 'PATCH']],
+  ['/datastores/:ds/shacl', ['GET']],
   ['/datastores/:ds/sparql', ['GET', 'POST']],
   ['/datastores/:ds/stats', ['GET', 'PUT']],
   ['/datastores/:ds/stats/:stats', ['GET', 'PUT', 'POST', 'DELETE']],
