@@ -181,13 +181,14 @@ export class DataStore {
 
   /**
    * Called before every write transaction and catalogue change a caller starts (not the
-   * store's own replay); throws to refuse it (a replica refuses writes: `ReplicaWriteError`).
+   * store's own replay), with the caller's lock timeout; throws (or rejects) to refuse it (a
+   * replica refuses writes: `ReplicaWriteError`), and may wait (a writer still catching up).
    */
-  writeGuard: (() => void) | undefined = undefined;
+  writeGuard: ((timeoutMs: number) => void | Promise<void>) | undefined = undefined;
 
   /** Starts the read/write transaction (refused by {@link DataStore.writeGuard}). */
-  beginWrite(timeoutMs: number): Promise<WriteTransaction> {
-    this.writeGuard?.();
+  async beginWrite(timeoutMs: number): Promise<WriteTransaction> {
+    await this.writeGuard?.(timeoutMs);
     return this.facts.beginWrite(timeoutMs);
   }
 
@@ -320,7 +321,7 @@ export class DataStore {
    * (also to the commit feed).
    */
   private async alterCatalogue(timeoutMs: number, change: (catalogue: Catalogue) => Catalogue): Promise<void> {
-    this.writeGuard?.();
+    await this.writeGuard?.(timeoutMs);
     // a new store's files are waited for before the lock is taken
     if (this.persistence) await this.persistence.files;
     const tx = await this.facts.beginWrite(timeoutMs);

@@ -101,6 +101,8 @@ export class Replication implements LogContext {
   private roleNow: ReplicationRole = 'replica';
   /** Whether the writer has caught up since it took the lease (writes are refused until then). */
   private ready = false;
+  /** Writes waiting for the node to be ready (see {@link Replication.awaitWritable}). */
+  private readonly readyWaiters: Array<() => void> = [];
   private termNow = 0;
   private writer: { id: string | undefined; url: string | undefined } = { id: undefined, url: undefined };
   private lastRenewal = 0;
@@ -161,6 +163,31 @@ export class Replication implements LogContext {
     return this.termNow;
   }
 
+  /**
+   * Resolves once the node accepts writes. A node that holds the lease but is still catching
+   * up with the log (just after it took over) is waited for, at most `timeoutMs`.
+   * @throws ReplicaWriteError when the node does not accept writes by then (naming the writer).
+   */
+  async awaitWritable(timeoutMs: number): Promise<void> {
+    if (this.writable) return;
+    if (this.roleNow === 'writer' && !this.closed) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, timeoutMs);
+        this.readyWaiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    this.checkWritable();
+  }
+
+  /** Sets whether the node is ready for writes, and wakes the writes waiting for it (either way). */
+  private setReady(ready: boolean): void {
+    this.ready = ready;
+    for (const wake of this.readyWaiters.splice(0)) wake();
+  }
+
   /** @throws ReplicaWriteError when this node does not accept writes (naming the writer). */
   checkWritable(): void {
     if (this.writable) return;
@@ -193,7 +220,7 @@ export class Replication implements LogContext {
   async start(server: ReplicatedServer, generation: number): Promise<void> {
     this.server = server;
     this.generation = generation;
-    if (this.roleNow === 'writer') this.ready = true;
+    if (this.roleNow === 'writer') this.setReady(true);
     const lease = this.settings.leaseTimeMs;
     this.timers.push(setInterval(() => void this.tick(), Math.max(30, Math.floor(lease / 3))));
     this.timers.push(setInterval(() => this.wake(), Math.min(1000, Math.max(20, Math.floor(lease / 6)))));
@@ -259,7 +286,7 @@ export class Replication implements LogContext {
   private stepDown(): void {
     if (this.roleNow !== 'writer') return;
     this.roleNow = 'replica';
-    this.ready = false;
+    this.setReady(false);
   }
 
   /** Takes an expired lease: term + 1, then catches up before accepting writes. */
@@ -274,7 +301,7 @@ export class Replication implements LogContext {
     // the whole log up to now: the old writer can append nothing more (its term is past)
     this.generation = -1;
     await this.pollNow();
-    if (this.roleNow === 'writer' && this.termNow === term) this.ready = true;
+    if (this.roleNow === 'writer' && this.termNow === term) this.setReady(true);
   }
 
   private async heartbeat(): Promise<void> {
@@ -405,6 +432,7 @@ export class Replication implements LogContext {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.setReady(false);
     for (const t of this.timers) clearInterval(t);
     await this.polling?.catch(() => undefined);
     await this.listening?.catch(() => undefined);

@@ -26,6 +26,22 @@ import type { RecoveryEvent } from './recovery.js';
 import type { LogFileIO } from '../persistence/log.js';
 import type { AccessFor } from './delta-queries.js';
 import { storeAccess } from './fact-access.js';
+import { createRequire } from 'node:module';
+import { loadedAsCommonJS } from '../sparql/lazy-load.js';
+
+// The persistence code loads only for a persistent server: by import() under ES modules, by
+// require where lib/ itself was loaded as CommonJS (a test runner's transpiler), so that its
+// errors are instances of the same classes as everyone else's (an error class of a second copy
+// of model/errors.ts would not map to its HTTP status).
+/** The server directory's code. */
+function loadFilePersistence(): Promise<typeof import('./server-persistence.js')> {
+  return loadedAsCommonJS ? Promise.resolve(createRequire(import.meta.url)('./server-persistence.js') as typeof import('./server-persistence.js')) : import('./server-persistence.js');
+}
+
+/** The PostgreSQL persistence and replication code. */
+function loadPgPersistence(): Promise<typeof import('./pg-server-persistence.js')> {
+  return loadedAsCommonJS ? Promise.resolve(createRequire(import.meta.url)('./pg-server-persistence.js') as typeof import('./pg-server-persistence.js')) : import('./pg-server-persistence.js');
+}
 
 /** How every store's SPARQL LOAD reads an IRI: the importer, which the data store does not import. */
 const loadInto: IriLoader = (store, tx, iri, graph, interrupter) => loadIri({ store, tx, interrupter }, iri, graph);
@@ -186,11 +202,11 @@ export class Server implements AsyncDisposable {
     const server = new Server(url, options);
     registry.set(url, server);
     try {
-      // the persistence code loads only for a persistent server
+      // the persistence code loads only for a persistent server (see loadFilePersistence)
       let files: ServerStorage | undefined;
       let generation = 0;
-      if (persistence?.kind === 'file') files = await (await import('./server-persistence.js')).ServerFiles.open(persistence.directory, { ...persistence.settings, wrapLogIO: options.wrapLogIO });
-      else if (persistence?.kind === 'postgresql') files = server.replicated = await (await import('./pg-server-persistence.js')).PgServerStorage.open(persistence.settings);
+      if (persistence?.kind === 'file') files = await (await loadFilePersistence()).ServerFiles.open(persistence.directory, { ...persistence.settings, wrapLogIO: options.wrapLogIO });
+      else if (persistence?.kind === 'postgresql') files = server.replicated = await (await loadPgPersistence()).PgServerStorage.open(persistence.settings);
       const where = files?.description ?? '';
       try {
         let saved: Awaited<ReturnType<ServerStorage['readRoles']>>;
@@ -313,7 +329,8 @@ export class Server implements AsyncDisposable {
     // the store's delta queries are kept with its files (in a server directory; not in PostgreSQL)
     if (this.replicated) {
       const replication = this.replicated.replication;
-      store.writeGuard = () => replication.checkWritable();
+      // a writer that has just taken over is waited for while it catches up (within the lock timeout)
+      store.writeGuard = (timeoutMs) => replication.awaitWritable(timeoutMs);
     } else {
       store.deltaQueries.persistTo(
         files.then((f) => {
