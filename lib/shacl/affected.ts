@@ -7,13 +7,18 @@
  * focus node itself (its targets: rdf:type, the predicates of sh:targetSubjectsOf and
  * sh:targetObjectsOf; sh:equals and its kin) and the nodes the shapes' paths reach from it,
  * through nested shapes (sh:node, sh:property, sh:and … applied to value nodes), where
- * sh:class reads rdf:type and sh:closed reads every triple. A changed triple is read only at
- * its subject or its object, so the affected focus nodes are among the nodes from which the
- * ends of a changed triple are reached by following the shapes' path predicates (in their
- * direction) at most as many steps as the shapes can take (unbounded with `*`, `+` or
- * recursive shapes). A path that existed only before the change passes through a removed
- * triple whose end nearer the focus node is reached by triples that are still there, so the
- * walk is made backwards in the state after the change (the selection's state must be it).
+ * sh:class reads rdf:type and sh:closed reads every triple. The affected focus nodes are found
+ * backwards from where a changed triple is read: the shapes become an automaton whose states
+ * are the places of an evaluation (a shape's focus node, each step of its path, its value
+ * nodes, the shapes nested there), each knowing which triples it reads (a step forwards reads
+ * the triples of its predicate at their subject, a step backwards at their object, sh:class
+ * rdf:type at the subject, sh:closed every triple at the subject), and the walk goes from
+ * each changed triple's end in each state that reads it back through the transitions (a
+ * path's predicate followed the other way, or into the shape the value nodes came from) to
+ * the focus nodes of targeted shapes; both ends of every changed triple are affected too (its
+ * targets may have changed). A path that existed only before the change passes through a
+ * removed triple whose end nearer the focus node is reached by triples that are still there,
+ * so the walk reads the state after the change (the selection's state must be it).
  *
  * 'all' when the change can alter the shapes themselves (a change in the shapes graph, or,
  * when it is the data graph too, to a node of a shape's structure, a triple with a SHACL
@@ -24,53 +29,140 @@
  */
 import type { TransactionChanges } from '../storage/change-log.js';
 import { DEFAULT_TRIPLES_ID, QUADS_ID } from '../storage/fact-store.js';
+import { ANY } from '../storage/tuple-table.js';
 import { ShaclShapeError } from './errors.js';
-import { pathSteps } from './paths.js';
-import type { ShaclDataSelection } from './types.js';
+import type { ShaclDataSelection, ShaclPath } from './types.js';
 import { Validation } from './validator.js';
 import { RDF_TYPE, RDFS_CLASS, RDFS_SUBCLASS_OF, SH } from './vocabulary.js';
 
-/** What the shapes read: the predicates their paths follow forwards and backwards, and the most steps from a focus node. */
-interface Reach {
-  readonly forward: Set<number>;
-  readonly backward: Set<number>;
-  depth: number;
-}
+/**
+ * The places of validation as an automaton: a state per point of a shape's evaluation (a
+ * shape's focus node, each step of its path, its value nodes), with transitions that follow a
+ * predicate forwards or backwards and empty ones (from value nodes into the shapes nested
+ * there). A node reached in any state is read there.
+ */
+class Places {
+  /** Incoming transitions by state: [from, predicate, direction (1 forwards, -1 backwards, 0 empty)], flattened. */
+  private readonly incoming: number[][] = [];
+  /** The entry state of each shape read. */
+  private readonly entries = new Map<number, number>();
+  /**
+   * Where triples are read, by predicate (ANY: every predicate): the states whose node is the
+   * subject of the triples read there (a step forwards, rdf:type for sh:class, sh:equals and
+   * its kin, sh:closed) and those whose node is the object (a step backwards).
+   */
+  readonly readsSubject = new Map<number, number[]>();
+  /** See {@link Places.readsSubject}. */
+  readonly readsObject = new Map<number, number[]>();
 
-/** The steps from a shape's focus node to its deepest evaluation node (Infinity when recursive or unbounded). */
-function shapeDepth(validation: Validation, node: number, reach: Reach, active: Set<number>, known: Map<number, number>): number {
-  const cached = known.get(node);
-  if (cached !== undefined) return cached;
-  if (active.has(node)) return Infinity;
-  active.add(node);
-  const shape = validation.shapes.shape(node);
-  const base = shape.path === undefined ? 0 : pathSteps(shape.path, reach.forward, reach.backward);
-  let nested = 0;
-  const visit = (n: number): void => void (nested = Math.max(nested, shapeDepth(validation, n, reach, active, known)));
-  for (const c of shape.constraints) {
-    switch (c.type) {
-      case 'not':
-      case 'node':
-      case 'property':
-        visit(c.shape);
-        break;
-      case 'and':
-      case 'or':
-      case 'xone':
-        c.shapes.forEach(visit);
-        break;
-      case 'qualified':
-        visit(c.shape);
-        for (const parent of validation.shapes.parentsOf(node)) for (const sibling of validation.shapes.propertiesOf(parent)) validation.shapes.qualifiedShapesOf(sibling).forEach(visit);
-        break;
-      default:
-        break;
+  /** The places of the shapes of a validation. */
+  constructor(private readonly validation: Validation) {}
+
+  private read(index: Map<number, number[]>, predicate: number, state: number): void {
+    let states = index.get(predicate);
+    if (states === undefined) index.set(predicate, (states = []));
+    states.push(state);
+  }
+
+  /** The number of states. */
+  get size(): number {
+    return this.incoming.length;
+  }
+
+  /** The incoming transitions of a state. */
+  into(state: number): readonly number[] {
+    return this.incoming[state]!;
+  }
+
+  private state(): number {
+    this.incoming.push([]);
+    return this.incoming.length - 1;
+  }
+
+  private edge(from: number, to: number, predicate: number, direction: number): void {
+    this.incoming[to]!.push(from, predicate, direction);
+    if (direction !== 0) this.read(direction > 0 ? this.readsSubject : this.readsObject, predicate, from);
+  }
+
+  /** The entry state of a shape (built on first use; recursive shapes loop back to it). */
+  entry(node: number): number {
+    const known = this.entries.get(node);
+    if (known !== undefined) return known;
+    const entry = this.state();
+    this.entries.set(node, entry);
+    const shape = this.validation.shapes.shape(node);
+    const values = shape.path === undefined ? entry : this.path(shape.path, entry, false);
+    const nest = (n: number): void => this.edge(values, this.entry(n), -1, 0);
+    for (const c of shape.constraints) {
+      switch (c.type) {
+        case 'class':
+          this.read(this.readsSubject, this.validation.terms.iri(RDF_TYPE), values);
+          break;
+        case 'closed':
+          this.read(this.readsSubject, ANY, values);
+          break;
+        case 'equals':
+        case 'disjoint':
+        case 'lessThan':
+        case 'lessThanOrEquals':
+          this.read(this.readsSubject, c.predicate, entry);
+          break;
+        case 'not':
+        case 'node':
+        case 'property':
+          nest(c.shape);
+          break;
+        case 'and':
+        case 'or':
+        case 'xone':
+          c.shapes.forEach(nest);
+          break;
+        case 'qualified':
+          nest(c.shape);
+          for (const parent of this.validation.shapes.parentsOf(node)) for (const sibling of this.validation.shapes.propertiesOf(parent)) this.validation.shapes.qualifiedShapesOf(sibling).forEach(nest);
+          break;
+        default:
+          break;
+      }
+    }
+    return entry;
+  }
+
+  /** The states of a path from `from`; returns the state of its value nodes. */
+  private path(path: ShaclPath, from: number, inverse: boolean): number {
+    switch (path.kind) {
+      case 'predicate': {
+        const to = this.state();
+        this.edge(from, to, path.predicate, inverse ? -1 : 1);
+        return to;
+      }
+      case 'inverse':
+        return this.path(path.path, from, !inverse);
+      case 'sequence': {
+        let at = from;
+        for (const p of inverse ? [...path.paths].reverse() : path.paths) at = this.path(p, at, inverse);
+        return at;
+      }
+      case 'alternative': {
+        const to = this.state();
+        for (const p of path.paths) this.edge(this.path(p, from, inverse), to, -1, 0);
+        return to;
+      }
+      case 'zeroOrOne': {
+        const to = this.path(path.path, from, inverse);
+        this.edge(from, to, -1, 0);
+        return to;
+      }
+      default: {
+        // (zero or more, one or more: a loop; the start is a place of evaluation either way)
+        const loop = this.state();
+        this.edge(from, loop, -1, 0);
+        const end = this.path(path.path, loop, inverse);
+        this.edge(end, loop, -1, 0);
+        return path.kind === 'zeroOrMore' ? loop : end;
+      }
     }
   }
-  active.delete(node);
-  const depth = base + nested;
-  known.set(node, depth);
-  return depth;
 }
 
 /** The changed triples of the data graph, as [s, p, o, …], or 'all' when the shapes graph changed. */
@@ -104,10 +196,10 @@ export function affectedFocusNodes(selection: ShaclDataSelection, changes: Trans
   const validation = new Validation(selection);
   if (validation.hasSparql()) return 'all';
   const terms = validation.terms;
-  const reach: Reach = { forward: new Set(), backward: new Set(), depth: 0 };
+  const places = new Places(validation);
+  const entries = new Set<number>();
   try {
-    const known = new Map<number, number>();
-    for (const node of validation.shapes.targetedShapes()) reach.depth = Math.max(reach.depth, shapeDepth(validation, node, reach, new Set(), known));
+    for (const node of validation.shapes.targetedShapes()) entries.add(places.entry(node));
   } catch (e) {
     if (e instanceof ShaclShapeError) return 'all';
     throw e;
@@ -126,21 +218,35 @@ export function affectedFocusNodes(selection: ShaclDataSelection, changes: Trans
     affected.add(s);
     affected.add(o);
   }
-  // backwards along the path predicates, as many steps as the shapes take
+  // backwards through the places: from each end of a changed triple in every state to the focus nodes of targeted shapes
   const data = validation.data;
-  let frontier = [...affected];
-  for (let step = 0; step < reach.depth && frontier.length > 0; step++) {
-    const next: number[] = [];
-    const add = (n: number): void => {
-      if (affected.has(n)) return;
-      affected.add(n);
-      next.push(n);
-    };
-    for (const x of frontier) {
-      for (const p of reach.forward) for (const n of data.subjects(p, x)) add(n);
-      for (const p of reach.backward) for (const n of data.objects(x, p)) add(n);
+  const seen: Set<number>[] = Array.from({ length: places.size }, () => new Set<number>());
+  const stack: number[] = [];
+  const visit = (state: number, node: number): void => {
+    const nodes = seen[state]!;
+    if (nodes.has(node)) return;
+    nodes.add(node);
+    stack.push(state, node);
+  };
+  for (let i = 0; i < triples.length; i += 3) {
+    const s = triples[i]!;
+    const p = triples[i + 1]!;
+    for (const state of places.readsSubject.get(p) ?? []) visit(state, s);
+    for (const state of places.readsSubject.get(ANY) ?? []) visit(state, s);
+    for (const state of places.readsObject.get(p) ?? []) visit(state, triples[i + 2]!);
+  }
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    const state = stack.pop()!;
+    if (entries.has(state)) affected.add(node);
+    const into = places.into(state);
+    for (let i = 0; i < into.length; i += 3) {
+      const from = into[i]!;
+      const direction = into[i + 2]!;
+      if (direction === 0) visit(from, node);
+      else if (direction > 0) for (const n of data.subjects(into[i + 1]!, node)) visit(from, n);
+      else for (const n of data.objects(node, into[i + 1]!)) visit(from, n);
     }
-    frontier = next;
   }
   return affected;
 }

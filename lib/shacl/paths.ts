@@ -102,23 +102,3 @@ function addPathValues(data: GraphReader, path: ShaclPath, node: number, inverse
     }
   }
 }
-
-/** The predicates a path reads forwards and backwards (into `forward` and `backward`), and the most steps it takes (Infinity for * and +). */
-export function pathSteps(path: ShaclPath, forward: Set<number>, backward: Set<number>, inverse = false): number {
-  switch (path.kind) {
-    case 'predicate':
-      (inverse ? backward : forward).add(path.predicate);
-      return 1;
-    case 'inverse':
-      return pathSteps(path.path, forward, backward, !inverse);
-    case 'alternative':
-      return Math.max(...path.paths.map((p) => pathSteps(p, forward, backward, inverse)));
-    case 'sequence':
-      return path.paths.reduce((n, p) => n + pathSteps(p, forward, backward, inverse), 0);
-    case 'zeroOrOne':
-      return pathSteps(path.path, forward, backward, inverse);
-    default:
-      pathSteps(path.path, forward, backward, inverse);
-      return Infinity;
-  }
-}

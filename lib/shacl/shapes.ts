@@ -183,7 +183,14 @@ export class ShapesGraph {
   private read(node: number): Shape {
     const g = this.graph;
     this.structure.add(node);
-    const values = (local: string): number[] => g.objects(node, this.id(local));
+    // every triple of the shape node, read once, by predicate
+    const byPredicate = new Map<number, number[]>();
+    for (let i = 0, out = g.outgoing(node); i < out.length; i += 2) {
+      const list = byPredicate.get(out[i]!);
+      if (list === undefined) byPredicate.set(out[i]!, [out[i + 1]!]);
+      else list.push(out[i + 1]!);
+    }
+    const values = (local: string): number[] => byPredicate.get(this.id(local)) ?? [];
     const pathNodes = values('path');
     if (pathNodes.length > 1) throw new ShaclShapeError(`shape ${this.describe(node)} has more than one sh:path`);
     const path = pathNodes.length === 1 ? readPath(g, this.terms, pathNodes[0]!) : undefined;
@@ -192,8 +199,8 @@ export class ShapesGraph {
     const severityNode = values('severity')[0];
     const severity = severityNode === undefined ? SH_VIOLATION : (this.terms.iriOf(severityNode) ?? SH_VIOLATION);
     const messages = values('message').map((m) => this.terms.literal(m)).filter((m): m is RDF.Literal => m !== undefined);
-    const type = this.terms.iri(RDF_TYPE);
-    const implicit = g.has(node, type, this.terms.iri(RDFS_CLASS)) && (g.has(node, type, this.id('NodeShape')) || g.has(node, type, this.id('PropertyShape')));
+    const types = byPredicate.get(this.terms.iri(RDF_TYPE)) ?? [];
+    const implicit = types.includes(this.terms.iri(RDFS_CLASS)) && (types.includes(this.id('NodeShape')) || types.includes(this.id('PropertyShape')));
     const targets: ShapeTargets = {
       nodes: values('targetNode'),
       classes: implicit ? [...values('targetClass'), node] : values('targetClass'),
@@ -201,7 +208,7 @@ export class ShapesGraph {
       objectsOf: values('targetObjectsOf'),
     };
     const constraints: Constraint[] = [];
-    for (const local of CORE_PARAMETERS) for (const v of values(local)) this.addCore(constraints, node, local, v, path !== undefined);
+    for (const local of CORE_PARAMETERS) for (const v of values(local)) this.addCore(constraints, node, local, v);
     const min = values('qualifiedMinCount');
     const max = values('qualifiedMaxCount');
     const disjoint = values('qualifiedValueShapesDisjoint').some((v) => this.isTrue(v));
@@ -221,7 +228,7 @@ export class ShapesGraph {
     for (let i = 0, out = this.graph.outgoing(node); i < out.length; i += 2) this.addPathStructure(out[i + 1]!);
   }
 
-  private addCore(out: Constraint[], shape: number, local: (typeof CORE_PARAMETERS)[number], v: number, property: boolean): void {
+  private addCore(out: Constraint[], shape: number, local: (typeof CORE_PARAMETERS)[number], v: number): void {
     const component = sh(`${local[0]!.toUpperCase()}${local.slice(1)}ConstraintComponent`);
     switch (local) {
       case 'class':
@@ -298,7 +305,6 @@ export class ShapesGraph {
         if (select.length !== 1) throw new ShaclShapeError('a SPARQL constraint must have exactly one sh:select');
         const messages = this.graph.objects(v, this.id('message')).map((m) => this.terms.literal(m)).filter((m): m is RDF.Literal => m !== undefined);
         out.push({ type: 'sparql', component: sh('SPARQLConstraintComponent'), constraint: v, query: this.sparqlText(v, select[0]!), messages });
-        void property;
         return;
       }
     }
