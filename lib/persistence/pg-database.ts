@@ -116,6 +116,12 @@ export class PgDatabase {
   private async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     let broken = false;
+    // a connection that breaks while the client is checked out emits 'error' on it (the query
+    // in flight fails with it): unhandled, that event would end the process
+    const lost = (): void => {
+      broken = true;
+    };
+    client.on('error', lost);
     try {
       await client.query('BEGIN');
       const result = await work(client);
@@ -127,6 +133,7 @@ export class PgDatabase {
       });
       throw e;
     } finally {
+      client.removeListener('error', lost);
       client.release(broken);
     }
   }
@@ -264,6 +271,12 @@ export class PgDatabase {
     try {
       // read in one transaction (REPEATABLE READ): parts of one snapshot, never of two
       const client = await this.pool.connect();
+      let broken = false;
+      // (see `transaction`: a broken connection must not end the process)
+      const lost = (): void => {
+        broken = true;
+      };
+      client.on('error', lost);
       try {
         await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
         const head = await client.query<{ version: string; parts: number }>(`SELECT version, parts FROM ${this.s}.snapshots WHERE store_id = $1`, [storeId]);
@@ -282,10 +295,13 @@ export class PgDatabase {
         const all = Buffer.concat(pieces);
         return { version: Number(row.version), bytes: new Uint8Array(all.buffer, all.byteOffset, all.length) };
       } catch (e) {
-        await client.query('ROLLBACK').catch(() => undefined);
+        await client.query('ROLLBACK').catch(() => {
+          broken = true;
+        });
         throw e;
       } finally {
-        client.release();
+        client.removeListener('error', lost);
+        client.release(broken);
       }
     } catch (e) {
       throw failure('cannot read a snapshot', e);
