@@ -346,7 +346,9 @@ describe('replication: three quadlog serve processes on one PostgreSQL database'
         const status = await waitFor(`${node.id}'s status to list both nodes and the store at version ${version}`, async () => {
           const s = await node.status();
           const own = s?.rows.find((r) => r.self && r.columns.DataStore === WORKLOAD_STORE);
-          return s !== undefined && s.rows.some((r) => r.nodeId === writer.id) && s.rows.some((r) => r.nodeId === replica.id) && Number(own?.columns.Version) >= version ? s : undefined;
+          // (a node started on port 0 records its URL once its endpoint listens: the rows name it from its next heartbeat on)
+          const urlsKnown = s !== undefined && s.rows.every((r) => r.self || r.url !== '');
+          return s !== undefined && urlsKnown && s.rows.some((r) => r.nodeId === writer.id) && s.rows.some((r) => r.nodeId === replica.id) && Number(own?.columns.Version) >= version ? s : undefined;
         }, DEADLINE_MS);
         expect(status.nodeId).to.equal(node.id);
         expect(status.role).to.equal(node === writer ? 'writer' : 'replica');
