@@ -368,6 +368,14 @@ export class HttpExchange implements Exchange {
     } finally {
       if (own) res.writeHead = writeHead;
       else delete (res as { writeHead?: unknown }).writeHead;
+      // a response written after `fn` (an import's answer) carries the version `fn` left
+      if (!res.headersSent) {
+        try {
+          res.setHeader('Quadlog-Version', String(connection.dataStoreVersion));
+        } catch {
+          // a deleted store or a closed connection: no version to report
+        }
+      }
     }
   }
 
