@@ -165,6 +165,9 @@ class Places {
   }
 }
 
+/** The places visited after which the walk gives up and answers 'all' (a few tens of milliseconds of walking). */
+const MAX_VISITS = 100_000;
+
 /** The changed triples of the data graph, as [s, p, o, …], or 'all' when the shapes graph changed. */
 function changedTriples(selection: ShaclDataSelection, changes: TransactionChanges): number[] | 'all' {
   const out: number[] = [];
@@ -222,10 +225,12 @@ export function affectedFocusNodes(selection: ShaclDataSelection, changes: Trans
   const data = validation.data;
   const seen: Set<number>[] = Array.from({ length: places.size }, () => new Set<number>());
   const stack: number[] = [];
+  let visits = 0;
   const visit = (state: number, node: number): void => {
     const nodes = seen[state]!;
     if (nodes.has(node)) return;
     nodes.add(node);
+    visits++;
     stack.push(state, node);
   };
   for (let i = 0; i < triples.length; i += 3) {
@@ -236,6 +241,8 @@ export function affectedFocusNodes(selection: ShaclDataSelection, changes: Trans
     for (const state of places.readsObject.get(p) ?? []) visit(state, triples[i + 2]!);
   }
   while (stack.length > 0) {
+    // a walk this long costs about as much as validating everything (and holds the event loop)
+    if (visits > MAX_VISITS) return 'all';
     const node = stack.pop()!;
     const state = stack.pop()!;
     if (entries.has(state)) affected.add(node);

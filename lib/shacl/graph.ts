@@ -9,6 +9,9 @@ import { DEFAULT_TRIPLES_ID, QUADS_ID } from '../storage/fact-store.js';
 import { TableCursor } from '../storage/table-cursor.js';
 import { ANY, DERIVED, EXPLICIT, type TableView, type TupleTable } from '../storage/tuple-table.js';
 
+/** A term id no term has, for a named graph the store has no id for (an empty graph). */
+const NO_GRAPH = 0x7fffffff;
+
 /** The status mask of a fact domain of SHACL ('explicit' or 'all'). */
 export function domainMask(domain: 'explicit' | 'all'): number {
   return domain === 'explicit' ? EXPLICIT : EXPLICIT | DERIVED;
@@ -27,7 +30,8 @@ export class GraphReader {
     const id = graph === 'default' ? DEFAULT_TRIPLES_ID : QUADS_ID;
     this.table = state.table(id);
     this.view = state.view(id);
-    this.graph = graph === 'default' ? ANY : graph;
+    // (a negative id is no graph's: the storage's wildcard must not stand for it)
+    this.graph = graph === 'default' ? ANY : graph < 0 ? NO_GRAPH : graph;
     this.pattern = new Int32Array(this.table.arity);
   }
 

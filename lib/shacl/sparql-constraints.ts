@@ -107,6 +107,15 @@ function boundOfPreBound(node: unknown, names: ReadonlySet<string>): unknown {
   return copy;
 }
 
+/** Messages with `{?name}` and `{$name}` replaced by the value of the variable (left as they are when it has none). */
+function fillMessages(messages: readonly RDF.Literal[], valueOf: (name: string) => RDF.Term | undefined): RDF.Literal[] {
+  return messages.map((m) => {
+    if (!m.value.includes('{')) return m;
+    const text = m.value.replace(/\{[?$]([A-Za-z0-9_]+)\}/g, (all, name: string) => valueOf(name)?.value ?? all);
+    return text === m.value ? m : m.language !== '' ? DataFactory.literal(text, m.language) : DataFactory.literal(text, m.datatype);
+  });
+}
+
 /** A compiled query: its algebra, whether it is ASK, and the variables it mentions. */
 interface Prepared {
   readonly algebra: Op;
@@ -223,7 +232,11 @@ export class SparqlRunner implements SparqlConstraints {
       const valueId = get('value');
       const pathId = get('path');
       const path: ShaclPath | undefined = pathId >= 0 && terms.isIri(pathId) ? { kind: 'predicate', predicate: pathId } : shape.path;
-      return report(valueId !== -1 ? this.storeId(valueId, validation) : fallbackValue, path, this.literalOf(get('message')), messages, constraint);
+      const valueOf = (name: string): RDF.Term | undefined => {
+        const id = get(name);
+        return id !== -1 ? this.queryTerms.termOf(id) : bound.get(name);
+      };
+      return report(valueId !== -1 ? this.storeId(valueId, validation) : fallbackValue, path, this.literalOf(get('message')), fillMessages(messages, valueOf), constraint);
     };
     if (c.type === 'sparql') {
       const prepared = this.prepare(c.query, shape.path, validation, []);
@@ -239,7 +252,7 @@ export class SparqlRunner implements SparqlConstraints {
         bound.set('value', terms.term(v));
         let conforming = false;
         this.run(prepared, bound, () => void (conforming = true));
-        if (!conforming && report(v, shape.path, undefined, c.validator.messages, undefined) && out === null) return false;
+        if (!conforming && report(v, shape.path, undefined, fillMessages(c.validator.messages, (name) => bound.get(name)), undefined) && out === null) return false;
       }
       return ok;
     }

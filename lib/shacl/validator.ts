@@ -75,8 +75,9 @@ export class Validation {
     for (const node of this.shapes.targetedShapes()) {
       const shape = this.shapes.shape(node);
       if (shape.deactivated) continue;
-      const focus = focusFilter !== undefined ? [...focusFilter].filter((n) => this.isTarget(shape, n)) : this.targetsOf(shape);
+      const focus = focusFilter ?? this.targetsOf(shape);
       for (const f of focus) {
+        if (focusFilter !== undefined && !this.isTarget(shape, f)) continue;
         this.validateShape(shape, f, results);
         if ((++work & 31) === 0) await interrupter.maybeYield();
       }
