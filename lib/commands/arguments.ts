@@ -34,3 +34,17 @@ export async function confirmed(ctx: CommandContext, question: string, force: bo
   if (!yes) await ctx.note('cancelled\n');
   return yes;
 }
+
+/** A graph given as `<iri>`, a prefixed name, or `UNDEF` (the default graph: undefined). */
+export async function graphName(ctx: CommandContext, word: Word): Promise<string | undefined> {
+  if (word.iri) return word.text;
+  if (word.text === 'UNDEF') return undefined;
+  const m = /^([^:<>"\s]*:)(.*)$/.exec(word.text);
+  if (m) {
+    const iri = (await ctx.shell.store().getPrefixes()).get(m[1]!);
+    if (iri !== undefined) return iri + m[2]!;
+    if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(word.text)) throw new CommandError(`unknown prefix '${m[1]!}' in graph name '${word.text}'`, word);
+  }
+  if (/^[a-z][a-z0-9+.-]*:/i.test(word.text)) return word.text;
+  throw new CommandError(`'${word.text}' is not a graph name (give <IRI>, a prefixed name, or UNDEF)`, word);
+}

@@ -16,7 +16,7 @@ import {
 } from '../index.js';
 import { bytesText, count, listing, plural, seconds } from './output.js';
 import { ADMIN_COMMANDS } from './admin-commands.js';
-import { confirmed as confirm, isKeyword as keyword, pairs } from './arguments.js';
+import { confirmed as confirm, graphName, isKeyword as keyword, pairs } from './arguments.js';
 import { type CommandContext, CommandError, SHELL_VARIABLES } from './base.js';
 import type { Shell } from './shell.js';
 import type { Word } from './words.js';
@@ -26,6 +26,7 @@ import { dsconn, srvconn } from './connections.js';
 import { endpoint } from './endpoint-command.js';
 import { factAtom } from './fact-syntax.js';
 import { commitproc, dsprop, recompile, threads } from './store-commands.js';
+import { validateCommand } from './shacl-command.js';
 import { deltaquery, deltaqueryanswer } from './delta-query-commands.js';
 
 export { runSparql };
@@ -81,20 +82,6 @@ function noMore(ctx: CommandContext, index: number): void {
 
 function elapsed(start: number): string {
   return seconds(performance.now() - start);
-}
-
-/** A graph given as `<iri>`, a prefixed name, or `UNDEF` (the default graph: undefined). */
-async function graphName(ctx: CommandContext, word: Word): Promise<string | undefined> {
-  if (word.iri) return word.text;
-  if (word.text === 'UNDEF') return undefined;
-  const m = /^([^:<>"\s]*:)(.*)$/.exec(word.text);
-  if (m) {
-    const iri = (await ctx.shell.store().getPrefixes()).get(m[1]!);
-    if (iri !== undefined) return iri + m[2]!;
-    if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(word.text)) throw new CommandError(`unknown prefix '${m[1]!}' in graph name '${word.text}'`, word);
-  }
-  if (/^[a-z][a-z0-9+.-]*:/i.test(word.text)) return word.text;
-  throw new CommandError(`'${word.text}' is not a graph name (give <IRI>, a prefixed name, or UNDEF)`, word);
 }
 
 /** The IRI of a file to import, or of an IRI argument. */
@@ -942,6 +929,7 @@ export const COMMANDS: readonly Command[] = [
   threads,
   unset,
   update,
+  validateCommand,
   ...ADMIN_COMMANDS,
 ].sort((a, b) => a.name.localeCompare(b.name));
 
