@@ -6,8 +6,11 @@
  */
 import type { StoreState } from '../storage/fact-store.js';
 import { DEFAULT_TRIPLES_ID, QUADS_ID } from '../storage/fact-store.js';
-import { TableCursor } from '../storage/table-cursor.js';
+import { CURSOR_END, CURSOR_PAUSED, TableCursor } from '../storage/table-cursor.js';
 import { ANY, DERIVED, EXPLICIT, type TableView, type TupleTable } from '../storage/tuple-table.js';
+
+/** Rows a resumable walk reads between two pauses. */
+const STEP_ROWS = 4096;
 
 /** A term id no term has, for a named graph the store has no id for (an empty graph). */
 const NO_GRAPH = 0x7fffffff;
@@ -71,6 +74,31 @@ export class GraphReader {
     return out;
   }
 
+  /**
+   * Calls `f` with the subject of every triple with predicate `p` and object `o` (or, with
+   * `o` ANY, with subject and object of every triple of `p`), awaiting `pause()` every few
+   * thousand rows read (a long chain does not hold the event loop).
+   */
+  async forEachAsync(p: number, o: number, f: (s: number, o: number) => void, pause: () => Promise<void>): Promise<void> {
+    if (p < 0 || (o < 0 && o !== ANY)) return;
+    const pattern = new Int32Array(this.table.arity);
+    pattern[0] = ANY;
+    pattern[1] = p;
+    pattern[2] = o;
+    if (pattern.length === 4) pattern[3] = this.graph;
+    const cursor = new TableCursor().open(this.table, this.view, pattern, this.mask);
+    let paused = 0;
+    for (;;) {
+      const row = cursor.step(STEP_ROWS);
+      if (row === CURSOR_END) return;
+      if (row >= 0) f(this.table.get(row, 0), this.table.get(row, 2));
+      if (row === CURSOR_PAUSED || cursor.rowsRead - paused >= STEP_ROWS) {
+        paused = cursor.rowsRead;
+        await pause();
+      }
+    }
+  }
+
   /** Whether the graph holds the triple. */
   has(s: number, p: number, o: number): boolean {
     if (s < 0 || p < 0 || o < 0) return false;
@@ -107,13 +135,14 @@ export class GraphReader {
     return out;
   }
 
-  /** Calls `f` with subject and object of every triple with predicate `p` (pass ANY for every predicate: then `f` gets the predicate too). */
-  forEachWithPredicate(p: number, f: (s: number, o: number, p: number) => void): void {
-    if (p < 0 && p !== ANY) return;
+  /** Calls `f` with subject and object of every triple with predicate `p` (none when `p` is no term's id). */
+  forEachWithPredicate(p: number, f: (s: number, o: number) => void): void {
+    // (-1, an IRI the store does not know, is also the storage's wildcard: it must match nothing here)
+    if (p < 0) return;
     const rows: number[] = [];
     const c = this.open(ANY, p, ANY);
     for (let row = c.next(); row >= 0; row = c.next()) rows.push(row);
-    for (const row of rows) f(this.table.get(row, 0), this.table.get(row, 2), this.table.get(row, 1));
+    for (const row of rows) f(this.table.get(row, 0), this.table.get(row, 2));
   }
 
   /**

@@ -12,6 +12,7 @@ import { valueCompare } from '../expressions/comparison.js';
 import { regexMatches } from '../expressions/regex.js';
 import { decode } from '../expressions/values.js';
 import { Interrupter } from '../model/control.js';
+import { ANY } from '../storage/tuple-table.js';
 import { domainMask, GraphReader } from './graph.js';
 import { pathValues } from './paths.js';
 import { type Constraint, type Shape, ShapesGraph } from './shapes.js';
@@ -75,7 +76,7 @@ export class Validation {
     for (const node of this.shapes.targetedShapes()) {
       const shape = this.shapes.shape(node);
       if (shape.deactivated) continue;
-      const focus = focusFilter ?? this.targetsOf(shape);
+      const focus = focusFilter ?? (await this.targetsOfAsync(shape, interrupter));
       for (const f of focus) {
         if (focusFilter !== undefined && !this.isTarget(shape, f)) continue;
         this.validateShape(shape, f, results);
@@ -84,6 +85,25 @@ export class Validation {
       await interrupter.maybeYield();
     }
     return { conforms: results.length === 0, results };
+  }
+
+  /** {@link Validation.targetsOf}, pausing for the interrupter while it reads (the classes' instances are read once per validation). */
+  private async targetsOfAsync(shape: Shape, interrupter: Interrupter): Promise<readonly number[]> {
+    const t = shape.targets;
+    const pause = (): Promise<void> => interrupter.maybeYield();
+    for (const c of t.classes) {
+      if (this.instances.has(c)) continue;
+      const classes = this.subclassesOf(c);
+      const out = new Set<number>();
+      for (const k of classes) await this.data.forEachAsync(this.rdfType, k, (s) => void out.add(s), pause);
+      this.instances.set(c, out);
+    }
+    if (t.classes.length === 1 && t.nodes.length === 0 && t.subjectsOf.length === 0 && t.objectsOf.length === 0) return [...this.instancesOf(t.classes[0]!)];
+    const out = new Set<number>(t.nodes);
+    for (const c of t.classes) for (const n of this.instancesOf(c)) out.add(n);
+    for (const p of t.subjectsOf) await this.data.forEachAsync(p, ANY, (s) => void out.add(s), pause);
+    for (const p of t.objectsOf) await this.data.forEachAsync(p, ANY, (_s, o) => void out.add(o), pause);
+    return [...out];
   }
 
   /** The focus nodes of a shape's targets. */
@@ -110,6 +130,12 @@ export class Validation {
     if (known !== undefined) return known;
     const out = new Set<number>();
     this.instances.set(cls, out);
+    for (const c of this.subclassesOf(cls)) for (const n of this.data.subjects(this.rdfType, c)) out.add(n);
+    return out;
+  }
+
+  /** A class and its subclasses in the data graph. */
+  private subclassesOf(cls: number): Set<number> {
     const classes = new Set<number>([cls]);
     const stack = [cls];
     while (stack.length > 0) {
@@ -119,8 +145,7 @@ export class Validation {
         stack.push(sub);
       }
     }
-    for (const c of classes) for (const n of this.data.subjects(this.rdfType, c)) out.add(n);
-    return out;
+    return classes;
   }
 
   /** The classes a class is a subclass of (itself included), in the data graph. */

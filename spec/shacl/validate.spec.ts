@@ -42,6 +42,13 @@ describe('shacl/validate', () => {
     ]);
   });
 
+  it('reads as shapes only the nodes targets reach (an ill-formed node no target reaches is left alone)', async () => {
+    // (the store has never seen sh:targetNode and its kin: their ids are unknown)
+    const store = await env.store(`ex:a a ex:C .`, `ex:S sh:targetClass ex:C ; sh:class ex:D .\nex:weird sh:path [ ex:no ex:path ] .`);
+    const report = await validate(store.selection());
+    expect(report.results.map((r) => store.line(r))).to.deep.equal(['ex:a sh:ClassConstraintComponent ex:a - ex:S sh:Violation']);
+  });
+
   it('validates only the focus nodes it is given', async () => {
     const store = await env.store(`ex:a a ex:C . ex:b a ex:C . ex:c a ex:D .`, `ex:S sh:targetClass ex:C ; sh:property [ sh:path ex:p ; sh:minCount 1 ] .`);
     const report = await validate(store.selection(), { focusNodes: new Set([store.id('ex:b'), store.id('ex:c')]) });
