@@ -18,6 +18,8 @@
  * busy 2-core machine); ports are ephemeral and each cluster has a database of its own.
  */
 import { expect } from 'chai';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Cluster, ConditionFailed, header, MIN_VERSION_HEADER, VERSION_HEADER, waitFor, type ClusterNode } from '../helpers/cluster.js';
 import { createWorkloadStore, isAcknowledged, parseState, STATE_QUERY, stateOf, WORKLOAD_STORE, WriteStream, writeText, type WorkloadState } from '../helpers/cluster-workload.js';
 import { usePostgres } from '../helpers/postgres.js';
@@ -319,7 +321,7 @@ describe('replication: three quadlog serve processes on one PostgreSQL database'
 
   it('refuses server-directory with persistence=postgresql, naming both', async () => {
     const database = await pg.newDatabase();
-    const refused = await Cluster.start({ connectionString: database, nodes: 1, extraArgs: ['--server-directory', '/tmp/never-made'] }).then(
+    const refused = await Cluster.start({ connectionString: database, nodes: 1, extraArgs: ['--server-directory', join(tmpdir(), 'quadlog-never-made')] }).then(
       async (c) => {
         await c.close();
         return undefined;

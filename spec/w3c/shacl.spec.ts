@@ -1,5 +1,5 @@
 /**
- * The W3C SHACL 1.0 test suite (`tests/`, core and SPARQL; see README.md), run through quadlog:
+ * The W3C SHACL 1.0 test suite (`test-data/w3c/shacl`, core and SPARQL; see its README.md), run through quadlog:
  * every test gets a fresh data store, filled through the public API
  * (`DataStoreConnection.importData`), and the SHACL engine (`lib/shacl`) validates the store's
  * committed state.
@@ -19,17 +19,17 @@
  * Every test of the suite runs; none is excluded.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as RDF from '@rdfjs/types';
 import { expect } from 'chai';
 import { DataFactory, Parser, Writer } from 'n3';
-import { ConnectionFactory, N_QUADS, Server, type ServerConnection } from '../../../lib/index.js';
-import { reportQuads, ShaclShapeError, validate } from '../../../lib/shacl/index.js';
-import { isomorphic } from '../../helpers/isomorphism.js';
+import { ConnectionFactory, N_QUADS, Server, type ServerConnection } from '../../lib/index.js';
+import { reportQuads, ShaclShapeError, validate } from '../../lib/shacl/index.js';
+import { isomorphic } from '../helpers/isomorphism.js';
+import { W3C_DIR } from '../helpers/test-data.js';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const SUITE = join(HERE, 'tests');
+const SUITE = join(W3C_DIR, 'shacl');
 const SH = 'http://www.w3.org/ns/shacl#';
 const RDF_NS = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
 const MF = 'http://www.w3.org/2001/sw/DataAccess/tests/test-manifest#';
