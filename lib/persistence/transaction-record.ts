@@ -1,15 +1,18 @@
 /**
  * The codec of one committed transaction of a store, the body of a log record (see `log.ts`):
  * the dictionary terms the store interned since the previous record, the net change of
- * explicit facts per tuple table, and a list of catalogue operations as JSON. Derived facts
- * are never recorded: they follow from the explicit facts and the rules.
+ * explicit facts per tuple table, a list of catalogue operations as JSON, and optionally
+ * (codec version 2 only) the net change of derived facts per tuple table. Logs in a server
+ * directory never carry derived facts (they follow from the explicit facts and the rules, and
+ * are recomputed on replay): only a replicated server with `persistence-replicate-derived=true`
+ * writes version 2 records, to PostgreSQL, so that replicas apply them without reasoning.
  *
  * Layout (little-endian; the body starts at a multiple of 8, and so does every part, so
  * decoding makes views over the record's buffer and copies nothing):
  *
  * | offset | size | field |
  * |---:|---:|---|
- * | 0 | 4 | u32 codec version ({@link TRANSACTION_CODEC_VERSION}) |
+ * | 0 | 4 | u32 codec version: {@link TRANSACTION_CODEC_VERSION}, or {@link DERIVED_CODEC_VERSION} with the derived part |
  * | 4 | 4 | u32 flags, 0 |
  * | 8 | 4 | u32 first new term id: the dictionary's size before the new terms |
  * | 12 | 4 | u32 T, number of new terms |
@@ -21,14 +24,23 @@
  * | … | B + pad | the new terms' canonical bytes, concatenated as the dictionary's arena holds them |
  * | … | per change | 16 bytes: u32 table id, u32 arity, u32 A added, u32 R removed; then A·arity u32 (pad), R·arity u32 (pad) |
  * | … | J + pad | UTF-8 JSON array of {@link CatalogueOperation} |
+ * | … | 8 | version 2 only: u32 D, number of derived table changes; u32 reserved, 0 |
+ * | … | per change | version 2 only: D derived changes, laid out as the table changes above |
  *
- * `pad` is zero padding to a multiple of 8. The body must end exactly after the last part.
+ * `pad` is zero padding to a multiple of 8. The body must end exactly after the last part. A
+ * record without derived changes is always written as version 1 (byte for byte what older
+ * versions of quadlog wrote and read); a reader that knows only version 1 refuses a version 2
+ * record with an error naming its codec version, rather than misreading it.
  *
  * Semantics: the added and removed tuples of a table are the net change of its explicit facts
  * against the previous committed state (a fact added and removed again in the transaction is
  * in neither list), so the two lists are disjoint and their order does not matter. Replay
  * interns the terms (which must get the ids `firstTermId`, `firstTermId + 1`, …; see
  * {@link applyTerms}), applies the catalogue operations, then removes and adds the facts.
+ * The derived changes, when present, are likewise the net change of the DERIVED status bit of
+ * each fact (a fact that became derived is `added`, one that stopped being derived `removed`,
+ * whatever happened to its explicit status), so that the explicit and the derived changes
+ * applied together to the state before the record give exactly the state after it.
  * @module
  */
 import { CorruptFileError } from './errors.js';
@@ -36,6 +48,8 @@ import { align8, fromLittleEndianInPlace, littleEndianBytes, paddingFor } from '
 
 /** The version of this codec, stored in every body. */
 export const TRANSACTION_CODEC_VERSION = 1;
+/** The codec version of a body that also carries derived changes ({@link TransactionRecord.derived}). */
+export const DERIVED_CODEC_VERSION = 2;
 
 /** A JSON value. */
 export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue };
@@ -86,6 +100,12 @@ export interface TransactionRecord {
   readonly tables: readonly TableChanges[];
   /** Catalogue changes, in order. */
   readonly operations: readonly CatalogueOperation[];
+  /**
+   * Per table, the net change of its derived facts (the DERIVED status bit), when the record
+   * carries them (codec version 2); undefined when it does not (version 1: apply the explicit
+   * changes and reason). An empty list is carried too (a commit that changed no derived fact).
+   */
+  readonly derived?: readonly TableChanges[] | undefined;
 }
 
 const HEADER = 32;
@@ -118,13 +138,26 @@ export function encodeTransaction(record: TransactionRecord): Uint8Array[] {
   const json = Buffer.from(JSON.stringify(operations), 'utf8');
   const header = new Uint8Array(HEADER);
   const dv = new DataView(header.buffer);
-  dv.setUint32(0, TRANSACTION_CODEC_VERSION, true);
+  dv.setUint32(0, record.derived === undefined ? TRANSACTION_CODEC_VERSION : DERIVED_CODEC_VERSION, true);
   dv.setUint32(8, record.firstTermId, true);
   dv.setUint32(12, count, true);
   dv.setUint32(16, terms.bytes.length, true);
   dv.setUint32(20, tables.length, true);
   dv.setUint32(24, json.length, true);
   const chunks: Uint8Array[] = [header, u8(terms.ends), paddingFor(terms.ends.byteLength), terms.bytes, paddingFor(terms.bytes.length)];
+  encodeTables(tables, chunks);
+  chunks.push(json, paddingFor(json.length));
+  if (record.derived !== undefined) {
+    const dh = new Uint8Array(8);
+    new DataView(dh.buffer).setUint32(0, record.derived.length, true);
+    chunks.push(dh);
+    encodeTables(record.derived, chunks);
+  }
+  return chunks.filter((c) => c.byteLength > 0);
+}
+
+/** Appends the chunks of a list of table changes (each: its 16-byte header, then its tuples). */
+function encodeTables(tables: readonly TableChanges[], chunks: Uint8Array[]): void {
   for (const t of tables) {
     checkU32(t.tableId, 'tableId');
     if (!Number.isInteger(t.arity) || t.arity < 1) throw new RangeError(`invalid arity ${t.arity} for table ${t.tableId}`);
@@ -137,8 +170,6 @@ export function encodeTransaction(record: TransactionRecord): Uint8Array[] {
     tv.setUint32(12, t.removed.length / t.arity, true);
     chunks.push(th, u8(t.added), paddingFor(t.added.byteLength), u8(t.removed), paddingFor(t.removed.byteLength));
   }
-  chunks.push(json, paddingFor(json.length));
-  return chunks.filter((c) => c.byteLength > 0);
 }
 
 /** Where a body came from, for error messages. */
@@ -164,7 +195,7 @@ export function decodeTransaction(body: Uint8Array, origin: RecordOrigin = { pat
   if (body.length < HEADER) fail(body.length, `${body.length} bytes, less than its ${HEADER}-byte header`);
   const dv = new DataView(body.buffer, body.byteOffset, body.byteLength);
   const version = dv.getUint32(0, true);
-  if (version !== TRANSACTION_CODEC_VERSION) fail(0, `codec version ${version}, this version of quadlog reads ${TRANSACTION_CODEC_VERSION}`);
+  if (version !== TRANSACTION_CODEC_VERSION && version !== DERIVED_CODEC_VERSION) fail(0, `codec version ${version}, this version of quadlog reads ${TRANSACTION_CODEC_VERSION} and ${DERIVED_CODEC_VERSION}`);
   if (dv.getUint32(4, true) !== 0) fail(4, 'unknown flags');
   if (dv.getUint32(28, true) !== 0) fail(28, 'reserved bytes are not zero');
   const firstTermId = dv.getUint32(8, true);
@@ -193,24 +224,37 @@ export function decodeTransaction(body: Uint8Array, origin: RecordOrigin = { pat
   }
   if (count > 0 && previous !== termBytes) fail(endsAt + 4 * (count - 1), `the last term ends at ${previous}, not at the end of the ${termBytes} term bytes`);
   if (count === 0 && termBytes !== 0) fail(16, 'term bytes without terms');
-  const tables: TableChanges[] = [];
-  for (let k = 0; k < tableCount; k++) {
-    const th = take(16, `the header of table change ${k}`);
-    const tableId = dv.getUint32(th, true);
-    const arity = dv.getUint32(th + 4, true);
-    const added = dv.getUint32(th + 8, true);
-    const removed = dv.getUint32(th + 12, true);
-    if (arity === 0) fail(th + 4, `table ${tableId} has arity 0`);
-    const addedAt = take(added * arity * 4, `the added tuples of table ${tableId}`);
-    const removedAt = take(removed * arity * 4, `the removed tuples of table ${tableId}`);
-    tables.push({
-      tableId,
-      arity,
-      added: u32s(body, addedAt, added * arity),
-      removed: u32s(body, removedAt, removed * arity),
-    });
-  }
+  const readTables = (n: number, what: string): TableChanges[] => {
+    const out: TableChanges[] = [];
+    const seen = new Set<number>();
+    for (let k = 0; k < n; k++) {
+      const th = take(16, `the header of ${what} ${k}`);
+      const tableId = dv.getUint32(th, true);
+      const arity = dv.getUint32(th + 4, true);
+      const added = dv.getUint32(th + 8, true);
+      const removed = dv.getUint32(th + 12, true);
+      if (arity === 0) fail(th + 4, `table ${tableId} has arity 0`);
+      if (what === 'derived change' && seen.has(tableId)) fail(th, `table ${tableId} has two derived changes`);
+      seen.add(tableId);
+      const addedAt = take(added * arity * 4, `the added tuples of table ${tableId}`);
+      const removedAt = take(removed * arity * 4, `the removed tuples of table ${tableId}`);
+      out.push({
+        tableId,
+        arity,
+        added: u32s(body, addedAt, added * arity),
+        removed: u32s(body, removedAt, removed * arity),
+      });
+    }
+    return out;
+  };
+  const tables = readTables(tableCount, 'table change');
   const jsonAt = take(jsonBytes, 'the operations');
+  let derived: TableChanges[] | undefined;
+  if (version === DERIVED_CODEC_VERSION) {
+    const dh = take(8, 'the header of the derived changes');
+    if (dv.getUint32(dh + 4, true) !== 0) fail(dh + 4, 'reserved bytes of the derived changes are not zero');
+    derived = readTables(dv.getUint32(dh, true), 'derived change');
+  }
   if (at !== body.length) fail(at, `${body.length - at} bytes follow the last part`);
   let operations: unknown;
   try {
@@ -222,7 +266,8 @@ export function decodeTransaction(body: Uint8Array, origin: RecordOrigin = { pat
   for (const [i, op] of operations.entries()) {
     if (typeof op !== 'object' || op === null || Array.isArray(op) || typeof (op as { op?: unknown }).op !== 'string') fail(jsonAt, `operation ${i} is not an object with a string 'op'`);
   }
-  return { firstTermId, terms: { ends, bytes }, tables, operations: operations as CatalogueOperation[] };
+  const record: TransactionRecord = { firstTermId, terms: { ends, bytes }, tables, operations: operations as CatalogueOperation[] };
+  return derived === undefined ? record : { ...record, derived };
 }
 
 /** What {@link collectTerms} reads from a term dictionary (`TermDictionary` has it). */

@@ -2,7 +2,8 @@
  * The server parameters that choose persistence (`persistence`, `server-directory`,
  * `persistence-durability`, `persistence-compact-threshold`, and for `persistence=postgresql`
  * the `persistence-connection-string`, `persistence-schema`, `persistence-node-id`,
- * `persistence-node-url` and `persistence-lease-time`) and their validation: kept apart from
+ * `persistence-node-url`, `persistence-lease-time` and `persistence-replicate-derived`) and
+ * their validation: kept apart from
  * the code that persists (`server-persistence.ts`, `pg-server-persistence.ts`), which a server
  * loads only when the parameters ask for it.
  * @module
@@ -35,6 +36,14 @@ export const NODE_URL_PARAMETER = 'persistence-node-url';
 /** Server parameter (`persistence=postgresql`): milliseconds after which an unrenewed writer lease expires (default 3000). */
 export const LEASE_TIME_PARAMETER = 'persistence-lease-time';
 
+/**
+ * Server parameter (`persistence=postgresql`): `false` (default) or `true`. With `true`, this
+ * node, as the writer, logs each commit's net change of derived facts with its explicit
+ * changes, and, as a replica, applies a record that carries them without reasoning; with
+ * `false` a replica reasons for every record (and the writer does not log derived facts).
+ */
+export const REPLICATE_DERIVED_PARAMETER = 'persistence-replicate-derived';
+
 /** The default of {@link SCHEMA_PARAMETER}. */
 export const DEFAULT_SCHEMA = 'quadlog';
 /** The default of {@link LEASE_TIME_PARAMETER}. */
@@ -54,6 +63,8 @@ export interface PostgresSettings {
   readonly leaseTimeMs: number;
   /** Log bytes since the last snapshot past which the writer writes a new snapshot and trims the log. */
   readonly compactThreshold: number;
+  /** Whether commits carry their derived changes (writer) and replicas apply them without reasoning (see {@link REPLICATE_DERIVED_PARAMETER}). */
+  readonly replicateDerived: boolean;
 }
 
 /** The persistence a server's parameters ask for: a server directory or PostgreSQL. */
@@ -61,7 +72,7 @@ export type PersistenceChoice =
   | { readonly kind: 'file'; readonly directory: string; readonly settings: PersistenceSettings }
   | { readonly kind: 'postgresql'; readonly settings: PostgresSettings };
 
-const POSTGRES_ONLY = [CONNECTION_STRING_PARAMETER, SCHEMA_PARAMETER, NODE_ID_PARAMETER, NODE_URL_PARAMETER, LEASE_TIME_PARAMETER];
+const POSTGRES_ONLY = [CONNECTION_STRING_PARAMETER, SCHEMA_PARAMETER, NODE_ID_PARAMETER, NODE_URL_PARAMETER, LEASE_TIME_PARAMETER, REPLICATE_DERIVED_PARAMETER];
 
 /** The persistence a server's parameters ask for, or undefined for an in-memory server. */
 export function persistenceOf(parameters: Readonly<Record<string, string>>): PersistenceChoice | undefined {
@@ -98,6 +109,8 @@ function postgresSettingsOf(parameters: Readonly<Record<string, string>>, compac
   const leaseText = parameters[LEASE_TIME_PARAMETER] ?? String(DEFAULT_LEASE_TIME_MS);
   const leaseTimeMs = /^\d+$/.test(leaseText) ? Number(leaseText) : Number.NaN;
   if (!Number.isSafeInteger(leaseTimeMs) || leaseTimeMs < 100) throw new BadRequestError(`invalid value '${leaseText}' for server parameter '${LEASE_TIME_PARAMETER}': milliseconds, at least 100`);
-  return { connectionString, schema, nodeId, nodeUrl: parameters[NODE_URL_PARAMETER] ?? '', leaseTimeMs, compactThreshold };
+  const derivedText = parameters[REPLICATE_DERIVED_PARAMETER] ?? 'false';
+  if (derivedText !== 'true' && derivedText !== 'false') throw new BadRequestError(`invalid value '${derivedText}' for server parameter '${REPLICATE_DERIVED_PARAMETER}': true or false`);
+  return { connectionString, schema, nodeId, nodeUrl: parameters[NODE_URL_PARAMETER] ?? '', leaseTimeMs, compactThreshold, replicateDerived: derivedText === 'true' };
 }
 

@@ -14,13 +14,23 @@
  *   its own at the version it logged (its explicit changes, then reasoning, as on log replay),
  *   and published (commit feed, delta queries) as the writer's commit was. A record whose
  *   version is not the next one is refused ({@link LogGapError}): the store is then loaded again.
+ *
+ * With `persistence-replicate-derived=true` the writer's records also carry the commit's net
+ * change of derived facts (read from the tables' undo information once reasoning is done),
+ * and a replica with the same setting applies a record that carries them without reasoning:
+ * the explicit and derived status bits are set as the record says, the catalogue (rules
+ * included) is taken as it is and the rules recompiled, so the replica's facts and statuses
+ * are the writer's. A commit that changed rules is carried the same way (its derived changes
+ * are the whole effect of the rule change). {@link bootstrapStore} reasons once whatever the
+ * records carry.
  * @module
  */
 import { Interrupter } from '../model/control.js';
 import type { PgDatabase } from '../persistence/pg-database.js';
 import { decodeSnapshot, encodeSnapshotPaced } from '../persistence/snapshot.js';
 import { decodeTransaction, encodeTransaction } from '../persistence/transaction-record.js';
-import type { TransactionChanges } from '../storage/change-log.js';
+import { type TransactionChanges, transactionChanges } from '../storage/change-log.js';
+import { DERIVED } from '../storage/tuple-table.js';
 import type { WriteTransaction } from '../storage/fact-store.js';
 import type { DataStore } from './data-store.js';
 import type { StoreLog } from './persistence-target.js';
@@ -39,6 +49,8 @@ export interface LogContext {
   readonly compactThreshold: number;
   /** The highest version of a store the log may be trimmed to (the least a live replica applied). */
   trimLimit(storeId: string): number;
+  /** Whether records carry their derived changes, and records that carry them are applied without reasoning. */
+  readonly replicateDerived: boolean;
 }
 
 /** Records read from PostgreSQL at a time. */
@@ -80,7 +92,9 @@ export class PgStoreLog implements StoreLog {
   /** Appends the transaction's record under the writer's term; resolves once PostgreSQL committed it. */
   async append(store: DataStore, tx: WriteTransaction, explicit: TransactionChanges): Promise<void> {
     const term = this.context.writerTerm();
-    const body = encodeTransaction(transactionRecord(store, tx, explicit, this.loggedTerms, this.loggedSkolems));
+    // reasoning is done when a commit is logged: the derived changes are final
+    const derived = this.context.replicateDerived ? transactionChanges(tx, DERIVED) : undefined;
+    const body = encodeTransaction(transactionRecord(store, tx, explicit, this.loggedTerms, this.loggedSkolems, derived));
     await this.context.db.append(term, this.context.nodeId, this.storeId, store.name, tx.version, body);
     let bytes = 0;
     for (const b of body) bytes += b.length;
@@ -199,32 +213,42 @@ export async function bootstrapStore(store: DataStore, db: PgDatabase, storeId: 
   }
 }
 
+/** How a replica applied a record ({@link applyRecord}). */
+export type AppliedHow = 'skipped' | 'reasoned' | 'carried';
+
 /**
  * Applies one record of the writer's log to a replica's store, in a transaction of its own
  * at the version it logged, and publishes it. `timeoutMs` bounds the wait for the write lock.
+ * With `useCarried`, a record that carries its derived changes is applied without reasoning;
+ * otherwise (or for a record without them) its explicit changes are applied and reasoning
+ * runs. Returns how the record was applied ('skipped' when the store has it already).
  * @throws LogGapError when the record does not follow the store's version.
  */
-export async function applyRecord(store: DataStore, row: { readonly version: number; readonly body: Uint8Array }, timeoutMs: number): Promise<void> {
+export async function applyRecord(store: DataStore, row: { readonly version: number; readonly body: Uint8Array }, timeoutMs: number, useCarried = false): Promise<AppliedHow> {
   const facts = store.facts;
-  if (row.version <= facts.committed.version) return;
+  if (row.version <= facts.committed.version) return 'skipped';
   const tx = await beginReplay(store, timeoutMs);
+  let how: AppliedHow;
   try {
     // checked under the write lock: the writer's own commit of this version may have just been published
     const have = facts.committed.version;
     if (row.version <= have) {
       facts.rollback(tx);
-      return;
+      return 'skipped';
     }
     if (row.version !== have + 1) throw new LogGapError(store.name, have, row.version);
     const origin = { path: `log of data store '${store.name}' (PostgreSQL)`, offset: row.version };
     const record = decodeTransaction(row.body, origin);
     const rules = tx.catalogue.rules;
-    replay(store, tx, record, origin);
-    store.reasoner.noteRuleChanges(tx, rules);
+    how = useCarried && record.derived !== undefined ? 'carried' : 'reasoned';
+    replay(store, tx, record, origin, how === 'carried' ? 'carried' : 'reason');
+    // carried: the derived changes are the rule change's whole effect, nothing is left to reason
+    if (how === 'reasoned') store.reasoner.noteRuleChanges(tx, rules);
     if (tx.catalogue.rules !== rules) store.reasoner.recompile(tx);
   } catch (e) {
     if (facts.activeWriter === tx) store.rollback(tx);
     throw e;
   }
   await store.commitFollowed(tx, new Interrupter());
+  return how;
 }

@@ -41,6 +41,10 @@ export interface ReplicatedStoreStatus {
   readonly lagVersions: number;
   /** Milliseconds since this node was last caught up with the store (0 when it is). */
   readonly lagMs: number;
+  /** Records this node applied from the log (since it started) by reasoning after their explicit changes (absent without replication). */
+  readonly recordsReasoned?: number;
+  /** Records this node applied with the derived changes they carry, without reasoning (`persistence-replicate-derived`; absent without replication). */
+  readonly recordsCarried?: number;
 }
 
 /** A node as its heartbeats describe it. */
@@ -75,6 +79,8 @@ export interface ReplicationStatus {
   readonly writerId: string | undefined;
   /** The writer's URL. */
   readonly writerUrl: string | undefined;
+  /** Whether this node carries derived changes in its records and applies them (`persistence-replicate-derived`). */
+  readonly replicateDerived?: boolean;
   /** This node's stores. */
   readonly stores: readonly ReplicatedStoreStatus[];
   /** The nodes seen recently (this one included). */
@@ -116,6 +122,8 @@ export class Replication implements LogContext {
   private seen: readonly NodeRow[] = [];
   /** Per store unique id: the last logged version seen, and since when the node lags it. */
   private readonly lag = new Map<string, { logVersion: number; since: number | undefined }>();
+  /** Per store unique id: records applied by reasoning and with carried derived changes. */
+  private readonly applied = new Map<string, { reasoned: number; carried: number }>();
   private server: ReplicatedServer | undefined;
   /** The last error of the background work (shown in component info), if any. */
   lastError: string | undefined;
@@ -135,6 +143,11 @@ export class Replication implements LogContext {
   /** Log bytes since the last snapshot past which the writer writes a snapshot. */
   get compactThreshold(): number {
     return this.settings.compactThreshold;
+  }
+
+  /** Whether records carry derived changes (as the writer) and are applied without reasoning (as a replica). */
+  get replicateDerived(): boolean {
+    return this.settings.replicateDerived;
   }
 
   /** The node's role now. */
@@ -374,7 +387,13 @@ export class Replication implements LogContext {
       const rows = await this.db.readLog(store.uniqueId, store.facts.committed.version, 256);
       if (rows.length === 0) return;
       try {
-        for (const row of rows) await applyRecord(store, row, 60_000);
+        for (const row of rows) {
+          const how = await applyRecord(store, row, 60_000, this.settings.replicateDerived);
+          if (how === 'skipped') continue;
+          let counts = this.applied.get(store.uniqueId);
+          if (counts === undefined) this.applied.set(store.uniqueId, (counts = { reasoned: 0, carried: 0 }));
+          counts[how]++;
+        }
       } catch (e) {
         if (!(e instanceof LogGapError)) throw e;
         await server.reloadStore(store);
@@ -414,7 +433,8 @@ export class Replication implements LogContext {
       const version = s.facts.committed.version;
       const entry = this.lag.get(s.uniqueId);
       const logVersion = Math.max(version, entry?.logVersion ?? 0);
-      stores.push({ name: s.name, version, logVersion, lagVersions: logVersion - version, lagMs: entry?.since === undefined || logVersion === version ? 0 : Date.now() - entry.since });
+      const counts = this.applied.get(s.uniqueId);
+      stores.push({ name: s.name, version, logVersion, lagVersions: logVersion - version, lagMs: entry?.since === undefined || logVersion === version ? 0 : Date.now() - entry.since, recordsReasoned: counts?.reasoned ?? 0, recordsCarried: counts?.carried ?? 0 });
     }
     const nodes: ReplicationNodeStatus[] = this.seen.map((n) => ({
       nodeId: n.nodeId,
@@ -425,7 +445,7 @@ export class Replication implements LogContext {
       heartbeatAgeMs: n.heartbeatAgeMs,
       stores: ((n.status as { stores?: Array<{ name: string; version: number }> } | null)?.stores ?? []).map((x) => ({ name: x.name, version: x.version })),
     }));
-    return { nodeId: this.nodeId, url: this.url, role: this.roleNow, term: this.termNow, writerId: this.writer.id, writerUrl: this.writer.url, stores, nodes };
+    return { nodeId: this.nodeId, url: this.url, role: this.roleNow, term: this.termNow, writerId: this.writer.id, writerUrl: this.writer.url, replicateDerived: this.settings.replicateDerived, stores, nodes };
   }
 
   /** Stops the work; a writer gives up its lease so that a replica takes it at once. */

@@ -42,6 +42,7 @@ import { type AxiomEntry, Catalogue, MEMORY_TABLE_TYPE, type TupleTableInfo } fr
 import type { TransactionChanges } from '../storage/change-log.js';
 import type { Snapshot, WriteTransaction } from '../storage/fact-store.js';
 import type { TermDictionary } from '../model/dictionary.js';
+import { DERIVED, EXPLICIT } from '../storage/tuple-table.js';
 import type { DataStore } from './data-store.js';
 import type { StoreLog } from './persistence-target.js';
 import type { AccessFor, SavedDeltaQuery } from './delta-queries.js';
@@ -433,9 +434,11 @@ export class StorePersistence implements StoreLog {
 /**
  * The record of a transaction about to be committed: the dictionary's terms from
  * `loggedTerms` on, the SKOLEM terms from `loggedSkolems` on, `explicit` (its explicit changes),
- * the catalogue when it changed, and the version it publishes.
+ * the catalogue when it changed, and the version it publishes; with `derived` (the net change
+ * of its derived facts, as `transactionChanges(tx, DERIVED)` reads it once reasoning is done)
+ * also those (a codec version 2 record: written for replicas only, never to a server directory).
  */
-export function transactionRecord(store: DataStore, tx: WriteTransaction, explicit: TransactionChanges, loggedTerms: number, loggedSkolems: number): TransactionRecord {
+export function transactionRecord(store: DataStore, tx: WriteTransaction, explicit: TransactionChanges, loggedTerms: number, loggedSkolems: number, derived?: TransactionChanges): TransactionRecord {
   const facts = store.facts;
   const tables: TableChanges[] = [];
   for (const [tableId, { arity, added, removed }] of explicit) tables.push({ tableId, arity, added, removed });
@@ -444,15 +447,32 @@ export function transactionRecord(store: DataStore, tx: WriteTransaction, explic
   if (facts.dictionary.skolemCount > loggedSkolems) operations.push({ op: OP_SKOLEMS, entries: [...facts.dictionary.exportSkolems(loggedSkolems)] });
   // every commit publishes a version, also one that changed nothing: it is logged, so that versions never go backwards
   operations.push({ op: OP_VERSION, version: tx.version });
-  return { firstTermId: loggedTerms, terms: collectTerms(facts.dictionary, loggedTerms, facts.dictionary.size), tables, operations };
+  const record: TransactionRecord = { firstTermId: loggedTerms, terms: collectTerms(facts.dictionary, loggedTerms, facts.dictionary.size), tables, operations };
+  if (derived === undefined) return record;
+  const derivedTables: TableChanges[] = [];
+  for (const [tableId, { arity, added, removed }] of derived) derivedTables.push({ tableId, arity, added, removed });
+  return { ...record, derived: derivedTables };
 }
 
+/** How {@link replay} applies a record's facts. */
+export type ReplayMode =
+  /** Explicit changes through the change log, for a reasoning run after (log replay, a reasoning replica). */
+  | 'reason'
+  /**
+   * Explicit and derived changes written to the tables as they are, no reasoning to follow:
+   * the record must carry its derived changes (a replica with `persistence-replicate-derived`).
+   */
+  | 'carried';
+
 /**
- * Applies one log record to the replay transaction through its change log; returns the
- * version it logged, if any. Onto a materialised state the log records the explicit changes
- * for one incremental run (see `load`); otherwise it applies them at once.
+ * Applies one log record to the replay transaction; returns the version it logged, if any.
+ * In mode `reason` (the default) the explicit changes go through the change log: onto a
+ * materialised state it records them for one incremental run (see `load`), otherwise it
+ * applies them at once; derived changes a record may carry are not read. In mode `carried`
+ * the record's explicit and derived changes are set on the facts' status bits directly, each
+ * checked to change the status it names (a record that does not follow this state is refused).
  */
-export function replay(store: DataStore, tx: WriteTransaction, record: TransactionRecord, origin: { path: string; offset: number }): number | undefined {
+export function replay(store: DataStore, tx: WriteTransaction, record: TransactionRecord, origin: { path: string; offset: number }, mode: ReplayMode = 'reason'): number | undefined {
   const facts = store.facts;
   applyTerms(facts.dictionary, record, origin);
   let version: number | undefined;
@@ -475,7 +495,7 @@ export function replay(store: DataStore, tx: WriteTransaction, record: Transacti
     } else throw new CorruptFileError(origin.path, origin.offset, `unknown catalogue operation '${op.op}'`);
   }
   const size = facts.dictionary.size;
-  for (const change of record.tables) {
+  const tableOf = (change: TableChanges) => {
     let table;
     try {
       table = tx.table(change.tableId);
@@ -483,20 +503,41 @@ export function replay(store: DataStore, tx: WriteTransaction, record: Transacti
       throw new CorruptFileError(origin.path, origin.offset, `the record changes tuple table #${change.tableId}, which does not exist`);
     }
     if (table.arity !== change.arity) throw new CorruptFileError(origin.path, origin.offset, `the record gives tuple table #${change.tableId} arity ${change.arity}, not ${table.arity}`);
+    return table;
+  };
+  const each = (change: TableChanges, rows: Uint32Array, f: (tuple: Uint32Array) => void): void => {
     const tuple = new Uint32Array(change.arity);
-    const each = (rows: Uint32Array, f: () => void): void => {
-      for (let i = 0; i < rows.length; i += change.arity) {
-        for (let c = 0; c < change.arity; c++) {
-          const id = rows[i + c]!;
-          if (id >= size) throw new CorruptFileError(origin.path, origin.offset, `the record uses term id ${id}, but the dictionary has ${size} terms`);
-          tuple[c] = id;
-        }
-        f();
+    for (let i = 0; i < rows.length; i += change.arity) {
+      for (let c = 0; c < change.arity; c++) {
+        const id = rows[i + c]!;
+        if (id >= size) throw new CorruptFileError(origin.path, origin.offset, `the record uses term id ${id}, but the dictionary has ${size} terms`);
+        tuple[c] = id;
+      }
+      f(tuple);
+    }
+  };
+  if (mode === 'carried') {
+    if (record.derived === undefined) throw new CorruptFileError(origin.path, origin.offset, 'the record carries no derived changes');
+    // the status bits are independent: each list changes one bit of facts that had (or lacked) it
+    const apply = (changes: readonly TableChanges[], status: number, what: string): void => {
+      for (const change of changes) {
+        const table = tableOf(change);
+        const differs = (tuple: Uint32Array, how: string): never => {
+          throw new CorruptFileError(origin.path, origin.offset, `the record ${how} the ${what} fact (${tuple.join(' ')}) of tuple table #${change.tableId}, which it ${how === 'adds' ? 'already is' : 'is not'} (the record does not follow this state)`);
+        };
+        each(change, change.removed, (tuple) => table.remove(tuple, status, tx.version) || differs(tuple, 'removes'));
+        each(change, change.added, (tuple) => table.add(tuple, status, tx.version) || differs(tuple, 'adds'));
       }
     };
+    apply(record.tables, EXPLICIT, 'explicit');
+    apply(record.derived, DERIVED, 'derived');
+    return version;
+  }
+  for (const change of record.tables) {
+    tableOf(change);
     const log = store.changeLog(tx);
-    each(change.removed, () => log.removeExplicit(change.tableId, tuple));
-    each(change.added, () => log.addExplicit(change.tableId, tuple));
+    each(change, change.removed, (tuple) => log.removeExplicit(change.tableId, tuple));
+    each(change, change.added, (tuple) => log.addExplicit(change.tableId, tuple));
   }
   return version;
 }

@@ -73,7 +73,8 @@ export const SERVE_USAGE = `usage: quadlog serve [--port N] [--host H] [--varian
                      [--server-directory DIR [--persistence-durability sync|relaxed]]
                      [--persistence postgresql --persistence-connection-string CS
                       [--persistence-schema NAME] [--node-id ID] [--node-url URL]
-                      [--persistence-lease-time MS]] [--persistence-compact-threshold BYTES]
+                      [--persistence-lease-time MS] [--persistence-replicate-derived]]
+                     [--persistence-compact-threshold BYTES]
                      [--guest | --no-guest] [--no-console]
                      [--query-time-limit MS|none] [--query-memory-limit BYTES|none]
                      [--allow-query-limit-override]
@@ -119,7 +120,10 @@ in PostgreSQL, renewed every third of --persistence-lease-time, default 3000 ms)
 are replicas that follow its log and refuse writes (503 ReplicaWriteError naming the writer,
 with the headers Quadlog-Writer and Quadlog-Writer-URL). When the writer's lease expires, a
 replica takes over. --node-id names this process (default host-pid-random); --node-url is the
-URL recorded for it (default the endpoint's URL). See docs/replication.md.
+URL recorded for it (default the endpoint's URL). --persistence-replicate-derived makes the
+writer's log records carry each commit's derived changes too, and a replica with the flag
+apply such records without reasoning (larger records, less work per replica). See
+docs/replication.md.
 
 --query-time-limit stops a query (or an update's WHERE clauses) after MS milliseconds (default
 none); --query-memory-limit stops a query that holds more than BYTES (estimated: sorts, groups,
@@ -147,6 +151,7 @@ export function parseServeArguments(args: readonly string[], env: NodeJS.Process
       'persistence-connection-string': { type: 'string' },
       'persistence-schema': { type: 'string' },
       'persistence-lease-time': { type: 'string' },
+      'persistence-replicate-derived': { type: 'boolean' },
       'persistence-compact-threshold': { type: 'string' },
       'node-id': { type: 'string' },
       'node-url': { type: 'string' },
@@ -208,8 +213,9 @@ export function parseServeArguments(args: readonly string[], env: NodeJS.Process
       if (!/^\d+$/.test(values['persistence-lease-time']) || Number(values['persistence-lease-time']) < 100) throw new Error(`invalid --persistence-lease-time '${values['persistence-lease-time']}': milliseconds, at least 100`);
       parameters['persistence-lease-time'] = values['persistence-lease-time'];
     }
+    if (values['persistence-replicate-derived'] === true) parameters['persistence-replicate-derived'] = 'true';
   } else {
-    for (const flag of ['persistence-connection-string', 'persistence-schema', 'persistence-lease-time', 'node-id', 'node-url'] as const) {
+    for (const flag of ['persistence-connection-string', 'persistence-schema', 'persistence-lease-time', 'persistence-replicate-derived', 'node-id', 'node-url'] as const) {
       if (values[flag] !== undefined) throw new Error(`--${flag} needs --persistence postgresql`);
     }
   }

@@ -7,7 +7,9 @@ import {
   applyTerms,
   collectTerms,
   decodeTransaction,
+  DERIVED_CODEC_VERSION,
   encodeTransaction,
+  TRANSACTION_CODEC_VERSION,
   type TransactionRecord,
 } from '../../lib/persistence/transaction-record.js';
 import { useTempDir } from './helpers.js';
@@ -29,6 +31,7 @@ function plain(record: TransactionRecord): unknown {
     terms: { ends: Array.from(record.terms.ends), bytes: Buffer.from(record.terms.bytes).toString('utf8') },
     tables: record.tables.map((t) => ({ tableId: t.tableId, arity: t.arity, added: Array.from(t.added), removed: Array.from(t.removed) })),
     operations: record.operations,
+    ...(record.derived === undefined ? {} : { derived: record.derived.map((t) => ({ tableId: t.tableId, arity: t.arity, added: Array.from(t.added), removed: Array.from(t.removed) })) }),
   };
 }
 
@@ -136,7 +139,9 @@ describe('persistence transaction record', () => {
       new DataView(copy.buffer).setUint32(offset, value, true);
       return copy;
     };
-    expect(() => decodeTransaction(patched(0, 2))).to.throw(/codec version 2/);
+    expect(() => decodeTransaction(patched(0, 3))).to.throw(/codec version 3, this version of quadlog reads 1 and 2/);
+    // a version 1 body read as version 2 lacks the derived part
+    expect(() => decodeTransaction(patched(0, 2))).to.throw(CorruptFileError, /the header of the derived changes .* run past the end/);
     expect(() => decodeTransaction(patched(4, 1))).to.throw(/unknown flags/);
     expect(() => decodeTransaction(patched(28, 1))).to.throw(/reserved/);
     expect(() => decodeTransaction(patched(32, 999))).to.throw(/term 0 ends at 999/);
@@ -155,5 +160,65 @@ describe('persistence transaction record', () => {
     expect(() => encodeTransaction({ firstTermId: 0, terms, tables: [], operations: [] })).to.throw(RangeError, /last term ends at 3/);
     const table = { tableId: 1, arity: 3, added: Uint32Array.of(1, 2), removed: new Uint32Array(0) };
     expect(() => encodeTransaction({ firstTermId: 0, terms: { ends: new Uint32Array(0), bytes: new Uint8Array(0) }, tables: [table], operations: [] })).to.throw(RangeError, /multiple of its arity/);
+  });
+
+  describe('with derived changes (codec version 2)', () => {
+    function withDerived(): TransactionRecord {
+      return {
+        ...sample(),
+        derived: [
+          { tableId: 1, arity: 3, added: Uint32Array.of(2, 2, 2, 3, 3, 3), removed: Uint32Array.of(4, 4, 4) },
+          { tableId: 7, arity: 1, added: new Uint32Array(0), removed: Uint32Array.of(5) },
+        ],
+      };
+    }
+
+    it('writes a record without derived changes as version 1, byte for byte as before', () => {
+      const bytes = body(sample());
+      expect(new DataView(bytes.buffer).getUint32(0, true)).to.equal(TRANSACTION_CODEC_VERSION);
+      expect(decodeTransaction(bytes).derived).to.equal(undefined);
+      expect(Buffer.from(body({ ...sample(), derived: undefined })).equals(Buffer.from(bytes))).to.equal(true);
+    });
+
+    it('round-trips derived changes as version 2, also an empty list, as views over the record', () => {
+      const record = withDerived();
+      const bytes = body(record);
+      expect(new DataView(bytes.buffer).getUint32(0, true)).to.equal(DERIVED_CODEC_VERSION);
+      const decoded = decodeTransaction(bytes);
+      expect(plain(decoded)).to.deep.equal(plain(record));
+      for (const t of decoded.derived!) expect(t.added.buffer).to.equal(bytes.buffer);
+      const none = { ...sample(), derived: [] };
+      const noneBytes = body(none);
+      expect(noneBytes.length).to.equal(body(sample()).length + 8);
+      expect(decodeTransaction(noneBytes).derived).to.deep.equal([]);
+    });
+
+    it('refuses a version 2 body cut at any length, with anything after it, or with malformed derived parts', () => {
+      const bytes = body(withDerived());
+      for (let n = 0; n < bytes.length; n++) {
+        expect(() => decodeTransaction(bytes.slice(0, n), { path: 'log', offset: 0 }), `length ${n}`).to.throw(CorruptFileError, /invalid transaction record/);
+      }
+      const longer = new Uint8Array(bytes.length + 8);
+      longer.set(bytes);
+      expect(() => decodeTransaction(longer)).to.throw(CorruptFileError, /8 bytes follow the last part/);
+      // the derived header follows the operations: find it from the end
+      const derivedBytes = 8 + (16 + 24 + 16) + (16 + 8);
+      const header = bytes.length - derivedBytes;
+      const patched = (offset: number, value: number): Uint8Array => {
+        const copy = new Uint8Array(bytes);
+        new DataView(copy.buffer).setUint32(offset, value, true);
+        return copy;
+      };
+      expect(new DataView(bytes.buffer).getUint32(header, true)).to.equal(2);
+      expect(() => decodeTransaction(patched(header + 4, 1))).to.throw(/reserved bytes of the derived changes/);
+      expect(() => decodeTransaction(patched(header, 3))).to.throw(CorruptFileError);
+      expect(() => decodeTransaction(patched(header + 8 + 56, 1))).to.throw(/table 1 has two derived changes/);
+      expect(() => decodeTransaction(patched(header + 8 + 4, 0))).to.throw(/arity 0/);
+    });
+
+    it('refuses derived changes that are not a multiple of their arity on encode', () => {
+      const bad = { ...sample(), derived: [{ tableId: 1, arity: 3, added: Uint32Array.of(1), removed: new Uint32Array(0) }] };
+      expect(() => encodeTransaction(bad)).to.throw(RangeError, /multiple of its arity/);
+    });
   });
 });
