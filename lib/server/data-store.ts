@@ -37,6 +37,7 @@ import { CommitFeed, type CommitRecord, type CommitSubscription, type CommitSubs
 import { deltaQueriesOf, type DeltaQueryRegistry } from './delta-queries.js';
 import { commitValidationOf, type CommitValidation } from './shacl-commit-options.js';
 import { validateCommit } from './shacl-commit.js';
+import { SHACL_TABLES, shaclTableInfo, shaclTables } from './shacl-tables.js';
 import type { ValidationOptions } from './shacl-report.js';
 import { bindParameters } from '../sparql/bound-parameters.js';
 import type { BoundParameters } from '../sparql/types.js';
@@ -73,7 +74,7 @@ const PERMANENT_TABLES = new Set([DEFAULT_TRIPLES, QUADS]);
  * catalogue entry each gets for an id. Every new store has them; they can be deleted, and
  * creating a table of that name with no parameters recreates them.
  */
-const BUILT_IN_TABLES: ReadonlyMap<string, (id: number) => TupleTableInfo> = new Map([[SKOLEM_TABLE, skolemTableInfo]]);
+const BUILT_IN_TABLES: ReadonlyMap<string, (id: number) => TupleTableInfo> = new Map([[SKOLEM_TABLE, skolemTableInfo], ...[...SHACL_TABLES.keys()].map((name) => [name, shaclTableInfo(name)] as const)]);
 
 /** Checks a prefix name (`ex:` or `:`) and an IRI. */
 export function checkPrefix(name: string, iri?: string): void {
@@ -166,6 +167,10 @@ export class DataStore {
       byLevels: this.parameters['by-levels'] !== 'false',
       equality: this.parameters.equality ?? 'off',
     }));
+    // RDFox's SHACL tables (shacl-tables.ts), after SKOLEM
+    this.facts.initialiseCatalogue((c) => c.set('tupleTables', c.tupleTables.withMutations((m) => {
+      for (const name of SHACL_TABLES.keys()) m.set(name, shaclTableInfo(name)(this.facts.allocateTableId()));
+    })));
     const internal = equalityRules(this.parameters.equality ?? 'off');
     if (internal.length > 0) {
       this.facts.initialiseCatalogue((c) => c.set('rules', c.rules.withMutations((m) => {
@@ -379,6 +384,7 @@ export class DataStore {
         addFact: (tableId, tuple) => this.writeExplicit(tx, tableId, tuple, 'add'),
         removeFact: (tableId, tuple) => this.writeExplicit(tx, tableId, tuple, 'remove'),
         load: (iri, graph) => this.loader(this, tx, iri, graph, interrupter),
+        computedTables: shaclTables(tx, this.facts.dictionary, tx.access, interrupter),
       },
       baseIRI,
     );

@@ -35,6 +35,7 @@ import { commitValidationOf } from './shacl-commit-options.js';
 import { mayReadGraphs, ShaclViolationError, type ValidationOptions, type ValidationReport } from './shacl-report.js';
 import { reportMediaType, reportText } from './shacl-report-output.js';
 import { checkValidationAccess, reportInTerms, validateState } from './shacl-validation.js';
+import { shaclTables } from './shacl-tables.js';
 
 export type { AnswerSink, QueryAnswer, QueryOptions } from '../sparql/query.js';
 export type { QueryTerm } from '../sparql/query-terms.js';
@@ -408,7 +409,8 @@ export class StoreSession {
   private queryRun(state: StoreState, options: QueryOptions, interrupter = this.interrupter, pause?: () => Promise<void> | undefined): QueryRun {
     const access = this.access(state.catalogue);
     const limited = { ...options, ...this.server.queryLimits(options) };
-    const evaluation: EvaluationOptions = access === undefined ? { ...limited, agent: this.roleName } : { ...limited, access, agent: this.roleName };
+    const computedTables = shaclTables(state, this.store.facts.dictionary, access, interrupter);
+    const evaluation: EvaluationOptions = access === undefined ? { ...limited, agent: this.roleName, computedTables } : { ...limited, access, agent: this.roleName, computedTables };
     return { state, dictionary: this.store.facts.dictionary, options: evaluation, interrupter, pause };
   }
 

@@ -81,6 +81,8 @@ export async function runQuery(run: QueryRun, text: string, sink: AnswerSink, pl
   const engine = new Engine(source, terms, interrupter, parsed.base ?? baseIRI, () => source.graphNames());
   engine.tupleTables = new TupleTableReader(state, dictionary, terms, factDomainMask(options.factDomain, 'all', QueryCompilationError), options.access);
   engine.tupleTables.deadline = () => engine.deadline;
+  engine.tupleTables.computed = options.computedTables;
+  await engine.tupleTables.prepare(algebra);
   engine.plan = plan;
   engine.pause = pause;
   engine.agent = options.agent;

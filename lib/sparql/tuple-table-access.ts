@@ -13,7 +13,11 @@
  *   when the atom is reached (RDFox's binding restriction), else the query fails;
  * - over an in-memory table, as a scan of its facts (in the query's fact domain);
  * - over a table mounted on a data source, as a read of the source with the bound arguments
- *   pushed down (see datasources/mounted-table.ts).
+ *   pushed down (see datasources/mounted-table.ts);
+ * - over a built-in table whose rows the store computes ({@link ComputedTables}: SHACL's
+ *   validation reports), as a scan of the rows computed for the atom's leading arguments,
+ *   which must be constants: they are computed before the evaluation starts
+ *   ({@link TupleTableReader.prepare}).
  *
  * A SKOLEM atom whose inputs the basic graph pattern's bindings already give is evaluated
  * before its patterns (its result then narrows them); the other atoms after them, for each
@@ -122,11 +126,31 @@ export type ArgumentRef = { readonly slot: number } | { readonly id: number };
 /** Receives a solution; returning true stops the evaluation. */
 export type SolutionCallback = (solution: Int32Array) => boolean | void;
 
+/**
+ * The built-in tables whose rows the store computes from an atom's leading arguments (the
+ * server's SHACL tables): the query layer asks for the rows of each such atom before it is
+ * evaluated, and scans them like a table's facts.
+ */
+export interface ComputedTables {
+  /** Whether the built-in table `table` is one of them. */
+  has(table: string): boolean;
+  /**
+   * The rows of an atom of `table` whose leading arguments are `args` (the arguments before
+   * the last `width` ones, all constants), each row the values of the last `width` arguments.
+   * @throws QueryCompilationError when the arguments are not ones the table takes.
+   */
+  rows(table: string, args: readonly RDF.Term[]): Promise<ReadonlyArray<readonly RDF.Term[]>>;
+  /** The number of trailing arguments an atom's rows give (the others select the rows). */
+  readonly width: number;
+}
+
 /** An atom of a plan: the pattern, its table, and its arguments as references. */
 interface PlannedAtom {
   readonly pattern: TupleAtomPattern;
   readonly info: TupleTableInfo;
   readonly skolem: boolean;
+  /** Whether the table is one of the {@link ComputedTables}. */
+  readonly computed: boolean;
   readonly args: readonly ArgumentRef[];
 }
 
@@ -164,6 +188,10 @@ export class TupleTableReader {
   private depth = 0;
   /** The reading query's deadline (`performance.now()` time; Infinity: none): a wait on a data source (a SQL statement) is cancelled when it passes. */
   deadline: () => number = () => Infinity;
+  /** The built-in tables the store computes the rows of (none when undefined: such tables cannot be queried). */
+  computed: ComputedTables | undefined = undefined;
+  /** The rows computed for atoms of computed tables, by table and leading arguments (see {@link TupleTableReader.prepare}). */
+  private readonly prepared = new Map<string, Int32Array[]>();
 
   /** Creates the reader; `mask` selects fact statuses; with `access`, reading a table the role may not read fails. */
   constructor(
@@ -182,7 +210,8 @@ export class TupleTableReader {
   plan(split: TupleAtomSplit, ref: (t: RDF.Term) => ArgumentRef, patternSlots: ReadonlySet<number>, tick: () => void): TupleAtomPlan {
     const atoms = split.atoms.map((pattern): PlannedAtom => {
       const info = this.resolve(pattern);
-      return { pattern, info, skolem: info.type === BUILTIN_TABLE_TYPE && info.name === SKOLEM_TABLE, args: pattern.args.map(ref) };
+      const builtIn = info.type === BUILTIN_TABLE_TYPE;
+      return { pattern, info, skolem: builtIn && info.name === SKOLEM_TABLE, computed: builtIn && this.computed?.has(info.name) === true, args: pattern.args.map(ref) };
     });
     return new TupleAtomPlan(this, atoms, patternSlots, tick);
   }
@@ -196,9 +225,72 @@ export class TupleTableReader {
       const arity = info.minArity === info.maxArity ? `${info.minArity} arguments` : info.maxArity >= 0xffffffff ? `at least ${info.minArity} argument${info.minArity === 1 ? '' : 's'}` : `${info.minArity} to ${info.maxArity} arguments`;
       throw new QueryCompilationError(`tuple table '${atom.table}' takes ${arity}, not ${n} (in ${describeTupleAtom(atom)})`);
     }
-    if (info.type === BUILTIN_TABLE_TYPE && info.name !== SKOLEM_TABLE) throw new QueryCompilationError(`the built-in tuple table '${atom.table}' cannot be queried`);
+    if (info.type === BUILTIN_TABLE_TYPE && info.name !== SKOLEM_TABLE && this.computed?.has(info.name) !== true) throw new QueryCompilationError(`the built-in tuple table '${atom.table}' cannot be queried`);
     this.access?.checkRead(info.id);
     return info;
+  }
+
+  /** The key of an atom's leading arguments in {@link TupleTableReader.prepared}. */
+  private preparedKey(atom: TupleAtomPattern, leading: number): string {
+    return `${atom.table} ${atom.args.slice(0, leading).map(termText).join(' ')}`;
+  }
+
+  /**
+   * Computes, before the evaluation, the rows of every atom of `algebra` over a computed
+   * table (whose leading arguments must be constants there).
+   * @throws QueryCompilationError when a leading argument is a variable.
+   */
+  async prepare(algebra: object): Promise<void> {
+    const computed = this.computed;
+    if (computed === undefined) return;
+    const atoms: TupleAtomPattern[] = [];
+    const visit = (node: unknown): void => {
+      if (node === null || typeof node !== 'object') return;
+      if (Array.isArray(node)) {
+        for (const n of node) visit(n);
+        return;
+      }
+      const o = node as { readonly type?: unknown; readonly patterns?: unknown; readonly termType?: unknown };
+      if (o.termType !== undefined) return;
+      if (o.type === 'bgp' && Array.isArray(o.patterns)) {
+        const split = tupleAtomsOf(o.patterns as Algebra.Pattern[]);
+        if (split) atoms.push(...split.atoms.filter((a) => computed.has(a.table)));
+      }
+      for (const value of Object.values(o)) visit(value);
+    };
+    visit(algebra);
+    for (const atom of atoms) {
+      const info = this.state.catalogue.tupleTables.get(atom.table);
+      if (info?.type !== BUILTIN_TABLE_TYPE) continue;
+      const leading = atom.args.length - computed.width;
+      const args = atom.args.slice(0, Math.max(0, leading));
+      const variable = args.find((t) => t.termType === 'Variable' || t.termType === 'BlankNode');
+      if (variable) throw new QueryCompilationError(`the tuple table atom ${describeTupleAtom(atom)} cannot be evaluated: ${atom.table} needs its arguments before the last ${computed.width} given as constants (${termText(variable)} is not)`);
+      const key = this.preparedKey(atom, leading);
+      if (this.prepared.has(key)) continue;
+      const rows = await computed.rows(atom.table, args);
+      this.prepared.set(key, rows.map((row) => Int32Array.from(row, (t) => this.terms.idOf(t as QueryTerm))));
+    }
+  }
+
+  /**
+   * Calls `onRow` with each row computed for an atom of a computed table whose columns equal
+   * `values` where bound (query ids, -1 where unbound); true when it asked to stop. `tick`
+   * runs for every row read.
+   */
+  scanComputed(atom: TupleAtomPattern, values: Int32Array, onRow: (get: (column: number) => number) => boolean, tick: () => void): boolean {
+    const leading = values.length - this.computed!.width;
+    const rows = this.prepared.get(this.preparedKey(atom, leading));
+    if (rows === undefined) throw new QueryCompilationError(`the tuple table atom ${describeTupleAtom(atom)} was not prepared`);
+    let row: Int32Array = rows[0]!;
+    const get = (c: number): number => (c < leading ? values[c]! : row[c - leading]!);
+    next: for (const r of rows) {
+      tick();
+      for (let c = leading; c < values.length; c++) if (values[c] !== UNBOUND && values[c] !== r[c - leading]) continue next;
+      row = r;
+      if (onRow(get)) return true;
+    }
+    return false;
   }
 
   /** The id of the SKOLEM term of `inputs` (query ids), or -1 when an input is not a term. */
@@ -478,6 +570,11 @@ export class TupleAtomPlan {
       }
       return next(out);
     };
+    if (a.computed) {
+      const values = new Int32Array(a.args.length);
+      for (let c = 0; c < a.args.length; c++) values[c] = valueOf(a.args[c]!, solution);
+      return this.reader.scanComputed(a.pattern, values, extend, this.tick);
+    }
     if (a.info.type === DATA_SOURCE_TABLE_TYPE) {
       const values = new Int32Array(a.args.length);
       for (let c = 0; c < a.args.length; c++) values[c] = valueOf(a.args[c]!, solution);

@@ -12,6 +12,7 @@ import type { FactAccess } from '../storage/fact-access.js';
 import type { WriteTransaction } from '../storage/fact-store.js';
 import type { EvaluationLimits } from './query-budget.js';
 import type { QueryTerm } from './query-terms.js';
+import type { ComputedTables } from './tuple-table-access.js';
 
 /** Values for variables of a query, by variable name (without `?`): see bound-parameters.ts. */
 export type BoundParameters = Readonly<Record<string, RDF.Term>>;
@@ -55,6 +56,8 @@ export interface EvaluationOptions extends QueryOptions {
   readonly access?: FactAccess | undefined;
   /** The role evaluating the query, for AGENT(). */
   readonly agent?: string | undefined;
+  /** The built-in tables whose rows the store computes (SHACL's); without them, such tables cannot be queried. */
+  readonly computedTables?: ComputedTables | undefined;
 }
 
 /** The answer of a query. */
@@ -144,6 +147,8 @@ export interface UpdateTarget {
   readonly interrupter: Interrupter;
   /** The limits of the update's WHERE clauses (one deadline for the whole update; undefined: none). */
   readonly limits?: EvaluationLimits | undefined;
+  /** The built-in tables whose rows the store computes (SHACL's), for WHERE clauses. */
+  readonly computedTables?: ComputedTables | undefined;
 }
 
 /** The protocol's using-graph-uri and using-named-graph-uri: the dataset of every WHERE clause. */

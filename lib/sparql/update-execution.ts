@@ -187,7 +187,7 @@ function writableTable(catalogue: Catalogue, atom: TupleAtomPattern, verb: strin
 }
 
 /** DELETE/INSERT with an optional WHERE: all solutions first, then deletions, then insertions. */
-function deleteInsert(op: Algebra.DeleteInsert, target: UpdateTarget, baseIRI: string, started: number): void {
+async function deleteInsert(op: Algebra.DeleteInsert, target: UpdateTarget, baseIRI: string, started: number): Promise<void> {
   const dictionary = target.dictionary;
   const terms = new QueryTerms(dictionary);
   let where: Algebra.Operation | undefined = op.where;
@@ -203,6 +203,8 @@ function deleteInsert(op: Algebra.DeleteInsert, target: UpdateTarget, baseIRI: s
   const tupleTables = new TupleTableReader(target.tx, dictionary, terms, EXPLICIT | DERIVED, target.tx.access);
   engine.tupleTables = tupleTables;
   tupleTables.deadline = () => engine.deadline;
+  tupleTables.computed = target.computedTables;
+  if (where) await tupleTables.prepare(where);
   engine.collectVariables(op);
   // tuple table atoms of the templates write to their tables (checked before anything runs)
   const deleteSplit = op.delete ? tupleAtomsOf(op.delete) : undefined;

@@ -35,6 +35,16 @@ function triple(s: string, p: string, o: string): string {
   return `<${EX}${s}> <${EX}${p}> <${EX}${o}> .\n`;
 }
 
+/** RDFox's SHACL tables, built into every new store after SKOLEM (name, type, arities). */
+const SHACL_TABLE_ROWS: Array<[string, string, number, number]> = [
+  ['SHACL', 'builtin', 5, 6],
+  ['SHACL_NN', 'builtin', 5, 6],
+  ['SHACL_ND', 'builtin', 4, 5],
+  ['SHACL_DN', 'builtin', 4, 5],
+  ['SHACL_DD', 'builtin', 3, 4],
+];
+const SHACL_TABLE_NAMES = SHACL_TABLE_ROWS.map(([name]) => name);
+
 describe('DataStoreConnection', () => {
   const env = useServer('data-store-connection');
 
@@ -253,12 +263,17 @@ describe('DataStoreConnection', () => {
   });
 
   describe('tuple tables', () => {
-    it('lists DefaultTriples (arity 3), Quads (arity 4) and the built-in SKOLEM (arity 1 and up) in a new store', async () => {
+    it('lists DefaultTriples (arity 3), Quads (arity 4), the built-in SKOLEM (arity 1 and up) and the five SHACL tables in a new store', async () => {
       const ds = await env.newStore();
       expect(await ds.listTupleTables()).to.deep.equal([
         { name: 'DefaultTriples', type: 'memory', id: 1, minArity: 3, maxArity: 3 },
         { name: 'Quads', type: 'memory', id: 2, minArity: 4, maxArity: 4 },
         { name: 'SKOLEM', type: 'builtin', id: 3, minArity: 1, maxArity: 4294967295 },
+        { name: 'SHACL', type: 'builtin', id: 4, minArity: 5, maxArity: 6 },
+        { name: 'SHACL_NN', type: 'builtin', id: 5, minArity: 5, maxArity: 6 },
+        { name: 'SHACL_ND', type: 'builtin', id: 6, minArity: 4, maxArity: 5 },
+        { name: 'SHACL_DN', type: 'builtin', id: 7, minArity: 4, maxArity: 5 },
+        { name: 'SHACL_DD', type: 'builtin', id: 8, minArity: 3, maxArity: 4 },
       ]);
     });
 
@@ -271,6 +286,7 @@ describe('DataStoreConnection', () => {
         ['DefaultTriples', 'memory', 3, 3],
         ['Quads', 'memory', 4, 4],
         ['SKOLEM', 'builtin', 1, 4294967295],
+        ...SHACL_TABLE_ROWS,
         ['Pairs', 'memory', 2, 2],
         ['Wide', 'memory', 5, 5],
       ]);
@@ -288,7 +304,7 @@ describe('DataStoreConnection', () => {
       expect(builtIn.find((r) => r.property === 'max-arity')?.value).to.equal('4');
 
       await ds.deleteTupleTable('Pairs');
-      expect((await ds.listTupleTables()).map((t) => t.name)).to.deep.equal(['DefaultTriples', 'Quads', 'SKOLEM', 'Wide']);
+      expect((await ds.listTupleTables()).map((t) => t.name)).to.deep.equal(['DefaultTriples', 'Quads', 'SKOLEM', ...SHACL_TABLE_NAMES, 'Wide']);
       await expectError(ds.describeTupleTable('Pairs'), UnknownResourceError);
     });
 
@@ -305,7 +321,7 @@ describe('DataStoreConnection', () => {
       await expectError(ds.countFacts({ tupleTable: 'SKOLEM' }), BadRequestError);
       await expectError(ds.createTupleTable('SKOLEM', {}), DuplicateResourceError);
       await ds.deleteTupleTable('SKOLEM');
-      expect((await ds.listTupleTables()).map((t) => t.name)).to.deep.equal(['DefaultTriples', 'Quads']);
+      expect((await ds.listTupleTables()).map((t) => t.name)).to.deep.equal(['DefaultTriples', 'Quads', ...SHACL_TABLE_NAMES]);
       await expectError(ds.describeTupleTable('SKOLEM'), UnknownResourceError);
       const other = await expectError(ds.createTupleTable('SKOLEM', { arity: '2' }), BadRequestError);
       expect(other.message).to.contain("'SKOLEM' is the name of a built-in tuple table");
@@ -314,9 +330,10 @@ describe('DataStoreConnection', () => {
       expect(listed.map((t) => [t.name, t.type, t.minArity, t.maxArity])).to.deep.equal([
         ['DefaultTriples', 'memory', 3, 3],
         ['Quads', 'memory', 4, 4],
+        ...SHACL_TABLE_ROWS,
         ['SKOLEM', 'builtin', 1, 4294967295],
       ]);
-      expect(listed[2]!.id).not.to.equal(3);
+      expect(listed.find((t) => t.name === 'SKOLEM')!.id).not.to.equal(3);
       const answer = await ds.evaluateQuery('SELECT ?e WHERE { TT SKOLEM { "x" ?e } }');
       expect(answer.type === 'bindings' && answer.rows.length).to.equal(1);
       // clearing the store leaves it (it holds no facts)
@@ -348,7 +365,7 @@ describe('DataStoreConnection', () => {
       await expectError(ds.createTupleTable('U', { arity: '2', type: 'postgres' }), BadRequestError);
       await expectError(ds.createTupleTable('U', { arity: '2', colour: 'red' }), BadRequestError);
       await expectError(ds.createTupleTable('bad name', { arity: '2' }), BadRequestError);
-      expect((await ds.listTupleTables()).map((t) => t.name)).to.deep.equal(['DefaultTriples', 'Quads', 'SKOLEM', 'T']);
+      expect((await ds.listTupleTables()).map((t) => t.name)).to.deep.equal(['DefaultTriples', 'Quads', 'SKOLEM', ...SHACL_TABLE_NAMES, 'T']);
     });
 
     it('cannot be created or deleted inside an open transaction', async () => {
@@ -360,7 +377,7 @@ describe('DataStoreConnection', () => {
         await expectError(ds.deleteTupleTable('Existing'), TransactionError);
         await ds.rollbackTransaction();
       }
-      expect((await ds.listTupleTables()).map((t) => t.name)).to.deep.equal(['DefaultTriples', 'Quads', 'SKOLEM', 'Existing']);
+      expect((await ds.listTupleTables()).map((t) => t.name)).to.deep.equal(['DefaultTriples', 'Quads', 'SKOLEM', ...SHACL_TABLE_NAMES, 'Existing']);
     });
   });
 
