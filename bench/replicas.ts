@@ -21,8 +21,19 @@
  *   runs); median, with the lease time (`--lease`, default 3000 ms: the default of
  *   `persistence-lease-time`).
  *
+ * - **carried derived changes** (part `derived`, on a cluster of its own): a writer and a
+ *   replica started with `--persistence-replicate-derived` and a replica without it, on
+ *   LUBM(1) with the Univ-Bench ontology and the RDFS rules of `bench/lib/reason-fixtures.ts`;
+ *   both replicas follow the same records (the writer carries the derived changes, one replica
+ *   applies them, the other reasons). Measured: the lag of each replica after `--commits`
+ *   1-triple commits (a type triple: RDFS derives its superclasses), median and p99; and after
+ *   `--big` commits of 1,000 type triples of fresh instances under a chain of 10 subclasses
+ *   (10,000 derived facts each) the time from the acknowledgement to each replica's answer at
+ *   that version, with the size of the record and of its derived part. The two replicas apply
+ *   each record at the same time, on the same cores.
+ *
  * Usage: `npm run bench:replicas -- [--duration S] [--rounds N] [--clients N] [--commits N]
- * [--failovers N] [--lease MS] [--parts throughput,lag,failover]`.
+ * [--failovers N] [--lease MS] [--big N] [--parts throughput,lag,failover,derived]`.
  * The machine's load average is printed at start and end: other work on a 2-core machine
  * changes every figure.
  * @module
@@ -32,10 +43,13 @@ import { Agent, request } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { gunzipSync } from 'node:zlib';
-import { Cluster, CLUSTER_AUTH, ConditionFailed, header, MIN_VERSION_HEADER, VERSION_HEADER, waitFor, type ClusterNode } from '../spec/helpers/cluster.js';
+import pg from 'pg';
+import { decodeTransaction } from '../lib/persistence/transaction-record.js';
+import { Cluster, CLUSTER_AUTH, ClusterNode, ConditionFailed, header, MIN_VERSION_HEADER, VERSION_HEADER, waitFor } from '../spec/helpers/cluster.js';
 import { startPostgres } from '../spec/helpers/postgres.js';
 import { LUBM } from '../spec/helpers/test-data.js';
 import { table } from './lib/harness.js';
+import { RDFS_DATALOG } from './lib/reason-fixtures.js';
 import { MIX } from './query-mix.js';
 
 const STORE = 'lubm';
@@ -51,20 +65,21 @@ interface Options {
   commits: number;
   failovers: number;
   lease: number;
+  big: number;
   parts: Set<string>;
 }
 
 function parseOptions(args: readonly string[]): Options {
-  const options: Options = { duration: 15, rounds: 3, clients: 8, commits: 300, failovers: 5, lease: 3000, parts: new Set(['throughput', 'lag', 'failover']) };
+  const options: Options = { duration: 15, rounds: 3, clients: 8, commits: 300, failovers: 5, lease: 3000, big: 10, parts: new Set(['throughput', 'lag', 'failover', 'derived']) };
   for (let i = 0; i < args.length; i++) {
     const name = args[i];
     const value = args[++i];
     if (value === undefined) throw new Error(`${name} needs a value`);
     if (name === '--parts') options.parts = new Set(value.split(','));
-    else if (name === '--duration' || name === '--rounds' || name === '--clients' || name === '--commits' || name === '--failovers' || name === '--lease') {
+    else if (name === '--duration' || name === '--rounds' || name === '--clients' || name === '--commits' || name === '--failovers' || name === '--lease' || name === '--big') {
       const n = Number(value);
       if (!(n > 0)) throw new Error(`${name}: a positive number`);
-      options[name.slice(2) as 'duration' | 'rounds' | 'clients' | 'commits' | 'failovers' | 'lease'] = n;
+      options[name.slice(2) as 'duration' | 'rounds' | 'clients' | 'commits' | 'failovers' | 'lease' | 'big'] = n;
     } else throw new Error(`unknown argument '${name}'`);
   }
   return options;
@@ -246,11 +261,13 @@ async function main(): Promise<void> {
   const cpu = cpus();
   console.log(`replicas on PostgreSQL: LUBM(1), 3 quadlog serve processes, lease ${options.lease} ms`);
   console.log(`node ${process.version}, ${cpu.length} × ${cpu[0]?.model ?? '?'}, load average at start ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  const pg = await startPostgres();
+  const postgres = await startPostgres();
   let cluster: Cluster | undefined;
   const problems: string[] = [];
   try {
-    const database = await pg.newDatabase();
+    if (options.parts.has('derived')) problems.push(...(await derivedPart(await postgres.newDatabase(), options)));
+    if (!['throughput', 'lag', 'failover'].some((p) => options.parts.has(p))) return;
+    const database = await postgres.newDatabase();
     cluster = await Cluster.start({ connectionString: database, nodes: 3, leaseTimeMs: options.lease, idPrefix: 'bench' });
     const writer = await cluster.writer(120_000);
     const replicas = cluster.replicasOf(writer);
@@ -294,14 +311,122 @@ async function main(): Promise<void> {
     }
   } finally {
     await cluster?.close();
-    await pg.stop();
+    await postgres.stop();
+    console.log(`\nload average at end ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    if (problems.length > 0) {
+      console.error('\n!!! PROBLEMS !!!');
+      for (const p of problems) console.error(`  ${p}`);
+      process.exitCode = 1;
+    }
   }
-  console.log(`\nload average at end ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  if (problems.length > 0) {
-    console.error('\n!!! PROBLEMS !!!');
-    for (const p of problems) console.error(`  ${p}`);
-    process.exitCode = 1;
+}
+
+/** The subclass chain of the big commits: `urn:chain:c0` ⊑ … ⊑ `urn:chain:c9` ⊑ ub:Person. */
+const CHAIN = 10;
+/** Triples in one big commit. */
+const BIG = 1000;
+const UB = 'http://swat.cse.lehigh.edu/onto/univ-bench.owl#';
+const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
+
+/**
+ * The `derived` part: a cluster of a carrying writer, a carrying replica and a reasoning one
+ * on LUBM(1) with RDFS rules; the lag of each replica after 1-triple and 1,000-triple commits.
+ * Returns the problems seen.
+ */
+async function derivedPart(database: string, options: Options): Promise<string[]> {
+  const problems: string[] = [];
+  const base = { connectionString: database, nodes: 3, leaseTimeMs: options.lease };
+  const flag = '--persistence-replicate-derived';
+  const writer = new ClusterNode('derived-writer', [...Cluster.argsOf('derived-writer', base), flag]);
+  const carrying = new ClusterNode('carrying-replica', [...Cluster.argsOf('carrying-replica', base), flag]);
+  const reasoning = new ClusterNode('reasoning-replica', Cluster.argsOf('reasoning-replica', base));
+  const replicas = [carrying, reasoning];
+  const nodes = [writer, ...replicas];
+  const client = new pg.Client({ connectionString: database });
+  try {
+    await writer.start();
+    await waitFor('the first node to be the writer', async () => (await writer.status())?.role === 'writer', 120_000, 200);
+    await Promise.all(replicas.map((n) => n.start()));
+    await client.connect();
+    const created = await writer.request('POST', `/datastores/${STORE}`);
+    if (created.status >= 300) throw new Error(`creating the store: ${created.status} ${created.body}`);
+    const post = async (type: string, body: string, what: string): Promise<void> => {
+      const answer = await writer.request('POST', `/datastores/${STORE}/content`, { headers: { 'content-type': type }, body, timeoutMs: 900_000 });
+      if (answer.status !== 200) throw new Error(`importing ${what}: ${answer.status} ${answer.body.slice(0, 500)}`);
+    };
+    const loadStart = performance.now();
+    await post('text/turtle', readFileSync(LUBM.ontology, 'utf8'), 'the ontology');
+    await post('application/x.datalog', RDFS_DATALOG, 'the RDFS rules');
+    await post('application/n-triples', gunzipSync(readFileSync(LUBM.lubm1)).toString('utf8'), 'LUBM(1)');
+    let chain = '';
+    for (let c = 0; c < CHAIN; c++) chain += `<urn:chain:c${c}> <http://www.w3.org/2000/01/rdf-schema#subClassOf> <${c + 1 < CHAIN ? `urn:chain:c${c + 1}` : `${UB}Person`}> .\n`;
+    await post('application/n-triples', chain, 'the subclass chain');
+    const count = 'SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }';
+    const expected = (await writer.query(STORE, count, { timeoutMs: 600_000 })).body;
+    for (const node of replicas) {
+      await waitFor(`${node.id} to hold LUBM(1) with RDFS`, async () => {
+        if (!node.alive) throw new ConditionFailed(`${node.id} exited: ${node.stderr().slice(-2000)}`);
+        return (await node.query(STORE, count, { timeoutMs: 600_000 })).body === expected;
+      }, 900_000, 500);
+    }
+    const facts = Number(expected.trim().split(/\r?\n/)[1]);
+    console.log(`\ncarried derived changes: LUBM(1) + ontology + RDFS rules, ${facts} facts (explicit and derived) on every node after ${((performance.now() - loadStart) / 1000).toFixed(1)} s; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    const agent = new Agent({ keepAlive: true });
+    /** ms from the acknowledgement of `update` to each replica's answer at its version. */
+    const commit = async (update: string, ask: string): Promise<{ version: number; lags: number[] }> => {
+      const answer = await writer.update(STORE, update, { timeoutMs: 600_000 });
+      const acknowledged = performance.now();
+      const version = header(answer, VERSION_HEADER);
+      if (answer.status >= 300 || version === undefined) throw new Error(`commit: ${answer.status} ${answer.body.slice(0, 200)}`);
+      const lags = await Promise.all(replicas.map(async (replica) => {
+        const read = await get(agent, queryUrl(replica, ask), { accept: ACCEPT, [MIN_VERSION_HEADER]: version }, true);
+        const took = performance.now() - acknowledged;
+        if (read.status !== 200 || !read.body.includes('true')) problems.push(`version ${version} on ${replica.id}: ${read.status} ${read.body.slice(0, 200)}`);
+        return took;
+      }));
+      return { version: Number(version), lags };
+    };
+    const small: number[][] = [[], []];
+    for (let i = 0; i < options.commits; i++) {
+      const { lags } = await commit(`INSERT DATA { <urn:small:${i}> <${RDF_TYPE}> <${UB}GraduateStudent> }`, `ASK { <urn:small:${i}> a <${UB}Person> }`);
+      lags.forEach((l, r) => small[r]!.push(l));
+    }
+    const big: number[][] = [[], []];
+    const sizes: Array<{ bytes: number; derivedBytes: number; derivedFacts: number }> = [];
+    for (let b = 0; b < options.big; b++) {
+      let triples = '';
+      for (let i = 0; i < BIG; i++) triples += `<urn:big:${b}:${i}> <${RDF_TYPE}> <urn:chain:c0> . `;
+      const { version, lags } = await commit(`INSERT DATA { ${triples}}`, `ASK { <urn:big:${b}:${BIG - 1}> a <${UB}Person> }`);
+      lags.forEach((l, r) => big[r]!.push(l));
+      const row = (await client.query('SELECT body FROM quadlog.log WHERE version = $1 ORDER BY version DESC LIMIT 1', [version])).rows[0] as { body: Buffer } | undefined;
+      if (row !== undefined) {
+        const record = decodeTransaction(new Uint8Array(row.body));
+        let derivedBytes = 8;
+        let derivedFacts = 0;
+        for (const t of record.derived ?? []) {
+          derivedBytes += 16 + Math.ceil((t.added.byteLength) / 8) * 8 + Math.ceil((t.removed.byteLength) / 8) * 8;
+          derivedFacts += (t.added.length + t.removed.length) / t.arity;
+        }
+        sizes.push({ bytes: row.body.length, derivedBytes: record.derived === undefined ? 0 : derivedBytes, derivedFacts });
+      }
+    }
+    agent.destroy();
+    for (const node of nodes) if (!node.alive) problems.push(`${node.id} exited: ${node.stderr().slice(-500)}`);
+    console.log(`\nreplica lag with RDFS rules over LUBM(1): ms from the writer's acknowledgement to each replica's answer at that version`);
+    console.log(table(['commits', 'replica', 'median ms', 'p99 ms', 'max ms'], [
+      ...replicas.map((r, i) => [`${options.commits} × 1 type triple`, r === carrying ? 'carried (no reasoning)' : 'reasons', median(small[i]!).toFixed(2), percentile(small[i]!, 99).toFixed(2), Math.max(...small[i]!).toFixed(2)]),
+      ...replicas.map((r, i) => [`${options.big} × ${BIG} type triples (${BIG * CHAIN} derived)`, r === carrying ? 'carried (no reasoning)' : 'reasons', median(big[i]!).toFixed(1), percentile(big[i]!, 99).toFixed(1), Math.max(...big[i]!).toFixed(1)]),
+    ]));
+    if (sizes.length > 0) {
+      const s = sizes[sizes.length - 1]!;
+      console.log(`record of a ${BIG}-triple commit: ${s.bytes} bytes, of which ${s.derivedBytes} carry ${s.derivedFacts} derived changes`);
+    }
+    console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  } finally {
+    await client.end().catch(() => undefined);
+    await Promise.all(nodes.map((n) => n.kill()));
   }
+  return problems;
 }
 
 await main();
