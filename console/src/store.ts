@@ -1,17 +1,18 @@
 /**
  * The view of one data store: tabs for querying, importing, the rules and axioms, the
- * prefixes (edited in place), the properties, and — when the endpoint explains facts — the
- * explanation of a fact.
+ * prefixes (edited in place), the properties, and — when the endpoint offers them — the
+ * explanation of a fact and SHACL validation.
  * @module
  */
 import { type Api, ApiError, resource } from './api.js';
 import { h, replace } from './dom.js';
 import { ExplanationPanel, explanationAvailable } from './explanation.js';
 import { ImportPanel } from './importer.js';
+import { ShaclPanel, shaclAvailable } from './shacl.js';
 import { QueryPanel } from './query.js';
 import { listingRows, type Prefix } from './terms.js';
 
-type TabName = 'query' | 'import' | 'rules' | 'prefixes' | 'properties' | 'explanation';
+type TabName = 'query' | 'import' | 'rules' | 'prefixes' | 'properties' | 'explanation' | 'shacl';
 
 const TAB_LABELS: Readonly<Record<TabName, string>> = {
   query: 'Query',
@@ -20,6 +21,7 @@ const TAB_LABELS: Readonly<Record<TabName, string>> = {
   prefixes: 'Prefixes',
   properties: 'Properties',
   explanation: 'Explanation',
+  shacl: 'SHACL',
 };
 
 function message(e: unknown): string {
@@ -37,6 +39,7 @@ export class StoreView {
   private readonly prefixPanel = h('section', { class: 'prefixes-panel', 'data-role': 'prefixes-panel' });
   private readonly properties = h('section', { class: 'properties-panel', 'data-role': 'properties-panel' });
   private explanation: ExplanationPanel | undefined;
+  private shacl: ShaclPanel | undefined;
   private readonly tabs = h('div', { class: 'tabs', role: 'tablist' });
   private readonly body = h('div', { class: 'tab-body' });
   private current: TabName = 'query';
@@ -62,11 +65,18 @@ export class StoreView {
       this.explanation = new ExplanationPanel(api, store);
       this.renderTabs();
     });
+    void shaclAvailable(api, store).then((available) => {
+      this.element.setAttribute('data-shacl', available ? 'present' : 'absent');
+      if (!available) return;
+      this.shacl = new ShaclPanel(api, store);
+      this.renderTabs();
+    });
   }
 
   private renderTabs(): void {
     const names: TabName[] = ['query', 'import', 'rules', 'prefixes', 'properties'];
     if (this.explanation) names.push('explanation');
+    if (this.shacl) names.push('shacl');
     replace(
       this.tabs,
       ...names.map((name) => {
@@ -105,6 +115,9 @@ export class StoreView {
         break;
       case 'explanation':
         if (this.explanation) replace(this.body, this.explanation.element);
+        break;
+      case 'shacl':
+        if (this.shacl) replace(this.body, this.shacl.element);
         break;
     }
   }

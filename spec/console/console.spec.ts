@@ -437,6 +437,35 @@ describe('web console: end to end in headless Chromium', function () {
     await page.screenshot({ path: join(shots, 'explanation.png') });
   });
 
+  it('validates a graph with SHACL and shows the results', async () => {
+    const ds = admin.newDataStoreConnection('family');
+    try {
+      await ds.importData('ADD', `@prefix sh: <http://www.w3.org/ns/shacl#> . @prefix ex: <${EX}> .
+        ex:ParentShape sh:targetSubjectsOf ex:parentOf ; sh:property [ sh:path ex:name ; sh:minCount 1 ] .`, { defaultGraph: `${EX}shapes` });
+    } finally {
+      ds.close();
+    }
+    await page.waitForSelector('.store-view[data-shacl=present]');
+    await tab('shacl');
+    await page.fill('[data-role=shapes-graph]', `${EX}shapes`);
+    await page.click('.shacl-panel button[type=submit]');
+    const verdict = page.locator('[data-role=shacl-verdict]');
+    await verdict.waitFor();
+    expect(await verdict.getAttribute('data-conforms')).to.equal('false');
+    const rows = page.locator('[data-role=shacl-results] tbody tr');
+    expect(await rows.count()).to.be.greaterThan(0);
+    const first = await rows.first().locator('td').allTextContents();
+    expect(first[0]).to.match(/^<http:\/\/example\.com\/family#/);
+    expect(first[1]).to.equal(`<${EX}name>`);
+    expect(first[3]).to.equal('sh:MinCountConstraintComponent');
+    expect(first[5]).to.equal('sh:Violation');
+    await page.screenshot({ path: join(shots, 'shacl.png') });
+    // the default graph holds no shapes: it conforms
+    await page.fill('[data-role=shapes-graph]', '');
+    await page.click('.shacl-panel button[type=submit]');
+    await page.waitForSelector('[data-role=shacl-verdict][data-conforms=true]');
+  });
+
   it('shows a store’s properties and deletes a store', async () => {
     await page.fill('[data-role=new-store-name]', 'scratch');
     await page.click('[data-role=create-store]');
