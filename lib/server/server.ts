@@ -611,10 +611,11 @@ function replicationComponent(status: ReplicationStatus, lastError: string | und
       ['Term', status.term],
       ['Writer node ID', status.writerId ?? ''],
       ['Writer URL', status.writerUrl ?? ''],
+      ['Replicate derived changes', String(status.replicateDerived ?? false)],
       ['Last error', lastError ?? ''],
     ],
     children: [
-      ...status.stores.map((s): Component => ({ name: 'Replicated data store', properties: [['Name', s.name], ['Applied version', s.version], ['Log version', s.logVersion], ['Lag in versions', s.lagVersions], ['Lag in milliseconds', s.lagMs]], children: [] })),
+      ...status.stores.map((s): Component => ({ name: 'Replicated data store', properties: [['Name', s.name], ['Applied version', s.version], ['Log version', s.logVersion], ['Lag in versions', s.lagVersions], ['Lag in milliseconds', s.lagMs], ['Records applied by reasoning', s.recordsReasoned ?? 0], ['Records applied with carried derived changes', s.recordsCarried ?? 0]], children: [] })),
       ...status.nodes.map((n): Component => ({ name: 'Node', properties: [['Node ID', n.nodeId], ['URL', n.url], ['Role', n.role], ['Term', n.term], ['Last heartbeat', n.lastHeartbeat.toISOString()], ['Heartbeat age in milliseconds', Math.round(n.heartbeatAgeMs)]], children: [] })),
     ],
   };
