@@ -48,7 +48,7 @@ export type { ComponentInfoRow } from './server/component-info.js';
 export { ShaclViolationError, type ShaclFactDomain, type ValidationOptions, type ValidationReport, type ValidationResult } from './server/shacl-report.js';
 export { ShaclShapeError } from './shacl/errors.js';
 export { reportText as validationReportText } from './server/shacl-report-output.js';
-export type { ReplicatedStoreStatus, ReplicationNodeStatus, ReplicationRole, ReplicationStatus } from './server/replication.js';
+export type { ReplicatedStoreStatus, ReplicationNodeStatus, ReplicationRole, ReplicationStatus } from './server/replication-status.js';
 export type { ImportOptions, ImportSource, IriListSource, UpdateType } from './server/import.js';
 export type { ByteExportOutput, ChunkWritable, ExportOutput, ExportParameters } from './server/export.js';
 export type { FactDomain } from './storage/tuple-table.js';

@@ -10,7 +10,7 @@ import type { PropertyRow } from '../server/data-store.js';
 import { storeResources } from '../server/resource-specifiers.js';
 import { type AccessType, parseAccessTypes, type PasswordSpecificationType, type Privilege, type RoleDescription } from '../server/roles.js';
 import type { Server } from '../server/server.js';
-import type { ReplicationStatus } from '../server/replication.js';
+import type { ReplicationStatus } from '../server/replication-status.js';
 import { StoreSession } from '../server/session.js';
 import { ConnectionBase } from './connection-base.js';
 import { DataStoreConnection } from './data-store-connection.js';

@@ -14,7 +14,7 @@ import type { DeltaQueryFiles } from './delta-query-persistence.js';
 import type { StoreLoadReport } from './recovery.js';
 import type { PersistedRole } from './roles.js';
 
-/** Where one store's commits are logged and its snapshots written. */
+/** Where one store's commits are logged and its snapshots written. @internal */
 export interface StoreLog {
   /**
    * Logs a transaction about to be published (`explicit`: its explicit changes); resolves once
@@ -50,7 +50,7 @@ export interface CatalogueEntry {
   readonly dataSources?: readonly DataSourceRegistration[];
 }
 
-/** Where a persistent server keeps its roles, catalogue and stores. */
+/** Where a persistent server keeps its roles, catalogue and stores. @internal */
 export interface ServerStorage {
   /** Whether the roles were made by `open()` (see `ServerFiles.madeByOpen`). */
   madeByOpen: boolean;

@@ -154,6 +154,7 @@ export class PgStoreLog implements StoreLog {
  * Loads a store (new and empty) from PostgreSQL: its latest snapshot, then every record after
  * it in one replay transaction, reasoning once over the whole (as a server directory is
  * loaded). Returns what was loaded; the store is then at the last logged version.
+ * @internal
  */
 export async function bootstrapStore(store: DataStore, db: PgDatabase, storeId: string): Promise<StoreLoadReport> {
   const facts = store.facts;
@@ -223,6 +224,7 @@ export type AppliedHow = 'skipped' | 'reasoned' | 'carried';
  * otherwise (or for a record without them) its explicit changes are applied and reasoning
  * runs. Returns how the record was applied ('skipped' when the store has it already).
  * @throws LogGapError when the record does not follow the store's version.
+ * @internal
  */
 export async function applyRecord(store: DataStore, row: { readonly version: number; readonly body: Uint8Array }, timeoutMs: number, useCarried = false): Promise<AppliedHow> {
   const facts = store.facts;

@@ -437,6 +437,7 @@ export class StorePersistence implements StoreLog {
  * the catalogue when it changed, and the version it publishes; with `derived` (the net change
  * of its derived facts, as `transactionChanges(tx, DERIVED)` reads it once reasoning is done)
  * also those (a codec version 2 record: written for replicas only, never to a server directory).
+ * @internal
  */
 export function transactionRecord(store: DataStore, tx: WriteTransaction, explicit: TransactionChanges, loggedTerms: number, loggedSkolems: number, derived?: TransactionChanges): TransactionRecord {
   const facts = store.facts;
@@ -471,6 +472,7 @@ export type ReplayMode =
  * applies them at once; derived changes a record may carry are not read. In mode `carried`
  * the record's explicit and derived changes are set on the facts' status bits directly, each
  * checked to change the status it names (a record that does not follow this state is refused).
+ * @internal
  */
 export function replay(store: DataStore, tx: WriteTransaction, record: TransactionRecord, origin: { path: string; offset: number }, mode: ReplayMode = 'reason'): number | undefined {
   const facts = store.facts;
@@ -546,6 +548,7 @@ export function replay(store: DataStore, tx: WriteTransaction, record: Transacti
  * Opens the write transaction of a log replay: a store loaded from its log, a record a
  * replica applies, or the fixing of a snapshot's point (`pg-store-log.ts` replays through
  * here: this module is the seam of replay, see docs/architecture.md).
+ * @internal
  */
 export function beginReplay(store: DataStore, timeoutMs: number): Promise<WriteTransaction> {
   return store.facts.beginWrite(timeoutMs);
@@ -556,6 +559,7 @@ export function beginReplay(store: DataStore, timeoutMs: number): Promise<WriteT
  * SKOLEM terms and rows; returns the version it was taken at and whether it holds the
  * materialisation.
  * @throws CorruptFileError naming the snapshot's path.
+ * @internal
  */
 export function restoreSnapshot(store: DataStore, tx: WriteTransaction, snap: LoadedSnapshot): { version: number; materialised: boolean } {
   const facts = store.facts;
