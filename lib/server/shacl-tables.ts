@@ -25,7 +25,7 @@ import { QueryCompilationError } from '../model/errors.js';
 import { BUILTIN_TABLE_TYPE, type TupleTableInfo } from '../storage/catalogue.js';
 import type { FactAccess } from '../storage/fact-access.js';
 import type { StoreState } from '../storage/fact-store.js';
-import type { ComputedTables } from '../sparql/tuple-table-access.js';
+import type { ComputedTables } from '../sparql/types.js';
 import type { ValidationOptions } from './shacl-report.js';
 import { checkValidationAccess, reportInTerms, validateState } from './shacl-validation.js';
 

@@ -28,6 +28,7 @@
  * still stops at the query's time limit or an interrupt.
  * @module
  */
+import type { ComputedTables } from './types.js';
 import type * as RDF from '@rdfjs/types/data-model.js';
 import { DataFactory } from 'n3';
 import type { Algebra } from '../expressions/sparql-libraries.js';
@@ -125,24 +126,6 @@ export type ArgumentRef = { readonly slot: number } | { readonly id: number };
 
 /** Receives a solution; returning true stops the evaluation. */
 export type SolutionCallback = (solution: Int32Array) => boolean | void;
-
-/**
- * The built-in tables whose rows the store computes from an atom's leading arguments (the
- * server's SHACL tables): the query layer asks for the rows of each such atom before it is
- * evaluated, and scans them like a table's facts.
- */
-export interface ComputedTables {
-  /** Whether the built-in table `table` is one of them. */
-  has(table: string): boolean;
-  /**
-   * The rows of an atom of `table` whose leading arguments are `args` (the arguments before
-   * the last `width` ones, all constants), each row the values of the last `width` arguments.
-   * @throws QueryCompilationError when the arguments are not ones the table takes.
-   */
-  rows(table: string, args: readonly RDF.Term[]): Promise<ReadonlyArray<readonly RDF.Term[]>>;
-  /** The number of trailing arguments an atom's rows give (the others select the rows). */
-  readonly width: number;
-}
 
 /** An atom of a plan: the pattern, its table, and its arguments as references. */
 interface PlannedAtom {

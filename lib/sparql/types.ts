@@ -12,7 +12,6 @@ import type { FactAccess } from '../storage/fact-access.js';
 import type { WriteTransaction } from '../storage/fact-store.js';
 import type { EvaluationLimits } from './query-budget.js';
 import type { QueryTerm } from './query-terms.js';
-import type { ComputedTables } from './tuple-table-access.js';
 
 /** Values for variables of a query, by variable name (without `?`): see bound-parameters.ts. */
 export type BoundParameters = Readonly<Record<string, RDF.Term>>;
@@ -157,4 +156,22 @@ export interface UpdateDataset {
   readonly usingGraphs?: readonly string[];
   /** Named graphs of the WHERE clauses (USING NAMED). */
   readonly usingNamedGraphs?: readonly string[];
+}
+
+/**
+ * The built-in tables whose rows the store computes from an atom's leading arguments (the
+ * server's SHACL tables): the query layer asks for the rows of each such atom before it is
+ * evaluated, and scans them like a table's facts.
+ */
+export interface ComputedTables {
+  /** Whether the built-in table `table` is one of them. */
+  has(table: string): boolean;
+  /**
+   * The rows of an atom of `table` whose leading arguments are `args` (the arguments before
+   * the last `width` ones, all constants), each row the values of the last `width` arguments.
+   * @throws QueryCompilationError when the arguments are not ones the table takes.
+   */
+  rows(table: string, args: readonly RDF.Term[]): Promise<ReadonlyArray<readonly RDF.Term[]>>;
+  /** The number of trailing arguments an atom's rows give (the others select the rows). */
+  readonly width: number;
 }
