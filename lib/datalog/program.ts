@@ -19,7 +19,8 @@
 import { RuleCompilationError } from '../model/errors.js';
 import type { TermDictionary } from '../model/dictionary.js';
 import { RDF_NS, termToKey } from '../model/terms.js';
-import { type Catalogue, DATA_SOURCE_TABLE_TYPE } from '../storage/catalogue.js';
+import { SKOLEM_TABLE } from '../model/skolem.js';
+import { BUILTIN_TABLE_TYPE, type Catalogue, DATA_SOURCE_TABLE_TYPE } from '../storage/catalogue.js';
 import { DEFAULT_TRIPLES, QUADS } from '../storage/fact-store.js';
 import { aggregateArguments, type AggregateBinding, type AggregateLiteral, type AtomTerm, type BodyLiteral, type Rule, type SourcePosition, type TupleAtom } from './ast.js';
 import { forEachVariable, inTermOrder } from '../expressions/index.js';
@@ -523,6 +524,8 @@ function compileRule(key: string, rule: Rule, catalogue: Catalogue, dictionary: 
   const atom = (a: TupleAtom, resolve: Resolve, fresh: (name: string) => number = (name) => slots.fresh(name)): CompiledAtom => {
     const info = catalogue.tupleTables.get(a.table);
     if (!info) throw new RuleCompilationError(`line ${a.position.line}: column ${a.position.column}: tuple table '${a.table}' does not exist`);
+    // (SKOLEM atoms are compiled apart, skolem.ts); the other built-in tables (SHACL's) are computed for a query's evaluation only
+    if (info.type === BUILTIN_TABLE_TYPE && info.name !== SKOLEM_TABLE) throw new RuleCompilationError(`line ${a.position.line}: column ${a.position.column}: tuple table '${a.table}' is a built-in table that queries compute when they read it (as RDFox, quadlog does not let rules read or write it)`);
     if (a.args.length < info.minArity || a.args.length > info.maxArity) {
       throw new RuleCompilationError(`line ${a.position.line}: column ${a.position.column}: tuple table '${a.table}' takes ${info.minArity === info.maxArity ? info.minArity : `${info.minArity} to ${info.maxArity}`} arguments, not ${a.args.length}`);
     }

@@ -95,6 +95,11 @@ describe('datalog/rule errors', function () {
     return r;
   }
 
+  it('a rule over a SHACL table is refused at its position (RDFox computes them for queries only)', async () => {
+    const ds = await store();
+    await expectRejected(ds, ['[?s, :r, ?o] :- SHACL_DD(?s, ?p, ?o) .'], [{ line: 2, column: 17, message: /tuple table 'SHACL_DD' is a built-in table that queries compute/ }]);
+  });
+
   describe('unsafe rules', () => {
     it('a head variable not bound by the body', async () => {
       const ds = await store();
