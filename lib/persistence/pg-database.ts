@@ -112,8 +112,8 @@ export class PgDatabase {
     return db;
   }
 
-  /** Runs `work` in a transaction of its own. */
-  private async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  /** Runs `work` in a transaction of its own, begun with `begin` (a `BEGIN` statement). */
+  private async transaction<T>(work: (client: pg.PoolClient) => Promise<T>, begin = 'BEGIN'): Promise<T> {
     const client = await this.pool.connect();
     let broken = false;
     // a connection that breaks while the client is checked out emits 'error' on it (the query
@@ -123,7 +123,7 @@ export class PgDatabase {
     };
     client.on('error', lost);
     try {
-      await client.query('BEGIN');
+      await client.query(begin);
       const result = await work(client);
       await client.query('COMMIT');
       return result;
@@ -270,39 +270,19 @@ export class PgDatabase {
   async readSnapshot(storeId: string): Promise<{ version: number; bytes: Uint8Array } | undefined> {
     try {
       // read in one transaction (REPEATABLE READ): parts of one snapshot, never of two
-      const client = await this.pool.connect();
-      let broken = false;
-      // (see `transaction`: a broken connection must not end the process)
-      const lost = (): void => {
-        broken = true;
-      };
-      client.on('error', lost);
-      try {
-        await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+      return await this.transaction(async (client) => {
         const head = await client.query<{ version: string; parts: number }>(`SELECT version, parts FROM ${this.s}.snapshots WHERE store_id = $1`, [storeId]);
         const row = head.rows[0];
-        if (row === undefined) {
-          await client.query('COMMIT');
-          return undefined;
-        }
+        if (row === undefined) return undefined;
         const pieces: Buffer[] = [];
         for (let part = 0; part < row.parts; part++) {
           const { rows } = await client.query<{ body: Buffer }>(`SELECT body FROM ${this.s}.snapshot_parts WHERE store_id = $1 AND version = $2 AND part = $3`, [storeId, row.version, part]);
           if (rows[0] === undefined) throw new ReplicationError(`the snapshot of store ${storeId} lacks part ${part}`);
           pieces.push(rows[0].body);
         }
-        await client.query('COMMIT');
         const all = Buffer.concat(pieces);
         return { version: Number(row.version), bytes: new Uint8Array(all.buffer, all.byteOffset, all.length) };
-      } catch (e) {
-        await client.query('ROLLBACK').catch(() => {
-          broken = true;
-        });
-        throw e;
-      } finally {
-        client.removeListener('error', lost);
-        client.release(broken);
-      }
+      }, 'BEGIN ISOLATION LEVEL REPEATABLE READ');
     } catch (e) {
       throw failure('cannot read a snapshot', e);
     }

@@ -10,6 +10,7 @@
  * The server loads this module (and `pg`) only when its parameters ask for PostgreSQL.
  * @module
  */
+import { WriteQueue } from './write-queue.js';
 import { pgSettingsOf, type PgConnectionSettings } from '../datasources/libpq-conninfo.js';
 import { BadRequestError } from '../model/errors.js';
 import { PgDatabase } from '../persistence/pg-database.js';
@@ -35,7 +36,7 @@ function clientConfig(settings: PgConnectionSettings): Record<string, unknown> {
 /** @internal The roles, catalogue and stores of a replicated server in PostgreSQL. */
 export class PgServerStorage implements ServerStorage {
   madeByOpen = false;
-  private queue: Promise<void> = Promise.resolve();
+  private readonly queue = new WriteQueue();
   /** The logs of the stores, by unique id. */
   readonly logs = new Map<string, PgStoreLog>();
 
@@ -77,18 +78,9 @@ export class PgServerStorage implements ServerStorage {
     return `PostgreSQL schema '${this.replication.db.schema}'`;
   }
 
-  private enqueue<T>(work: () => Promise<T>): Promise<T> {
-    const result = this.queue.then(work);
-    this.queue = result.then(
-      () => undefined,
-      () => undefined,
-    );
-    return result;
-  }
-
   /** Resolves once every write queued so far has finished. */
   settled(): Promise<void> {
-    return this.enqueue(() => Promise.resolve());
+    return this.queue.settled();
   }
 
   /** The roles PostgreSQL holds, with the generation of the roles and catalogue. */
@@ -109,7 +101,7 @@ export class PgServerStorage implements ServerStorage {
   /** Queues a write of the role database (nothing on a replica). */
   writeRoles(roles: readonly PersistedRole[], generation: number): Promise<void> {
     const document = this.madeByOpen ? { roles, generation, madeByOpen: true } : { roles, generation };
-    return this.enqueue(async () => {
+    return this.queue.run(async () => {
       if (!this.replication.writable) return;
       await this.replication.db.writeRoles(this.replication.writerTerm(), this.replication.nodeId, document);
     });
@@ -134,7 +126,7 @@ export class PgServerStorage implements ServerStorage {
   /** Queues the creation of a store in the catalogue (writer only). */
   createStore(store: DataStore): Promise<StoreLog> {
     const term = this.replication.writerTerm();
-    return this.enqueue(async () => {
+    return this.queue.run(async () => {
       await this.replication.db.insertStore(term, this.replication.nodeId, { name: store.name, uniqueId: store.uniqueId, type: store.type, parameters: store.parameters, dataSources: undefined });
       // its first record logs the dictionary from its first term on
       return this.logFor(store.uniqueId);
@@ -143,7 +135,7 @@ export class PgServerStorage implements ServerStorage {
 
   /** Queues a write of a store's data source registrations (nothing on a replica). */
   writeDataSources(store: Pick<DataStore, 'name' | 'uniqueId'>, registrations: readonly DataSourceRegistration[]): Promise<void> {
-    return this.enqueue(async () => {
+    return this.queue.run(async () => {
       if (!this.replication.writable) return;
       await this.replication.db.writeDataSources(this.replication.writerTerm(), this.replication.nodeId, store.uniqueId, registrations.length > 0 ? registrations : undefined);
     });
@@ -151,7 +143,7 @@ export class PgServerStorage implements ServerStorage {
 
   /** Queues the deletion of a store (writer only; a replica forgets it locally). */
   deleteStore(name: string, files: Promise<StoreLog> | undefined): Promise<void> {
-    return this.enqueue(async () => {
+    return this.queue.run(async () => {
       const log = await files?.catch(() => undefined);
       await log?.close().catch(() => undefined);
       if (log instanceof PgStoreLog) this.logs.delete(log.storeId);

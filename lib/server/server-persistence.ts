@@ -9,6 +9,7 @@
  * parameters ask for persistence, so that an in-memory server starts without it.
  * @module
  */
+import { WriteQueue } from './write-queue.js';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { removeTemporaryFiles } from '../persistence/atomic-file.js';
@@ -50,7 +51,7 @@ function checkEntries(value: unknown, path: string): CatalogueEntry[] {
 
 /** @internal The open server directory of a persistent server (works on the internal DataStore). */
 export class ServerFiles implements ServerStorage {
-  private queue: Promise<void> = Promise.resolve();
+  private readonly queue = new WriteQueue();
   private readonly entries = new Map<string, CatalogueEntry>();
   private generation = 0;
 
@@ -115,25 +116,15 @@ export class ServerFiles implements ServerStorage {
     return entries;
   }
 
-  /** Runs `work` after every write queued before it; the promise settles with it. */
-  private enqueue<T>(work: () => Promise<T>): Promise<T> {
-    const result = this.queue.then(work);
-    this.queue = result.then(
-      () => undefined,
-      () => undefined,
-    );
-    return result;
-  }
-
   /** Resolves once every write queued so far has finished. */
   settled(): Promise<void> {
-    return this.enqueue(() => Promise.resolve());
+    return this.queue.settled();
   }
 
   /** Queues a rewrite of the role database (mode 0600: it holds password hashes). */
   writeRoles(roles: readonly PersistedRole[], generation: number): Promise<void> {
     const document = this.madeByOpen ? { roles, generation, madeByOpen: true } : { roles, generation };
-    return this.enqueue(() => writeDocument(this.layout.rolesFile, document, { mode: 0o600 }));
+    return this.queue.run(() => writeDocument(this.layout.rolesFile, document, { mode: 0o600 }));
   }
 
   private writeCatalogue(): Promise<void> {
@@ -142,7 +133,7 @@ export class ServerFiles implements ServerStorage {
 
   /** Queues the files of a new store: its directory and empty log, then the catalogue listing it. */
   createStore(store: DataStore): Promise<StorePersistence> {
-    return this.enqueue(async () => {
+    return this.queue.run(async () => {
       const directory = encodeStoreName(store.name);
       const layout = storeLayout(this.layout, store.name, directory);
       await removeStoreDirectory(this.layout, layout);
@@ -164,7 +155,7 @@ export class ServerFiles implements ServerStorage {
    * when the catalogue does not list that store, or lists another store of that name).
    */
   writeDataSources(store: Pick<DataStore, 'name' | 'uniqueId'>, registrations: readonly DataSourceRegistration[]): Promise<void> {
-    return this.enqueue(async () => {
+    return this.queue.run(async () => {
       const entry = this.entries.get(store.name);
       if (entry === undefined || entry.uniqueId !== store.uniqueId) return;
       const rest: CatalogueEntry = { name: entry.name, directory: entry.directory, type: entry.type, parameters: entry.parameters, uniqueId: entry.uniqueId };
@@ -180,7 +171,7 @@ export class ServerFiles implements ServerStorage {
 
   /** Queues the deletion of a store's files: the catalogue first, then its directory. */
   deleteStore(name: string, files: Promise<StorePersistence> | undefined): Promise<void> {
-    return this.enqueue(async () => {
+    return this.queue.run(async () => {
       const persistence = await files?.catch(() => undefined);
       await persistence?.close().catch(() => undefined);
       const entry = this.entries.get(name);
