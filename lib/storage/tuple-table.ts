@@ -565,7 +565,12 @@ export class TupleTable {
    */
   exportRows(): { data: Uint32Array; flags: Uint8Array } {
     const arity = this.arity;
-    if (this.live === this.rows) return { data: this.data.slice(0, this.rows * arity), flags: this.flags.slice(0, this.rows) };
+    if (this.live === this.rows) {
+      // the status bits only (a row changed in place also holds its prior status and a mark)
+      const flags = this.flags.slice(0, this.rows);
+      for (let row = 0; row < flags.length; row++) flags[row] = flags[row]! & (EXPLICIT | DERIVED);
+      return { data: this.data.slice(0, this.rows * arity), flags };
+    }
     const data = new Uint32Array(this.live * arity);
     const flags = new Uint8Array(this.live);
     let n = 0;

@@ -452,6 +452,27 @@ describe('TupleTable', () => {
     expect(statusIn(h.table, [1, 1, 1], h.versions[1]!)).to.equal(BOTH);
   });
 
+  it('exports rows changed in place with their current status bits only, which a new table takes back', () => {
+    const table = new TupleTable(3);
+    table.beginWrite();
+    table.add([1, 2, 3], EXPLICIT, 1);
+    table.add([4, 5, 6], DERIVED, 1);
+    table.endWrite();
+    table.beginWrite();
+    table.add([1, 2, 3], DERIVED, 2);
+    table.add([4, 5, 6], EXPLICIT, 2);
+    table.remove([4, 5, 6], DERIVED, 2);
+    table.endWrite();
+    expect(table.rowCount, 'both changed in place').to.equal(2);
+    const { data, flags } = table.exportRows();
+    expect([...flags].every((f) => f === EXPLICIT || f === DERIVED || f === BOTH)).to.equal(true);
+    const copy = new TupleTable(3);
+    copy.restoreRows(data, flags);
+    const view = { version: 2, limit: copy.rowCount };
+    expect(statusIn(copy, [1, 2, 3], view)).to.equal(BOTH);
+    expect(statusIn(copy, [4, 5, 6], view)).to.equal(EXPLICIT);
+  });
+
   describe('rollback', () => {
     it('restores exactly the state before the transaction (random transactions)', () => {
       for (let seed = 1; seed <= 60; seed++) {
