@@ -30,7 +30,9 @@
 import type { TransactionChanges } from '../storage/change-log.js';
 import { DEFAULT_TRIPLES_ID, QUADS_ID } from '../storage/fact-store.js';
 import { ANY } from '../storage/tuple-table.js';
+import type { CompiledShapes } from './compiled.js';
 import { ShaclShapeError } from './errors.js';
+import type { ShapesGraph } from './shapes.js';
 import type { ShaclDataSelection, ShaclPath } from './types.js';
 import { Validation } from './validator.js';
 import { RDF_TYPE, RDFS_CLASS, RDFS_SUBCLASS_OF, SH } from './vocabulary.js';
@@ -168,6 +170,46 @@ class Places {
 /** The places visited after which the walk gives up and answers 'all' (a few tens of milliseconds of walking). */
 const MAX_VISITS = 100_000;
 
+/** The automaton of compiled shapes (with the entry states of targeted shapes), or 'all' when the shapes cannot be read. */
+const automata = new WeakMap<CompiledShapes, { places: Places; entries: Set<number> } | 'all'>();
+
+/** The automaton of a validation's shapes, built once per compiled shapes. */
+function automatonOf(validation: Validation): { places: Places; entries: Set<number> } | 'all' {
+  const known = automata.get(validation.compiled);
+  if (known !== undefined) return known;
+  const places = new Places(validation);
+  const entries = new Set<number>();
+  let out: { places: Places; entries: Set<number> } | 'all' = { places, entries };
+  try {
+    for (const node of validation.shapes.targetedShapes()) entries.add(places.entry(node));
+  } catch (e) {
+    if (!(e instanceof ShaclShapeError)) throw e;
+    out = 'all';
+  }
+  automata.set(validation.compiled, out);
+  return out;
+}
+
+/** Whether a changed triple of the data graph can change the shapes, when the shapes graph is the data graph too. */
+function touchesShapes(shapes: ShapesGraph, s: number, p: number, o: number): boolean {
+  const terms = shapes.terms;
+  return shapes.structure.has(s) || terms.iriOf(p)?.startsWith(SH) === true || (p === terms.iri(RDF_TYPE) && [RDFS_CLASS, `${SH}NodeShape`, `${SH}PropertyShape`].some((c) => terms.iri(c) === o));
+}
+
+/**
+ * Whether `changes` can have changed the shapes `compiled` holds (read from the state before
+ * the changes): a change in the shapes graph, or, when it is the data graph too, a triple at a
+ * node of a shape's structure, with a SHACL predicate or declaring a class or shape.
+ */
+export function changesShapes(compiled: CompiledShapes, changes: TransactionChanges): boolean {
+  const selection = compiled.selection;
+  const triples = changedTriples(selection, changes);
+  if (triples === 'all') return true;
+  if (selection.shapesGraph !== selection.dataGraph || triples.length === 0) return false;
+  for (let i = 0; i < triples.length; i += 3) if (touchesShapes(compiled.shapes, triples[i]!, triples[i + 1]!, triples[i + 2]!)) return true;
+  return false;
+}
+
 /** The changed triples of the data graph, as [s, p, o, …], or 'all' when the shapes graph changed. */
 function changedTriples(selection: ShaclDataSelection, changes: TransactionChanges): number[] | 'all' {
   const out: number[] = [];
@@ -189,35 +231,28 @@ function changedTriples(selection: ShaclDataSelection, changes: TransactionChang
  * The focus nodes whose validation result `changes` (the net added and removed facts per
  * table, as the commit feed gives them; for the selection's fact domain) can alter, for the
  * shapes of the selection, whose state is the one after the changes; 'all' when it cannot
- * tell (see the module documentation). The set may hold nodes that are no focus node.
+ * tell (see the module documentation). The set may hold nodes that are no focus node. With
+ * `compiled`, the shapes as read for an earlier state whose shapes graph held the same.
  */
-export function affectedFocusNodes(selection: ShaclDataSelection, changes: TransactionChanges): Set<number> | 'all' {
+export function affectedFocusNodes(selection: ShaclDataSelection, changes: TransactionChanges, compiled?: CompiledShapes): Set<number> | 'all' {
   const triples = changedTriples(selection, changes);
   if (triples === 'all') return 'all';
   const affected = new Set<number>();
   if (triples.length === 0) return affected;
-  const validation = new Validation(selection);
+  const validation = new Validation(selection, compiled);
   if (validation.hasSparql()) return 'all';
   const terms = validation.terms;
-  const places = new Places(validation);
-  const entries = new Set<number>();
-  try {
-    for (const node of validation.shapes.targetedShapes()) entries.add(places.entry(node));
-  } catch (e) {
-    if (e instanceof ShaclShapeError) return 'all';
-    throw e;
-  }
+  const automaton = automatonOf(validation);
+  if (automaton === 'all') return 'all';
+  const { places, entries } = automaton;
   const sameGraph = selection.shapesGraph === selection.dataGraph;
   const subClassOf = terms.iri(RDFS_SUBCLASS_OF);
-  const type = terms.iri(RDF_TYPE);
-  const classMarks = new Set([terms.iri(RDFS_CLASS), terms.iri(`${SH}NodeShape`), terms.iri(`${SH}PropertyShape`)]);
-  const structure = validation.shapes.structure;
   for (let i = 0; i < triples.length; i += 3) {
     const s = triples[i]!;
     const p = triples[i + 1]!;
     const o = triples[i + 2]!;
     if (p === subClassOf) return 'all';
-    if (sameGraph && (structure.has(s) || terms.iriOf(p)?.startsWith(SH) === true || (p === type && classMarks.has(o)))) return 'all';
+    if (sameGraph && touchesShapes(validation.shapes, s, p, o)) return 'all';
     affected.add(s);
     affected.add(o);
   }

@@ -4,6 +4,7 @@
  * can affect ({@link affectedFocusNodes}), for validating a commit incrementally.
  * @module
  */
+import type { CompiledShapes } from './compiled.js';
 import { loadSparqlConstraints } from './lazy-load.js';
 import { Validation } from './validator.js';
 import type { ShaclDataSelection, ShaclOptions, ShaclReport } from './types.js';
@@ -11,15 +12,17 @@ import type { ShaclDataSelection, ShaclOptions, ShaclReport } from './types.js';
 export type { ShaclDataSelection, ShaclOptions, ShaclPath, ShaclReport, ShaclResult } from './types.js';
 export { ShaclShapeError } from './errors.js';
 export { reportQuads } from './report.js';
-export { affectedFocusNodes } from './affected.js';
+export { affectedFocusNodes, changesShapes } from './affected.js';
+export { CompiledShapes } from './compiled.js';
 
 /**
- * Validates the selection's data graph against the shapes of its shapes graph.
+ * Validates the selection's data graph against the shapes of its shapes graph (with
+ * `compiled`, the shapes as read for another state whose shapes graph held the same).
  * @throws ShaclShapeError when a shape a target reaches is ill-formed or a SPARQL constraint is not allowed.
  * @throws InterruptedError when the interrupter stops it.
  */
-export async function validate(selection: ShaclDataSelection, options: ShaclOptions = {}): Promise<ShaclReport> {
-  const validation = new Validation(selection);
+export async function validate(selection: ShaclDataSelection, options: ShaclOptions = {}, compiled?: CompiledShapes): Promise<ShaclReport> {
+  const validation = new Validation(selection, compiled);
   if (validation.hasSparql()) {
     const { SparqlRunner } = await loadSparqlConstraints();
     validation.sparql = new SparqlRunner(selection);

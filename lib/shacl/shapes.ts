@@ -116,8 +116,26 @@ export class ShapesGraph {
   /** Every node read as part of a shape (shapes, lists, paths, constraints), for telling changes to the shapes apart. */
   readonly structure = new Set<number>();
 
+  private targeted: number[] | undefined;
+  private reader: GraphReader;
+
   /** Shapes of the graph `graph` reads, with the terms of `terms`. */
-  constructor(readonly graph: GraphReader, readonly terms: TermTable) {}
+  constructor(graph: GraphReader, readonly terms: TermTable) {
+    this.reader = graph;
+  }
+
+  /** The reader of the shapes graph. */
+  get graph(): GraphReader {
+    return this.reader;
+  }
+
+  /**
+   * Reads the shapes graph through `graph` from now on: a reader of another state whose shapes
+   * graph is the same (the shapes already read are kept).
+   */
+  rebind(graph: GraphReader): void {
+    this.reader = graph;
+  }
 
   private id(local: string): number {
     return this.terms.iri(SH + local);
@@ -125,6 +143,11 @@ export class ShapesGraph {
 
   /** The nodes that are shapes with a target (explicit or implicit), in no particular order. */
   targetedShapes(): number[] {
+    this.targeted ??= this.readTargetedShapes();
+    return this.targeted;
+  }
+
+  private readTargetedShapes(): number[] {
     const out = new Set<number>();
     for (const t of ['targetNode', 'targetClass', 'targetSubjectsOf', 'targetObjectsOf']) this.graph.forEachWithPredicate(this.id(t), (s) => void out.add(s));
     const type = this.terms.iri(RDF_TYPE);

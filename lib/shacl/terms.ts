@@ -26,6 +26,16 @@ export class TermTable {
     return id;
   }
 
+  /** The IRIs asked for that the store did not know then. */
+  unknownIris(): string[] {
+    return [...this.iris].filter(([, id]) => id < 0).map(([iri]) => iri);
+  }
+
+  /** The number of terms made so far. */
+  get termCount(): number {
+    return this.terms.size;
+  }
+
   /** The RDF term of an id. */
   term(id: number): FactTerm {
     let t = this.terms.get(id);

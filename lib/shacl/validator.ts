@@ -15,10 +15,11 @@ import { Interrupter } from '../model/control.js';
 import { ANY } from '../storage/tuple-table.js';
 import { domainMask, GraphReader } from './graph.js';
 import { pathValues } from './paths.js';
-import { type Constraint, type Shape, ShapesGraph } from './shapes.js';
-import { TermTable } from './terms.js';
+import { CompiledShapes } from './compiled.js';
+import type { Constraint, Shape, ShapesGraph } from './shapes.js';
+import type { TermTable } from './terms.js';
 import type { ShaclDataSelection, ShaclOptions, ShaclPath, ShaclReport, ShaclResult } from './types.js';
-import { RDF_LANG_STRING, RDF_TYPE, RDFS_SUBCLASS_OF, SH } from './vocabulary.js';
+import { RDF_LANG_STRING, RDF_TYPE, RDFS_SUBCLASS_OF } from './vocabulary.js';
 
 /** Where a check puts its results: an array, or null when only conformance is asked (stop at the first). */
 type Out = ShaclResult[] | null;
@@ -46,25 +47,28 @@ export class Validation {
   private readonly rdfType: number;
   private readonly subClassOf: number;
 
-  /** A validation of the selection's data graph against its shapes graph. */
-  constructor(readonly selection: ShaclDataSelection) {
+  /** The shapes as read (possibly for an earlier state with the same shapes graph). */
+  readonly compiled: CompiledShapes;
+
+  /**
+   * A validation of the selection's data graph against its shapes graph; with `compiled`, the
+   * shapes read for another state whose shapes graph is the same as this one's.
+   */
+  constructor(readonly selection: ShaclDataSelection, compiled?: CompiledShapes) {
     const mask = domainMask(selection.factDomain);
-    this.terms = new TermTable(selection.dictionary);
+    if (compiled === undefined) compiled = new CompiledShapes(selection);
+    else compiled.bind(selection);
+    this.compiled = compiled;
+    this.terms = compiled.terms;
     this.data = new GraphReader(selection.state, selection.dataGraph, mask);
-    this.shapes = new ShapesGraph(new GraphReader(selection.state, selection.shapesGraph, mask), this.terms);
+    this.shapes = compiled.shapes;
     this.rdfType = this.terms.iri(RDF_TYPE);
     this.subClassOf = this.terms.iri(RDFS_SUBCLASS_OF);
   }
 
   /** Whether the shapes graph holds SPARQL constraints or SPARQL-based constraint components. */
   hasSparql(): boolean {
-    const g = this.shapes.graph;
-    let found = false;
-    for (const local of ['sparql', 'parameter']) {
-      const p = this.terms.iri(SH + local);
-      if (p >= 0) g.forEachWithPredicate(p, () => void (found = true));
-    }
-    return found;
+    return this.compiled.hasSparql();
   }
 
   /** Runs the validation. */

@@ -23,7 +23,21 @@ ex:QShape a sh:NodeShape ; sh:targetSubjectsOf ex:q ;
   sh:property [ sh:path [ sh:oneOrMorePath ex:q ] ; sh:qualifiedValueShape [ sh:class ex:A ] ; sh:qualifiedMaxCount 1 ] .
 ex:ObjShape a sh:NodeShape ; sh:targetObjectsOf ex:r ; sh:node ex:Closed .
 ex:Closed a sh:NodeShape ; sh:closed true ; sh:ignoredProperties ( rdf:type ) ; sh:property [ sh:path ex:p ] ; sh:property [ sh:path ex:q ] .
+ex:NoR sh:path ex:r ; sh:maxCount 0 .
 `;
+
+/**
+ * Triples of the shapes graph that transactions add or delete, so that the shapes change
+ * between commits: a constraint attached and detached, a constraint of a shape already read,
+ * a target, a shape deactivated.
+ */
+const SHAPE_TOGGLES = [
+  `<${EX}AShape> <${SH}property> <${EX}NoR> .`,
+  `<${EX}NoR> <${SH}maxCount> "0"^^<http://www.w3.org/2001/XMLSchema#integer> .`,
+  `<${EX}QShape> <${SH}targetClass> <${EX}C> .`,
+  `<${EX}BShape> <${SH}deactivated> "true"^^<http://www.w3.org/2001/XMLSchema#boolean> .`,
+  `<${EX}ObjShape> <${SH}class> <${EX}B> .`,
+];
 
 /** A rule, so that derived facts change with explicit ones: what has an r is a C. */
 const RULES = `@prefix ex: <${EX}> . [?x, rdf:type, ex:C] :- [?x, ex:r, ?y] .`;
@@ -48,16 +62,23 @@ describe('SHACL validation on commit: incremental equals full (property)', funct
   this.timeout(300_000);
   const env = useServer('shacl-commit-property');
 
-  for (const seed of [1, 2, 3, 4, 5, 6]) {
-    it(`seed ${seed}: 40 random transactions commit exactly when a full validation of their result conforms, with the same results`, async () => {
+  const cases = [1, 2, 3, 4, 5, 6].map((seed) => ({ seed, shapesChange: false, sameGraph: false }));
+  // the shapes change between commits too (a store that kept the shapes it read would go wrong), in their own graph and in the data graph
+  for (const seed of [11, 12, 13, 14]) cases.push({ seed, shapesChange: true, sameGraph: false });
+  for (const seed of [21, 22, 23]) cases.push({ seed, shapesChange: true, sameGraph: true });
+  for (const { seed, shapesChange, sameGraph } of cases) {
+    const where = shapesChange ? `, shapes changing too${sameGraph ? ', in the data graph' : ''}` : '';
+    it(`seed ${seed}${where}: 40 random transactions commit exactly when a full validation of their result conforms, with the same results`, async () => {
       const rand = seededRandom(seed);
       // `checked` validates on commit (incrementally); `reference` validates fully in the transaction itself
-      const checked: DataStoreConnection = await env.newStore(undefined, undefined, { 'shacl-validation-on-commit': 'on', 'shacl-shapes-graph': SHAPES });
+      const shapesGraph = sameGraph ? undefined : SHAPES;
+      const checked: DataStoreConnection = await env.newStore(undefined, undefined, { 'shacl-validation-on-commit': 'on', 'shacl-shapes-graph': shapesGraph ?? 'default' });
       const reference: DataStoreConnection = await env.newStore();
       for (const ds of [checked, reference]) {
-        await ds.importData('ADD', SHAPES_TTL, { defaultGraph: SHAPES });
+        await ds.importData('ADD', SHAPES_TTL, shapesGraph === undefined ? {} : { defaultGraph: SHAPES });
         await ds.importData('ADD', RULES);
       }
+      const inShapes = (triple: string): string => (shapesGraph === undefined ? triple : `${triple.slice(0, -1)} <${shapesGraph}> .`);
       let refused = 0;
       let accepted = 0;
       let focused = 0;
@@ -67,13 +88,14 @@ describe('SHACL validation on commit: incremental equals full (property)', funct
         const deletes: string[] = [];
         const n = 1 + rand(3);
         for (let i = 0; i < n; i++) (rand(3) === 0 ? deletes : adds).push(randomTriple(rand));
+        if (shapesChange && rand(3) === 0) (rand(2) === 0 ? deletes : adds).push(inShapes(SHAPE_TOGGLES[rand(SHAPE_TOGGLES.length)]!));
         const apply = async (ds: DataStoreConnection): Promise<void> => {
           if (deletes.length > 0) await ds.importData('DELETE', deletes.join('\n'));
           if (adds.length > 0) await ds.importData('ADD', adds.join('\n'));
         };
         await reference.beginTransaction('read-write');
         await apply(reference);
-        const full = await reference.validate({ shapesGraph: SHAPES });
+        const full = await reference.validate(shapesGraph === undefined ? {} : { shapesGraph });
         if (full.conforms) await reference.commitTransaction();
         else await reference.rollbackTransaction();
 
