@@ -239,7 +239,7 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakReport> {
   const sc = await ConnectionFactory.newServerConnection(server.url, ROLE, PASSWORD);
   sc.createDataStore(STORE);
   const base = `${endpoint.url}/datastores/${STORE}`;
-  const agent = new Agent({ keepAlive: true, maxSockets: clientCount });
+  let agent = new Agent({ keepAlive: true, maxSockets: clientCount });
 
   const latencies = new Map<string, number[]>();
   const documentedByOperation = new Map<string, number>();
@@ -428,6 +428,11 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakReport> {
     const warmupEnd = performance.now() + warmup * 1000;
     await Promise.all(Array.from({ length: clientCount }, (_, i) => client(i, warmupEnd, (options.seed ?? 1) + 1_000_003)));
     await sleep(keepAlive + 1500); // connections left behind expire
+    // the warm-up's idle sockets are dropped: the server closes an idle keep-alive socket
+    // after its own timeout, and a request sent on one just then fails with ECONNRESET (on a
+    // busy machine the sleep above reaches that timeout for every client at once)
+    agent.destroy();
+    agent = new Agent({ keepAlive: true, maxSockets: clientCount });
     await ds.clear();
     latencies.clear();
     documentedByOperation.clear();
