@@ -6,13 +6,11 @@
  * and removed) leave the three stores with exactly the same facts and statuses after each commit.
  */
 import { expect } from 'chai';
-import { randomBytes } from 'node:crypto';
 import { ConnectionFactory, type DataStoreConnection, Server } from '../../lib/index.js';
 import { parseServeArguments } from '../../lib/shell/serve.js';
 import { usePostgres } from '../helpers/postgres.js';
+import { REPLICA_PASSWORD as PASSWORD, REPLICA_ROLE as ROLE, useReplicatedServers } from '../helpers/replicated-servers.js';
 
-const ROLE = 'admin';
-const PASSWORD = 'pw';
 const EX = 'http://ex/';
 const DATALOG = { mediaType: 'application/x.datalog' };
 
@@ -39,48 +37,9 @@ function random(seed: number): () => number {
 
 describe('replication with carried derived changes (persistence-replicate-derived)', function () {
   const pg = usePostgres();
-  const servers: Server[] = [];
-  let schema = '';
-
-  beforeEach(() => {
-    schema = `rd_${randomBytes(4).toString('hex')}`;
-  });
-
-  afterEach(async () => {
-    for (const s of servers.splice(0)) await s.shutdown().catch(() => undefined);
-  });
-
-  async function node(id: string, derived: 'true' | 'false'): Promise<Server> {
-    const server = await Server.create({
-      roleName: ROLE,
-      password: PASSWORD,
-      parameters: {
-        'password-hashing': 'fast',
-        persistence: 'postgresql',
-        'persistence-connection-string': pg.connectionString,
-        'persistence-schema': schema,
-        'persistence-node-id': id,
-        'persistence-node-url': `http://${id}.example:12110`,
-        'persistence-lease-time': '600',
-        'persistence-replicate-derived': derived,
-      },
-    });
-    servers.push(server);
-    return server;
-  }
-
-  async function store(server: Server): Promise<DataStoreConnection> {
-    const c = await ConnectionFactory.newServerConnection(server.url, ROLE, PASSWORD);
-    return c.newDataStoreConnection('ds');
-  }
-
-  async function until(condition: () => boolean | Promise<boolean>, what: string, ms = 15_000): Promise<void> {
-    const end = Date.now() + ms;
-    while (!(await condition())) {
-      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  }
+  const replicated = useReplicatedServers(pg, 'rd');
+  const { store, until } = replicated;
+  const node = (id: string, derived: 'true' | 'false'): Promise<Server> => replicated.node(id, { 'persistence-replicate-derived': derived });
 
   /** The store's facts of a domain, sorted (default graph and named graphs). */
   async function facts(ds: DataStoreConnection, factDomain: string): Promise<string[]> {
@@ -182,8 +141,7 @@ describe('replication with carried derived changes (persistence-replicate-derive
     expect(reasoning.replicationStatus().replicateDerived).to.equal(false);
     // the carrying replica can take over: its reasoning state goes on from the carried facts
     const nodeCount = (await facts(ds, 'all')).length;
-    await writer.shutdown();
-    servers.splice(servers.indexOf(writer), 1);
+    await replicated.stop(writer);
     await until(() => carried.replicationStatus().role === 'writer' || reasoning.replicationStatus().role === 'writer', 'a take-over', 20_000);
     const newWriter = carried.replicationStatus().role === 'writer' ? onCarried : onReasoning;
     const other = newWriter === onCarried ? onReasoning : onCarried;

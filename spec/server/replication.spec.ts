@@ -3,50 +3,16 @@
  * instances on one database (each test its own schema) play writer and replicas.
  */
 import { expect } from 'chai';
-import { randomBytes } from 'node:crypto';
 import { ConnectionFactory, type ReplicaWriteError, Server } from '../../lib/index.js';
 import { usePostgres } from '../helpers/postgres.js';
+import { REPLICA_PASSWORD as PASSWORD, REPLICA_ROLE as ROLE, useReplicatedServers } from '../helpers/replicated-servers.js';
 
-const ROLE = 'admin';
-const PASSWORD = 'pw';
 const NT = { mediaType: 'application/n-triples' };
 
 describe('replication through PostgreSQL', function () {
   const pg = usePostgres();
-  const servers: Server[] = [];
-  let schema = '';
-
-  beforeEach(() => {
-    schema = `r_${randomBytes(4).toString('hex')}`;
-  });
-
-  afterEach(async () => {
-    for (const s of servers.splice(0)) await s.shutdown().catch(() => undefined);
-  });
-
-  async function node(id: string, extra: Record<string, string> = {}): Promise<Server> {
-    const server = await Server.create({
-      roleName: ROLE,
-      password: PASSWORD,
-      parameters: {
-        'password-hashing': 'fast',
-        persistence: 'postgresql',
-        'persistence-connection-string': pg.connectionString,
-        'persistence-schema': schema,
-        'persistence-node-id': id,
-        'persistence-node-url': `http://${id}.example:12110`,
-        'persistence-lease-time': '600',
-        ...extra,
-      },
-    });
-    servers.push(server);
-    return server;
-  }
-
-  async function store(server: Server, name = 'ds') {
-    const c = await ConnectionFactory.newServerConnection(server.url, ROLE, PASSWORD);
-    return c.newDataStoreConnection(name);
-  }
+  const replicated = useReplicatedServers(pg, 'r');
+  const { node, store, until } = replicated;
 
   async function count(server: Server, name = 'ds'): Promise<number> {
     const ds = await store(server, name);
@@ -66,13 +32,6 @@ describe('replication through PostgreSQL', function () {
     return (answer as { rows: ReadonlyArray<ReadonlyArray<{ value: string } | undefined>> }).rows.map((r) => r.map((t) => t?.value ?? ''));
   }
 
-  async function until(condition: () => boolean | Promise<boolean>, what: string, ms = 15_000): Promise<void> {
-    const end = Date.now() + ms;
-    while (!(await condition())) {
-      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  }
 
   it('makes the first node the writer; commits (with reasoning) appear on a replica', async () => {
     const a = await node('a');
@@ -121,7 +80,7 @@ describe('replication through PostgreSQL', function () {
     const ds = admin.newDataStoreConnection('ds');
     await ds.importData('ADD', '<http://ex/a> <http://ex/p> <http://ex/1> .', NT);
     // the lease is revoked behind the writer's back (as after a stall past its expiry): its term is over
-    await pg.sql(`UPDATE ${schema}.lease SET term = term + 1, holder = NULL, expires_at = NULL`);
+    await pg.sql(`UPDATE ${replicated.schema}.lease SET term = term + 1, holder = NULL, expires_at = NULL`);
     await until(() => b.replicationRole === 'writer' && b.replicationStatus().role === 'writer', 'the take-over');
     await until(async () => (await count(b)) === 1, 'the replica to hold the first commit');
     // the old writer has not noticed yet or has stepped down: either way its append is refused
@@ -140,7 +99,7 @@ describe('replication through PostgreSQL', function () {
     await na.awaitVersion(v, 10_000);
     expect(await count(a)).to.equal(2);
     expect(b.replicationStatus().term).to.be.greaterThan(a.replicationStatus().term - 1);
-    const versions = ((await pg.sql(`SELECT version FROM ${schema}.log ORDER BY version`)).rows as Array<{ version: string }>).map((r) => Number(r.version));
+    const versions = ((await pg.sql(`SELECT version FROM ${replicated.schema}.log ORDER BY version`)).rows as Array<{ version: string }>).map((r) => Number(r.version));
     expect(new Set(versions).size).to.equal(versions.length);
     na.close();
     nb.close();
@@ -155,8 +114,7 @@ describe('replication through PostgreSQL', function () {
     const ds = admin.newDataStoreConnection('ds');
     for (let i = 0; i < 5; i++) await ds.importData('ADD', `<http://ex/a> <http://ex/p> <http://ex/${i}> .`, NT);
     ds.close();
-    await a.shutdown();
-    servers.splice(servers.indexOf(a), 1);
+    await replicated.stop(a);
     await until(() => b.replicationStatus().role === 'writer', 'the take-over');
     const nb = await store(b);
     await until(async () => (await count(b)) === 5, 'every acknowledged commit on the new writer');
@@ -181,8 +139,8 @@ describe('replication through PostgreSQL', function () {
     admin.createDataStore('ds');
     const ds = admin.newDataStoreConnection('ds');
     for (let i = 0; i < 20; i++) await ds.importData('ADD', `<http://ex/a> <http://ex/p> "${'x'.repeat(50)}${i}" .`, NT);
-    await until(async () => (await scalar(`SELECT count(*) AS n FROM ${schema}.snapshots`)) === 1, 'a snapshot');
-    await until(async () => (await scalar(`SELECT count(*) AS n FROM ${schema}.log`)) < 20, 'the log to be trimmed');
+    await until(async () => (await scalar(`SELECT count(*) AS n FROM ${replicated.schema}.snapshots`)) === 1, 'a snapshot');
+    await until(async () => (await scalar(`SELECT count(*) AS n FROM ${replicated.schema}.log`)) < 20, 'the log to be trimmed');
     const c = await node('c');
     const rc = await store(c);
     await rc.awaitVersion(ds.dataStoreVersion, 10_000);
