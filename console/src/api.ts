@@ -74,6 +74,20 @@ export function resource(...segments: string[]): string {
   return '/' + segments.map((s) => encodeURIComponent(s)).join('/');
 }
 
+/**
+ * Whether the endpoint serves a feature's route: a request succeeds, or fails with anything
+ * but 404, 405, 501 or a server error (an endpoint without the feature answers one of those).
+ */
+export async function routeServed(api: Api, path: string, options: RequestOptions): Promise<boolean> {
+  try {
+    await api.request(path, options);
+    return true;
+  } catch (e) {
+    if (e instanceof ApiError) return ![501, 404, 405].includes(e.status) && e.status < 500;
+    return false;
+  }
+}
+
 /** The client of one signed-in role. */
 export class Api {
   /** The interface's root URL (ending with `/`). */

@@ -6,20 +6,14 @@
  * view asks {@link explanationAvailable} first.
  * @module
  */
-import { type Api, ApiError, resource } from './api.js';
+import { type Api, resource, routeServed } from './api.js';
 import { h, replace } from './dom.js';
 
 const EXPLANATION_TYPE = 'application/x.explanation+json';
 
 /** Whether the endpoint explains facts of a store (501, 404 and 405 say it does not). */
-export async function explanationAvailable(api: Api, store: string): Promise<boolean> {
-  try {
-    await api.request(resource('datastores', store, 'explanation'), { accept: EXPLANATION_TYPE });
-    return true;
-  } catch (e) {
-    if (e instanceof ApiError) return ![501, 404, 405].includes(e.status) && e.status < 500;
-    return false;
-  }
+export function explanationAvailable(api: Api, store: string): Promise<boolean> {
+  return routeServed(api, resource('datastores', store, 'explanation'), { accept: EXPLANATION_TYPE });
 }
 
 /** A fact of an explanation. */

@@ -6,7 +6,7 @@
  * store holds (an empty shapes graph: no work).
  * @module
  */
-import { type Api, ApiError, resource } from './api.js';
+import { type Api, resource, routeServed } from './api.js';
 import { h, replace } from './dom.js';
 
 const JSON_TYPE = 'application/json';
@@ -15,14 +15,8 @@ const JSON_TYPE = 'application/json';
 const PROBE_GRAPH = 'urn:quadlog:console:no-shapes';
 
 /** Whether the endpoint validates the store (404, 405 and 501 say it does not). */
-export async function shaclAvailable(api: Api, store: string): Promise<boolean> {
-  try {
-    await api.request(resource('datastores', store, 'shacl'), { params: { 'shapes-graph': PROBE_GRAPH }, accept: JSON_TYPE });
-    return true;
-  } catch (e) {
-    if (e instanceof ApiError) return ![501, 404, 405].includes(e.status) && e.status < 500;
-    return false;
-  }
+export function shaclAvailable(api: Api, store: string): Promise<boolean> {
+  return routeServed(api, resource('datastores', store, 'shacl'), { params: { 'shapes-graph': PROBE_GRAPH }, accept: JSON_TYPE });
 }
 
 /** One result as the route writes it (terms as N-Triples text). */
