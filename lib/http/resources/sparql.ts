@@ -18,6 +18,12 @@
  * either happens before the answer starts streaming.
  * A SELECT query asked for with `Accept: text/event-stream` is answered live instead: its
  * whole answer, then its changes at every commit, as Server-Sent Events (see event-stream.ts).
+ *
+ * The plan of a query: with the parameter `explain=true` (as the shell's `query.explain`), a
+ * query is answered by its plan as `text/plain` (see {@link DataStoreConnection.explainQuery}:
+ * its algebra, the join order of each basic graph pattern, the number of answers and the time
+ * taken; the query is evaluated to find the orders, and its answers are not sent). An update
+ * with `explain=true` is refused (400); `explain=false` is the usual request.
  * @module
  */
 import { ANSWER_MEDIA_TYPES, BadRequestError, createTableWriter, JSON_LD, N_QUADS, N_TRIPLES, type QueryOptions, RDF_XML, sparqlOperationType, supportsBooleanAnswers, TRIG, TURTLE } from '../../index.js';
@@ -55,9 +61,31 @@ function limitsOf(request: SparqlRequest): { timeLimitMs?: number; memoryLimitBy
   };
 }
 
+/** The parameter that asks for a query's plan instead of its answer. */
+export const EXPLAIN_PARAMETER = 'explain';
+
+/** The media type of a query plan. */
+const PLAN_TYPE = 'text/plain';
+
+/**
+ * Whether a request asks for the plan (`explain=true`); takes the parameter out of the
+ * request's parameters, so that the protocol's reading of them does not see it.
+ */
+function takeExplain(exchange: Exchange): boolean {
+  const values = exchange.params.getAll(EXPLAIN_PARAMETER);
+  if (values.length === 0) return false;
+  exchange.params.delete(EXPLAIN_PARAMETER);
+  if (values.length > 1) throw new BadRequestError(`parameter '${EXPLAIN_PARAMETER}' is given ${values.length} times: a request carries one ${EXPLAIN_PARAMETER}`);
+  const value = values[0]!;
+  if (value !== 'true' && value !== 'false') throw new BadRequestError(`invalid value '${value}' for parameter '${EXPLAIN_PARAMETER}': true or false`);
+  return value === 'true';
+}
+
 /** Serves `/datastores/<ds>/sparql`. */
 export const handleSparql: Handler = async (exchange: Exchange, dataStore: string): Promise<void> => {
+  const explain = takeExplain(exchange);
   const request = await readSparqlRequest(exchange);
+  if (explain && request.kind === 'update') throw new BadRequestError(`'${EXPLAIN_PARAMETER}=true' gives the plan of a query; an update has none`);
   await exchange.withDataStoreConnection(dataStore, async (connection) => {
     const form = sparqlOperationType(request.text, request.kind);
     if (request.kind === 'update') {
@@ -73,6 +101,19 @@ export const handleSparql: Handler = async (exchange: Exchange, dataStore: strin
     }
     if (form === 'UPDATE') throw new BadRequestError("the 'query' parameter holds an update: send updates with POST as 'update' or as an application/sparql-update body");
     const accept = exchange.req.headers.accept;
+    if (explain) {
+      negotiateOrThrow(accept, [PLAN_TYPE], PLAN_TYPE);
+      const plan = await connection.explainQuery(request.text, {
+        ...(request.baseIRI !== undefined ? { baseIRI: request.baseIRI } : {}),
+        ...(request.defaultGraphs.length > 0 ? { defaultGraphs: request.defaultGraphs } : {}),
+        ...(request.namedGraphs.length > 0 ? { namedGraphs: request.namedGraphs } : {}),
+        ...limitsOf(request),
+      });
+      const body = Buffer.from(plan, 'utf8');
+      exchange.res.writeHead(200, { 'Content-Type': `${PLAN_TYPE}; charset=UTF-8`, 'Content-Length': String(body.length), Vary: 'Accept' });
+      exchange.res.end(body);
+      return;
+    }
     if (form === 'SELECT' && acceptsEventStream(accept)) {
       // a live answer: the query is watched (registered for this stream alone) until the client goes
       if (request.defaultGraphs.length > 0 || request.namedGraphs.length > 0) throw new BadRequestError('a live answer (text/event-stream) takes no default-graph-uri or named-graph-uri: write FROM / FROM NAMED in the query');
