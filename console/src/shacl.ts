@@ -76,7 +76,7 @@ export class ShaclPanel {
   ) {
     const data = h('input', { type: 'text', class: 'wide', placeholder: 'data graph IRI (empty: the default graph)', 'aria-label': 'data graph', 'data-role': 'data-graph' });
     const shapes = h('input', { type: 'text', class: 'wide', placeholder: 'shapes graph IRI (empty: the default graph)', 'aria-label': 'shapes graph', 'data-role': 'shapes-graph' });
-    const domain = h('select', { 'aria-label': 'fact domain', 'data-role': 'fact-domain' }, h('option', { value: 'all' }, 'explicit and derived facts'), h('option', { value: 'explicit' }, 'explicit facts'));
+    const domain = h('select', { 'aria-label': 'fact domain', 'data-role': 'fact-domain' }, h('option', { value: 'all' }, 'explicit and derived facts'), h('option', { value: 'explicit' }, 'explicit facts'), h('option', { value: 'derived' }, 'derived facts'));
     const form = h('form', { class: 'toolbar' }, data, shapes, domain, h('button', { type: 'submit', class: 'primary' }, 'Validate'));
     form.addEventListener('submit', (event) => {
       event.preventDefault();

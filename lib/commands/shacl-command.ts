@@ -4,7 +4,7 @@
  * format.
  * @module
  */
-import type { ValidationOptions, ValidationResult } from '../index.js';
+import type { ShaclFactDomain, ValidationOptions, ValidationResult } from '../index.js';
 import { graphName, isKeyword as keyword } from './arguments.js';
 import { type CommandContext, CommandError } from './base.js';
 import type { Command } from './commands.js';
@@ -30,11 +30,11 @@ function resultRows(results: readonly ValidationResult[], prefixes: ReadonlyMap<
 /** `validate [<data-graph>] [with <shapes-graph>] [explicit | all] [as <format>]`. */
 export const validateCommand: Command = {
   name: 'validate',
-  syntax: 'validate [<data-graph>] [with <shapes-graph>] [explicit | all] [as <format>]',
+  syntax: 'validate [<data-graph>] [with <shapes-graph>] [explicit | derived | all] [as <format>]',
   summary: 'validate a graph of the active data store against SHACL shapes held in the store',
   details:
-    'Graphs are <IRI>s, prefixed names or UNDEF (the default graph, also when omitted). explicit validates the explicit facts only; all (the default) explicit and derived facts. Prints whether the data conforms and a table of the results (focus node, path, value, constraint component, shape, severity, message); with as <format> (a media type or a short name such as turtle) prints the validation report in that RDF format instead.',
-  keywords: ['with', 'explicit', 'all', 'as'],
+    'Graphs are <IRI>s, prefixed names or UNDEF (the default graph, also when omitted). explicit validates the explicit facts of the data graph only, derived its derived facts only (those that follow from rules), all (the default) both; the shapes graph is read whole. Prints whether the data conforms and a table of the results (focus node, path, value, constraint component, shape, severity, message); with as <format> (a media type or a short name such as turtle) prints the validation report in that RDF format instead.',
+  keywords: ['with', 'explicit', 'derived', 'all', 'as'],
   async run(ctx: CommandContext) {
     const args = ctx.args;
     let i = 0;
@@ -42,14 +42,14 @@ export const validateCommand: Command = {
     let shapesGraph: string | undefined;
     let factDomain: ValidationOptions['factDomain'];
     let format: string | undefined;
-    if (args[i] && !keyword(args[i], 'with', 'explicit', 'all', 'as')) dataGraph = await graphName(ctx, args[i++]!);
+    if (args[i] && !keyword(args[i], 'with', 'explicit', 'derived', 'all', 'as')) dataGraph = await graphName(ctx, args[i++]!);
     if (keyword(args[i], 'with')) {
       const word = args[i + 1];
       if (!word) throw new CommandError('validate: with needs the shapes graph', args[i]);
       shapesGraph = await graphName(ctx, word);
       i += 2;
     }
-    if (keyword(args[i], 'explicit', 'all')) factDomain = args[i++]!.text.toLowerCase() as 'explicit' | 'all';
+    if (keyword(args[i], 'explicit', 'derived', 'all')) factDomain = args[i++]!.text.toLowerCase() as ShaclFactDomain;
     if (keyword(args[i], 'as')) {
       const word = args[i + 1];
       if (!word) throw new CommandError('validate: as needs a format', args[i]);

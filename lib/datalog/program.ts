@@ -525,7 +525,7 @@ function compileRule(key: string, rule: Rule, catalogue: Catalogue, dictionary: 
     const info = catalogue.tupleTables.get(a.table);
     if (!info) throw new RuleCompilationError(`line ${a.position.line}: column ${a.position.column}: tuple table '${a.table}' does not exist`);
     // (SKOLEM atoms are compiled apart, skolem.ts); the other built-in tables (SHACL's) are computed for a query's evaluation only
-    if (info.type === BUILTIN_TABLE_TYPE && info.name !== SKOLEM_TABLE) throw new RuleCompilationError(`line ${a.position.line}: column ${a.position.column}: tuple table '${a.table}' is a built-in table that queries compute when they read it (as RDFox, quadlog does not let rules read or write it)`);
+    if (info.type === BUILTIN_TABLE_TYPE && info.name !== SKOLEM_TABLE) throw new RuleCompilationError(`line ${a.position.line}: column ${a.position.column}: tuple table '${a.table}' is a built-in table that queries compute when they read it: as in RDFox, rules cannot read or write it (read it in a query, an update or the commit procedure)`);
     if (a.args.length < info.minArity || a.args.length > info.maxArity) {
       throw new RuleCompilationError(`line ${a.position.line}: column ${a.position.column}: tuple table '${a.table}' takes ${info.minArity === info.maxArity ? info.minArity : `${info.minArity} to ${info.maxArity}`} arguments, not ${a.args.length}`);
     }

@@ -15,8 +15,11 @@ import { DEFAULT_TRIPLES_ID, QUADS_ID } from '../storage/fact-store.js';
 /** The SHACL namespace. */
 export const SH = 'http://www.w3.org/ns/shacl#';
 
-/** Which facts of the data graph are validated: the explicit ones, or explicit and derived (`all`). */
-export type ShaclFactDomain = 'explicit' | 'all';
+/**
+ * Which facts of the data graph are validated: the explicit ones, the derived ones (those that
+ * follow from rules, whether or not also explicit), or both (`all`).
+ */
+export type ShaclFactDomain = 'explicit' | 'derived' | 'all';
 
 /** What to validate: graphs by IRI (absent: the default graph) and the fact domain. */
 export interface ValidationOptions {
@@ -24,7 +27,7 @@ export interface ValidationOptions {
   readonly dataGraph?: string | undefined;
   /** The graph holding the shapes: the IRI of a named graph; the default graph when absent. */
   readonly shapesGraph?: string | undefined;
-  /** `all` (default: explicit and derived facts) or `explicit`. */
+  /** `all` (default: explicit and derived facts), `explicit` or `derived`; the shapes graph is read whole. */
   readonly factDomain?: ShaclFactDomain | undefined;
 }
 
@@ -119,7 +122,7 @@ export function checkValidationOptions(options: ValidationOptions): void {
   checkGraphOption(options.dataGraph, 'data graph');
   checkGraphOption(options.shapesGraph, 'shapes graph');
   const domain = options.factDomain;
-  if (domain !== undefined && domain !== 'explicit' && domain !== 'all') throw new BadRequestError(`invalid fact domain '${String(domain)}' for SHACL validation (expected explicit or all)`);
+  if (domain !== undefined && domain !== 'explicit' && domain !== 'derived' && domain !== 'all') throw new BadRequestError(`invalid fact domain '${String(domain)}' for SHACL validation (expected explicit, derived or all)`);
 }
 
 /**

@@ -11,9 +11,8 @@
  * ```
  *
  * `N` stands for a named graph given as an argument, `D` for the default graph (data graph
- * first, shapes graph second); FactDomain is `rdfox:all` (the default) or `rdfox:explicit`
- * (`rdfox:derived`, which RDFox also takes, is refused: the shacl layer validates explicit or
- * all facts). The arguments before S P O must be constants of the query; the report of each
+ * first, shapes graph second); FactDomain is `rdfox:all` (the default), `rdfox:explicit` or
+ * `rdfox:derived`, and selects the facts of the data graph. The arguments before S P O must be constants of the query; the report of each
  * combination is computed once per query, before it is evaluated ({@link ComputedTables} of
  * the sparql layer), as the role may read it (`checkValidationAccess`).
  * @module
@@ -65,8 +64,8 @@ function optionsOf(table: string, args: readonly RDF.Term[]): ValidationOptions 
     const t = args[i++]!;
     if (t.termType === 'NamedNode' && t.value === `${RDFOX}all`) factDomain = 'all';
     else if (t.termType === 'NamedNode' && t.value === `${RDFOX}explicit`) factDomain = 'explicit';
-    else if (t.termType === 'NamedNode' && t.value === `${RDFOX}derived`) throw new QueryCompilationError(`${table}: the fact domain rdfox:derived is not supported (use rdfox:all or rdfox:explicit)`);
-    else throw new QueryCompilationError(`${table}: the fact domain must be rdfox:all or rdfox:explicit`);
+    else if (t.termType === 'NamedNode' && t.value === `${RDFOX}derived`) factDomain = 'derived';
+    else throw new QueryCompilationError(`${table}: the fact domain must be rdfox:all, rdfox:explicit or rdfox:derived`);
   }
   const shapesGraph = shape.shapes ? graph('shapes graph') : undefined;
   return { dataGraph, shapesGraph, factDomain };

@@ -5,7 +5,7 @@
  * change between the states (validation on commit: see lib/server/shacl-commit.ts).
  * @module
  */
-import { domainMask, GraphReader } from './graph.js';
+import { GraphReader, SHAPES_MASK } from './graph.js';
 import { ShapesGraph } from './shapes.js';
 import { TermTable } from './terms.js';
 import type { ShaclDataSelection } from './types.js';
@@ -25,7 +25,7 @@ export class CompiledShapes {
   /** The shapes of the selection's shapes graph (read from its state until rebound). */
   constructor(readonly selection: ShaclDataSelection) {
     this.terms = new TermTable(selection.dictionary);
-    this.shapes = new ShapesGraph(new GraphReader(selection.state, selection.shapesGraph, domainMask(selection.factDomain)), this.terms);
+    this.shapes = new ShapesGraph(new GraphReader(selection.state, selection.shapesGraph, SHAPES_MASK), this.terms);
   }
 
   /**
@@ -42,7 +42,7 @@ export class CompiledShapes {
 
   /** Reads the shapes graph from the selection's state from now on. */
   bind(selection: ShaclDataSelection): void {
-    this.shapes.rebind(new GraphReader(selection.state, selection.shapesGraph, domainMask(selection.factDomain)));
+    this.shapes.rebind(new GraphReader(selection.state, selection.shapesGraph, SHAPES_MASK));
   }
 
   /** Whether the shapes graph holds SPARQL constraints or SPARQL-based constraint components. */

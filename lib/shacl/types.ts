@@ -8,6 +8,9 @@ import type { Interrupter } from '../model/control.js';
 import type { TermDictionary } from '../model/dictionary.js';
 import type { StoreState } from '../storage/fact-store.js';
 
+/** Which facts of the data graph a validation reads: explicit, derived, or all of them. */
+export type ShaclFactDomain = 'explicit' | 'derived' | 'all';
+
 /** Which facts validation reads. */
 export interface ShaclDataSelection {
   /** The store state read (a snapshot or the write transaction). */
@@ -18,8 +21,11 @@ export interface ShaclDataSelection {
   readonly dataGraph: number | 'default';
   /** The shapes graph: the term id of a named graph, or the default graph. */
   readonly shapesGraph: number | 'default';
-  /** Which facts of the graphs count: explicit ones, or explicit and derived ones. */
-  readonly factDomain: 'explicit' | 'all';
+  /**
+   * Which facts of the data graph count: the explicit ones, the derived ones (those that follow
+   * from rules, whether or not also explicit), or both. The shapes graph is read whole.
+   */
+  readonly factDomain: ShaclFactDomain;
 }
 
 /** Options of a validation. */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { AccessDeniedError, ConnectionFactory, QueryCompilationError } from '../../lib/index.js';
+import { AccessDeniedError, ConnectionFactory, ImportError, QueryCompilationError } from '../../lib/index.js';
 import { expectError, useServer } from '../helpers/server.js';
 
 const EX = 'https://rdfox.com/examples/shacl#';
@@ -75,10 +75,32 @@ describe("RDFox's SHACL tuple tables (SHACL, SHACL_NN, SHACL_ND, SHACL_DN, SHACL
     expect(saved).to.deep.include({ type: 'boolean', value: true });
   });
 
-  it('need constant graph arguments, and a fact domain of rdfox:all or rdfox:explicit', async () => {
+  it('validate the derived facts of the data graph with the fact domain rdfox:derived', async () => {
+    const ds = await env.newStore();
+    await ds.importData('ADD', `${SHAPES.replace(/\.$/, ';')} sh:minCount 1 .`, { defaultGraph: `${EX}shacl` });
+    // workers are Employees and hirers Employers by rules; Max's company is no Employer
+    await ds.importData('ADD', `@prefix : <${EX}>. :John a :Employee; :worksFor :C1. :C1 a :Employer. :Jane :worksFor :C2. :C2 :hires :Jane. :Max :worksFor :C3.`, { defaultGraph: `${EX}data` });
+    await ds.importData('ADD', `@prefix : <${EX}>. [?x, a, :Employee] :data :- [?x, :worksFor, ?y] :data . [?y, a, :Employer] :data :- [?y, :hires, ?x] :data .`);
+    const focus = async (domain: string): Promise<string[]> => {
+      const a = await ds.evaluateQuery(`${PREFIXES} SELECT DISTINCT ?f WHERE { TT SHACL { :data ${domain} :shacl ?r sh:focusNode ?f } } ORDER BY ?f`);
+      return a.type === 'bindings' ? a.rows.map((r) => r[0]!.value.replace(EX, ':')) : [];
+    };
+    expect(await focus('rdfox:all')).to.deep.equal([':Max']);
+    expect(await focus('rdfox:explicit')).to.deep.equal([]);
+    // the derived domain holds the derived types (John's too, which is also explicit) but no worksFor
+    expect(await focus('rdfox:derived')).to.deep.equal([':Jane', ':John', ':Max']);
+  });
+
+  it('need constant graph arguments, and a fact domain of rdfox:all, rdfox:explicit or rdfox:derived', async () => {
     const ds = await env.newStore();
     expect((await expectError(ds.evaluateQuery('SELECT * WHERE { ?g ?x ?y . TT SHACL_ND { ?g ?s ?p ?o } }'), QueryCompilationError)).message).to.contain('constants');
-    expect((await expectError(ds.evaluateQuery('SELECT * WHERE { TT SHACL_DD { rdfox:derived ?s ?p ?o } }'), QueryCompilationError)).message).to.contain('rdfox:derived');
+    expect((await expectError(ds.evaluateQuery('SELECT * WHERE { TT SHACL_DD { rdfox:implicit ?s ?p ?o } }'), QueryCompilationError)).message).to.contain('rdfox:derived');
+  });
+
+  it('are not for rules, as in RDFox: a rule reading one is refused, naming the table', async () => {
+    const ds = await env.newStore();
+    const e = await expectError(ds.importData('ADD', `@prefix : <${EX}>. [?s, :flagged, true] :- SHACL_DD(?s, ?p, ?o) .`), ImportError);
+    expect(e.message).to.contain("'SHACL_DD'").and.contain('commit procedure');
   });
 
   it('tell a role only what it may read', async () => {

@@ -63,6 +63,19 @@ describe('SHACL validation (server and api)', () => {
       expect(explicit.results.map(key)).to.deep.equal([`${EX}bob <${EX}name>  sh:MinCountConstraintComponent sh:Violation`]);
     });
 
+    it('reads only derived facts of the data graph with factDomain derived, and the whole shapes graph', async () => {
+      // ann is a person explicitly; bob is one by a rule; neither has a name
+      const ds = await storeWith(`@prefix ex: <${EX}> . ex:ann a ex:Person . ex:bob ex:member ex:club .`);
+      await ds.importData('ADD', `@prefix ex: <${EX}> . [?x, a, ex:Person] :- [?x, ex:member, ?c] .`);
+      const focus = async (factDomain: 'explicit' | 'derived' | 'all'): Promise<string[]> => (await ds.validate({ shapesGraph: SHAPES, factDomain })).results.map((r) => r.focusNode.value).sort();
+      expect(await focus('all')).to.deep.equal([`${EX}ann`, `${EX}bob`]);
+      expect(await focus('explicit')).to.deep.equal([`${EX}ann`]);
+      expect(await focus('derived')).to.deep.equal([`${EX}bob`]);
+      // a fact both explicit and derived is in the derived domain
+      await ds.importData('ADD', `@prefix ex: <${EX}> . ex:bob a ex:Person .`);
+      expect(await focus('derived')).to.deep.equal([`${EX}bob`]);
+    });
+
     it('validates the state of the open read/write transaction', async () => {
       const ds = await storeWith('');
       await ds.beginTransaction('read-write');
@@ -88,7 +101,7 @@ describe('SHACL validation (server and api)', () => {
     it('refuses bad options and formats', async () => {
       const ds = await storeWith('');
       expect((await expectError(ds.validate({ dataGraph: 'not an iri' }), BadRequestError)).message).to.contain('data graph');
-      expect((await expectError(ds.validate({ factDomain: 'derived' as 'all' }), BadRequestError)).message).to.contain('fact domain');
+      expect((await expectError(ds.validate({ factDomain: 'implicit' as 'all' }), BadRequestError)).message).to.contain('fact domain');
       expect((await expectError(ds.validateToString('text/csv'), BadRequestError)).message).to.contain('unsupported media type');
     });
   });

@@ -50,6 +50,9 @@ describe('shell: validate', () => {
   it('validates a named graph, and the explicit facts only', async () => {
     expect(await run('validate ex:data with ex:shapes')).to.contain('The data conforms to the shapes: 0 validation results');
     expect(await run('validate ex:data with ex:shapes explicit')).to.contain('The data conforms');
+    // bob is a Person without a name; only explicit facts, none derived
+    expect(await run('validate UNDEF with ex:shapes all')).to.contain('1 validation result');
+    expect(await run('validate UNDEF with ex:shapes derived')).to.contain('The data conforms');
   });
 
   it('prints the report in an RDF format with as', async () => {

@@ -1,8 +1,8 @@
 /**
  * SHACL validation of a data store over HTTP: `GET /datastores/<name>/shacl` validates the
  * data graph against the shapes graph (parameters `data-graph` and `shapes-graph`, each the
- * IRI of a named graph, the default graph when absent, and `fact-domain`, `all` or
- * `explicit`) and answers 200 with the report in the format Accept chooses: an RDF format
+ * IRI of a named graph, the default graph when absent, and `fact-domain`, `all`, `explicit` or
+ * `derived`) and answers 200 with the report in the format Accept chooses: an RDF format
  * (Turtle by default, N-Triples, N-Quads, TriG, JSON-LD, RDF/XML), or `application/json` for
  * the typed report (`conforms` and `results`, terms written as in N-Triples), which the web
  * console shows. The header `Quadlog-Conforms` says `true` or `false` in every case. RDFox
