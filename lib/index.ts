@@ -105,5 +105,6 @@ export {
   ReplicaWriteError,
   VersionTimeoutError,
   ReplicationError,
+  ConstraintViolationError,
 } from './model/errors.js';
 export { firstInvalidUtf8 } from './model/utf8.js';

@@ -275,7 +275,10 @@ export class DataStoreConnection extends ConnectionBase {
   /**
    * Commits the open transaction (a read-only one just ends). Reasoning brings the
    * materialisation up to date first; if it fails or is interrupted, the transaction is
-   * rolled back. `options.onProgress` reports the reasoning's progress.
+   * rolled back. When the result has instances of `rdfox:ConstraintViolation` in the default
+   * graph, the commit fails with `ConstraintViolationError` and the transaction stays
+   * open as it was before the commit, so that the data can be fixed and the commit tried
+   * again. `options.onProgress` reports the reasoning's progress.
    */
   async commitTransaction(options: MaterializationOptions = {}): Promise<void> {
     const progress = reasoningProgress(options);

@@ -242,3 +242,23 @@ export class ReplicationError extends QuadlogError {
     this.name = 'ReplicationError';
   }
 }
+/**
+ * A commit was refused because its result has instances of `rdfox:ConstraintViolation` in the
+ * default graph (explicit, or derived by rules: rules deriving such instances act as
+ * constraints on the store's content, as in RDFox). The message shows up to ten properties of
+ * up to ten violations, unless the role may not read the default graph. In a transaction the
+ * connection opened, the transaction stays open as it was before the commit (the data can be
+ * fixed and the commit tried again); an implicit transaction is rolled back. HTTP 422.
+ */
+export class ConstraintViolationError extends QuadlogError {
+  override readonly status: number = 422;
+  /** How many instances of `rdfox:ConstraintViolation` the result had. */
+  readonly violations: number;
+  /** Creates the error: `details` are the violations' properties, or undefined when they are not to be shown. */
+  constructor(violations: number, details: string | undefined, options?: ErrorOptions) {
+    const head = `the transaction was not committed: its result has ${violations} constraint violation${violations === 1 ? '' : 's'} (instances of rdfox:ConstraintViolation in the default graph)`;
+    super(details === undefined ? `${head}; the role may not read the default graph, which says what they are` : `${head}:\n${details}`, options);
+    this.name = 'ConstraintViolationError';
+    this.violations = violations;
+  }
+}

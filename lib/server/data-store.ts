@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { OrderedMap } from 'immutable';
-import { BadRequestError, DuplicateResourceError, ResourceInUseError, UnknownResourceError } from '../model/errors.js';
+import { BadRequestError, ConstraintViolationError, DuplicateResourceError, ResourceInUseError, UnknownResourceError } from '../model/errors.js';
 import { FactStore, DEFAULT_TRIPLES, QUADS, skolemTableInfo, type StoreState, type WriteTransaction } from '../storage/fact-store.js';
 import { attachMountedReader, DATA_SOURCE_TABLE_TYPE, storesFacts, type TupleTableInfo } from '../storage/catalogue.js';
 import { SKOLEM_TABLE } from '../model/skolem.js';
@@ -36,6 +36,7 @@ import type { Catalogue } from '../storage/catalogue.js';
 import { CommitFeed, type CommitRecord, type CommitSubscription, type CommitSubscriptionOptions } from './commit-feed.js';
 import { deltaQueriesOf, type DeltaQueryRegistry } from './delta-queries.js';
 import { commitValidationOf, type CommitValidation } from './shacl-commit-options.js';
+import { checkConstraints } from './constraint-violations.js';
 import { validateCommit } from './shacl-commit.js';
 import { SHACL_TABLES, shaclTableInfo, shaclTables } from './shacl-tables.js';
 import type { ValidationOptions } from './shacl-report.js';
@@ -224,12 +225,17 @@ export class DataStore {
   }
 
   /**
-   * Brings the materialisation up to date (running the commit procedure), appends the
-   * transaction's record to the log when the store persists, publishes the transaction and
-   * hands its {@link CommitRecord} to the commit feed's subscriptions.
+   * Brings the materialisation up to date (running the commit procedure), checks the result's
+   * constraints (`constraint-violations.ts`) and SHACL shapes (when validated on commit),
+   * appends the transaction's record to the log when the store persists, publishes the
+   * transaction and hands its {@link CommitRecord} to the commit feed's subscriptions. On
+   * failure the transaction is rolled back, except that with `recoverable` a
+   * {@link ConstraintViolationError} leaves it open as it was before the commit.
+   * `showViolations` says whether that error may show the violations' properties (default: yes).
    */
-  async commit(tx: WriteTransaction, interrupter: Interrupter): Promise<Snapshot> {
+  async commit(tx: WriteTransaction, interrupter: Interrupter, options: { readonly recoverable?: boolean; readonly showViolations?: () => boolean } = {}): Promise<Snapshot> {
     let record: CommitRecord | undefined;
+    const sp = options.recoverable === true ? this.reasoner.savepoint(tx) : undefined;
     try {
       const procedure = tx.catalogue.commitProcedure;
       if (procedure !== '') {
@@ -237,10 +243,12 @@ export class DataStore {
         await this.runUpdate(tx, procedure, tx.catalogue.baseIRI, interrupter);
       }
       await this.reasoner.reason(tx, interrupter);
+      checkConstraints(tx, this.facts.dictionary, options.showViolations ?? (() => true));
       if (this.shaclOnCommit) await this.validateCommit(tx, interrupter);
       record = await this.logCommit(this.reasoner.changeLog(tx));
     } catch (e) {
-      this.rollback(tx);
+      if (sp !== undefined && e instanceof ConstraintViolationError) this.reasoner.rollbackTo(tx, sp);
+      else this.rollback(tx);
       throw e;
     }
     const snapshot = this.facts.commit(tx);

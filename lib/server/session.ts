@@ -11,7 +11,7 @@
  * transaction, the store's tables or its reasoner.
  * @module
  */
-import { BadRequestError, DuplicateResourceError, TransactionError, UnknownResourceError } from '../model/errors.js';
+import { AccessDeniedError, BadRequestError, ConstraintViolationError, DuplicateResourceError, TransactionError, UnknownResourceError } from '../model/errors.js';
 import type { Interrupter } from '../model/control.js';
 import type { ImportResult, NotificationRow } from '../model/import-result.js';
 import type { ByteCounter } from '../formats/byte-source.js';
@@ -200,7 +200,8 @@ export class StoreSession {
 
   /**
    * Commits the open transaction (a read-only one just ends): reasoning, the commit procedure,
-   * then publication; on failure the transaction is rolled back. `onReasoning` gets a count of
+   * then publication; on failure the transaction is rolled back, except that constraint
+   * violations leave it open as it was before the commit. `onReasoning` gets a count of
    * the facts derived so far.
    */
   async commit(onReasoning?: (derived: () => number) => void): Promise<void> {
@@ -212,7 +213,13 @@ export class StoreSession {
       return;
     }
     onReasoning?.(derivedSince(t.tx));
-    await this.publish(t.tx);
+    try {
+      await this.publish(t.tx, true);
+    } catch (e) {
+      // the transaction stays open as it was: the data can be fixed and the commit tried again
+      if (e instanceof ConstraintViolationError) this.transaction = t;
+      throw e;
+    }
   }
 
   /** Rolls back the open transaction: none of its changes remain. */
@@ -236,14 +243,17 @@ export class StoreSession {
   /**
    * Reasons, runs the commit procedure and publishes `tx`; the commit acts for the store, not
    * the role. A commit refused by SHACL validation tells its report only to a role that may
-   * read the graphs it is about.
+   * read the graphs it is about, one refused by constraint violations their properties only to
+   * a role that may read the default graph; with `recoverable`, the latter leaves `tx` open.
    */
-  private async publish(tx: WriteTransaction): Promise<void> {
+  private async publish(tx: WriteTransaction, recoverable = false): Promise<void> {
+    const access = tx.access;
     tx.access = undefined;
     const catalogue = tx.catalogue;
     try {
-      await this.store.commit(tx, this.interrupter);
+      await this.store.commit(tx, this.interrupter, { recoverable, showViolations: () => mayReadDefaultGraph(this.access(catalogue)) });
     } catch (e) {
+      if (recoverable && e instanceof ConstraintViolationError) tx.access = access;
       if (e instanceof ShaclViolationError && e.report !== undefined && !mayReadGraphs(this.access(catalogue), commitValidationOf(this.store.parameters) ?? {})) {
         throw new ShaclViolationError(e.report, false);
       }
@@ -675,5 +685,17 @@ export class StoreSession {
   /** The store's data sources (registration, description and samples are not transactional). */
   get dataSources(): DataStore['dataSources'] {
     return this.store.dataSources;
+  }
+}
+
+/** Whether a role with `access` may read the default graph (what a constraint violation's message shows). */
+function mayReadDefaultGraph(access: FactAccess | undefined): boolean {
+  if (access === undefined) return true;
+  try {
+    access.checkRead(DEFAULT_TRIPLES_ID);
+    return true;
+  } catch (e) {
+    if (e instanceof AccessDeniedError) return false;
+    throw e;
   }
 }
