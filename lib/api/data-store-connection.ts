@@ -1,10 +1,10 @@
 /**
  * A connection to one data store: transactions, import and export, prefixes, base IRI,
- * tuple tables, properties and component information.
+ * saved queries, tuple tables, properties and component information.
  *
  * Every call needs read access to the store (`|datastores|<ds>`) and checks the other
  * privileges it needs before it changes anything: write on the store for its prefixes,
- * base IRI, statistics and maintenance; on `|rules`, `|axioms`, `|commitprocedure`,
+ * base IRI, saved queries, statistics and maintenance; on `|rules`, `|axioms`, `|commitprocedure`,
  * `|tupletables[|t]` and `|datasources[|s]` for those; on a tuple table (and a named graph)
  * for its facts. Named graphs the role may not read are invisible to its queries and exports.
  * @module
@@ -28,12 +28,14 @@ import { type AnswerSink, type ImportCounter, IMPLICIT_LOCK_TIMEOUT_MS, type Que
 import { answerByteSink, answerWriterSink } from '../server/answer-output.js';
 import { type Explanation, type ExplanationOptions } from '../server/explanation.js';
 import { AnswerChannel } from './answer-channel.js';
+import type { SavedQuery } from '../server/saved-queries.js';
 import { Interrupter } from '../model/control.js';
 import { checkValidationOptions, type ValidationOptions, type ValidationReport } from '../server/shacl-report.js';
 import { monitored, ProgressMonitor, type ProgressOptions, type ProgressSample } from './progress.js';
 import { eagerQuadStream, failedQuadStream, lazyQuadStream, type PatternTerm, type QuadStream, type Releasable, type SnapshotDataset, snapshotDataset } from './rdfjs-source.js';
 
 export { IMPLICIT_LOCK_TIMEOUT_MS, type TransactionType } from '../server/session.js';
+export type { SavedQuery } from '../server/saved-queries.js';
 
 export type { ImportResult } from '../model/import-result.js';
 
@@ -871,6 +873,48 @@ export class DataStoreConnection extends ConnectionBase {
   /** Removes one prefix; returns whether it existed. */
   async unsetPrefix(name: string): Promise<boolean> {
     return this.guard('unsetPrefix', () => this.checked([], 'write', () => this.session.unsetPrefix(name)));
+  }
+
+  // ---- saved queries ----
+
+  /**
+   * The queries saved in the store, by name: each with its SPARQL text, the role that saved
+   * it and when (ISO 8601). Saved queries are shared: every role that may read the store
+   * sees them. Needs read access to the store.
+   */
+  async listSavedQueries(): Promise<SavedQuery[]> {
+    return this.guard('listSavedQueries', () => this.session.listSavedQueries());
+  }
+
+  /**
+   * The saved query `name`. Needs read access to the store.
+   * @throws UnknownResourceError when the store has no query of that name.
+   */
+  async getSavedQuery(name: string): Promise<SavedQuery> {
+    return this.guard('getSavedQuery', () => this.session.getSavedQuery(name));
+  }
+
+  /**
+   * Saves a SPARQL query (or update) under `name`, replacing a query saved under that name;
+   * returns true when the name was new. The name has 1 to 100 characters: letters, digits,
+   * spaces and `_ - . ( ) , : @ + #`, starting with a letter or digit and ending with a
+   * letter, digit or `)`. The text must parse with the store's prefixes and base IRI. Saved
+   * queries belong to the store's catalogue: saving is a change of the store (it commits a
+   * new version, or joins the open read/write transaction), is persisted with the store and
+   * reaches its replicas. Needs write access to the store.
+   * @throws BadRequestError for an invalid name or an empty text, QueryCompilationError (with
+   * the line and column) for a text that does not parse.
+   */
+  async saveQuery(name: string, text: string): Promise<boolean> {
+    return this.guard('saveQuery', () => this.checked([], 'write', () => this.session.saveQuery(name, text)));
+  }
+
+  /**
+   * Deletes the saved query `name`. Needs write access to the store.
+   * @throws UnknownResourceError when the store has no query of that name.
+   */
+  async deleteSavedQuery(name: string): Promise<void> {
+    await this.guard('deleteSavedQuery', () => this.checked([], 'write', () => this.session.deleteSavedQuery(name)));
   }
 
   // ---- tuple tables ----

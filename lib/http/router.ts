@@ -32,6 +32,7 @@ import { handleExplanation } from './resources/explanation.js';
 import { handleCommands, handleShell, handleShells } from './resources/shells.js';
 import type { RegisteredShell } from './shells.js';
 import { handlePrefixes } from './resources/prefixes.js';
+import { handleSavedQueries, handleSavedQuery } from './resources/saved-queries.js';
 import { handleMembers, handleMemberships, handlePassword, handlePrivileges, handleRole, handleRoles } from './resources/roles.js';
 
 import { handleHealth, handleReplication, handleServer } from './resources/server.js';
@@ -96,6 +97,8 @@ export const ROUTES: readonly Route[] = [
   { path: '/datastores/:ds/datasources/:source/tables/:table/data', methods: ['GET'], handler: handleDataSourceTableData },
   { path: '/datastores/:ds/explanation', methods: ['GET'], handler: handleExplanation },
   { path: '/datastores/:ds/prefixes', methods: ['GET', 'PUT', 'PATCH'], handler: handlePrefixes },
+  { path: '/datastores/:ds/saved-queries', methods: ['GET'], handler: handleSavedQueries },
+  { path: '/datastores/:ds/saved-queries/:name', methods: ['GET', 'PUT', 'DELETE'], handler: handleSavedQuery },
   { path: '/datastores/:ds/shacl', methods: ['GET'], handler: handleShacl },
   { path: '/datastores/:ds/sparql', methods: ['GET', 'POST'], handler: handleSparql },
   { path: '/datastores/:ds/stats', methods: ['GET', 'PUT'], handler: handleStatistics },

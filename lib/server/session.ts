@@ -36,6 +36,7 @@ import { mayReadGraphs, ShaclViolationError, type ValidationOptions, type Valida
 import { reportMediaType, reportText } from './shacl-report-output.js';
 import { checkValidationAccess, reportInTerms, validateState } from './shacl-validation.js';
 import { shaclTables } from './shacl-tables.js';
+import { type SavedQuery, savedQueriesOf, savedQueryOf, withoutSavedQuery, withSavedQuery } from './saved-queries.js';
 
 export type { AnswerSink, QueryAnswer, QueryOptions } from '../sparql/query.js';
 export type { QueryTerm } from '../sparql/query-terms.js';
@@ -662,6 +663,34 @@ export class StoreSession {
 
   /** The tuple tables (Name, Type, ID, MinArity, MaxArity). */
   listTupleTables(): Promise<TupleTableRow[]> {
+  // ---- saved queries ----
+
+  /** The saved queries, by name. */
+  listSavedQueries(): Promise<SavedQuery[]> {
+    return this.read((state) => savedQueriesOf(state.catalogue));
+  }
+
+  /** The saved query `name` (UnknownResourceError when there is none). */
+  getSavedQuery(name: string): Promise<SavedQuery> {
+    return this.read((state) => savedQueryOf(state.catalogue, name));
+  }
+
+  /** Saves `text` under `name` for the session's role (create or replace); returns whether the name was new. */
+  saveQuery(name: string, text: string): Promise<boolean> {
+    return this.write((tx) => {
+      const { catalogue, created } = withSavedQuery(tx.catalogue, name, text, this.roleName, new Date());
+      tx.catalogue = catalogue;
+      return created;
+    });
+  }
+
+  /** Deletes the saved query `name` (UnknownResourceError when there is none). */
+  deleteSavedQuery(name: string): Promise<void> {
+    return this.write((tx) => {
+      tx.catalogue = withoutSavedQuery(tx.catalogue, name);
+    });
+  }
+
     return this.read((state) => this.store.listTupleTables(state));
   }
 

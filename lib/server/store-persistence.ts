@@ -38,7 +38,7 @@ import { listSealedLogs, sealedLogFile, type StoreLayout } from '../persistence/
 import { type Durability, type LogFileIO, type LogRecord, readLogBase, TransactionLog } from '../persistence/log.js';
 import { type LoadedSnapshot, readSnapshot, type SnapshotSection, writeSnapshot } from '../persistence/snapshot.js';
 import { applyTerms, type CatalogueOperation, collectTerms, decodeTransaction, encodeTransaction, type JsonValue, type NewTerms, type TableChanges, type TransactionRecord } from '../persistence/transaction-record.js';
-import { type AxiomEntry, Catalogue, MEMORY_TABLE_TYPE, type TupleTableInfo } from '../storage/catalogue.js';
+import { type AxiomEntry, Catalogue, MEMORY_TABLE_TYPE, type SavedQuery, type TupleTableInfo } from '../storage/catalogue.js';
 import type { TransactionChanges } from '../storage/change-log.js';
 import type { Snapshot, WriteTransaction } from '../storage/fact-store.js';
 import type { TermDictionary } from '../model/dictionary.js';
@@ -69,6 +69,8 @@ interface CatalogueJson {
   readonly commitProcedure: string;
   readonly axioms: ReadonlyArray<readonly [string, AxiomEntry]>;
   readonly statistics: ReadonlyArray<readonly [string, Readonly<Record<string, string>>]>;
+  /** The saved queries, in their order; absent when there are none (and in catalogues written before they existed). */
+  readonly savedQueries?: readonly SavedQuery[];
 }
 
 /** The JSON form of a catalogue. */
@@ -82,6 +84,8 @@ export function catalogueToJson(catalogue: Catalogue, nextTableId: number): Json
     commitProcedure: catalogue.commitProcedure,
     axioms: [...catalogue.axioms.entries()],
     statistics: [...catalogue.statistics.entries()],
+    // left out when empty: the catalogue of a store without saved queries is written as before they existed
+    ...(catalogue.savedQueries.size > 0 ? { savedQueries: [...catalogue.savedQueries.values()] } : {}),
   };
   return value as unknown as JsonValue;
 }
@@ -115,10 +119,25 @@ export function catalogueFromJson(value: unknown, where: { path: string; offset:
     commitProcedure: v.commitProcedure,
     axioms: OrderedMap(v.axioms.map(([k, a]) => [k, a] as [string, AxiomEntry])),
     statistics: OrderedMap(v.statistics.map(([k, p]) => [k, p] as [string, Readonly<Record<string, string>>])),
+    savedQueries: savedQueriesFromJson(v.savedQueries, bad),
   });
   return { catalogue, nextTableId: v.nextTableId, tables };
 }
 
+/** The saved queries of a catalogue's JSON form (none when the field is absent), each checked to be four strings. */
+function savedQueriesFromJson(value: unknown, bad: (why: string) => never): OrderedMap<string, SavedQuery> {
+  if (value === undefined) return OrderedMap();
+  if (!Array.isArray(value)) return bad('the saved queries are not a list');
+  return OrderedMap<string, SavedQuery>().withMutations((m) => {
+    for (const [i, q] of (value as unknown[]).entries()) {
+      if (typeof q !== 'object' || q === null) return bad(`saved query ${i} is not an object`);
+      const { name, text, savedBy, savedAt } = q as Partial<Record<keyof SavedQuery, unknown>>;
+      if (typeof name !== 'string' || typeof text !== 'string' || typeof savedBy !== 'string' || typeof savedAt !== 'string') return bad(`saved query ${i} lacks its name, text, savedBy or savedAt`);
+      if (m.has(name)) return bad(`saved query ${JSON.stringify(name)} appears twice`);
+      m.set(name, { name, text, savedBy, savedAt });
+    }
+  });
+}
 
 const OP_CATALOGUE = 'catalogue';
 /** Log operation: the version the transaction published (`version`). */

@@ -1,6 +1,6 @@
 /**
- * The catalogue of a data store: tuple table descriptions, prefixes and base IRI, as an
- * immutable.js value. A write transaction edits a draft; commit publishes it with the facts.
+ * The catalogue of a data store: tuple table descriptions, prefixes and base IRI, rules,
+ * axioms, statistics and saved queries, as an immutable.js value. A write transaction edits a draft; commit publishes it with the facts.
  *
  * The catalogue holds the store's rules without knowing what a rule is (storage imports no
  * datalog): it is generic in the rule type `R`, `unknown` unless the holder says (the server,
@@ -106,6 +106,18 @@ export interface AxiomEntry {
   readonly ruleKeys: readonly string[];
 }
 
+/** A query saved in a store under a name (see `server/saved-queries.ts`), with who saved it and when. */
+export interface SavedQuery {
+  /** The name it is saved under. */
+  readonly name: string;
+  /** The SPARQL text. */
+  readonly text: string;
+  /** The role that saved it. */
+  readonly savedBy: string;
+  /** When it was saved (ISO 8601, UTC). */
+  readonly savedAt: string;
+}
+
 /** Fields of a {@link Catalogue}; `R` is the type of its rules. */
 export interface CatalogueFields<R = unknown> {
   /** Tuple tables by name, in creation order. */
@@ -122,6 +134,8 @@ export interface CatalogueFields<R = unknown> {
   axioms: OrderedMap<string, AxiomEntry>;
   /** Statistics objects by name, with their parameters. */
   statistics: OrderedMap<string, Readonly<{ [key: string]: string }>>;
+  /** Saved queries by name, in the order they were first saved. */
+  savedQueries: OrderedMap<string, SavedQuery>;
 }
 
 /** The record factory behind {@link Catalogue} (one for every rule type: storage never looks inside a rule). */
@@ -133,6 +147,7 @@ const CatalogueRecord = Record<CatalogueFields>({
   commitProcedure: '',
   axioms: OrderedMap<string, AxiomEntry>(),
   statistics: OrderedMap<string, Readonly<{ [key: string]: string }>>([['column-counts', {}]]),
+  savedQueries: OrderedMap<string, SavedQuery>(),
 });
 
 /**

@@ -36,6 +36,8 @@ const PATH_MAP: ReadonlyArray<[string, string[], 'B'?]> = [
   ['/datastores/:ds/datasources/:source/tables/:table/data', ['GET']],
   ['/datastores/:ds/explanation', ['GET']],
   ['/datastores/:ds/prefixes', ['GET', 'PUT', 'PATCH']],
+  ['/datastores/:ds/saved-queries', ['GET']],
+  ['/datastores/:ds/saved-queries/:name', ['GET', 'PUT', 'DELETE']],
   ['/datastores/:ds/shacl', ['GET']],
   ['/datastores/:ds/sparql', ['GET', 'POST']],
   ['/datastores/:ds/stats', ['GET', 'PUT']],
