@@ -52,3 +52,39 @@ export class Interrupter {
     else this.check();
   }
 }
+
+/**
+ * An interrupter for work with a deadline: it stops when `outer` is interrupted, and also once
+ * `deadline` (`performance.now()` time) has passed, with an InterruptedError saying `message`.
+ */
+export class DeadlineInterrupter extends Interrupter {
+  /** An interrupter following `outer` until `deadline`. */
+  constructor(
+    private readonly outer: Interrupter,
+    private readonly deadline: number,
+    private readonly message: string,
+  ) {
+    super();
+  }
+
+  /** Asks the work (and `outer`'s) to stop. */
+  override interrupt(): void {
+    this.outer.interrupt();
+  }
+
+  /** Whether the outer interrupter is interrupted. */
+  override get interrupted(): boolean {
+    return this.outer.interrupted;
+  }
+
+  /** Throws InterruptedError when interrupted or past the deadline. */
+  override check(): void {
+    this.outer.check();
+    if (performance.now() > this.deadline) throw new InterruptedError(this.message);
+  }
+}
+
+/** `interrupter`, or one that also stops at `deadline` (with `message`) when there is one. */
+export function withDeadline(interrupter: Interrupter, deadline: number, message: string): Interrupter {
+  return deadline === Infinity ? interrupter : new DeadlineInterrupter(interrupter, deadline, message);
+}

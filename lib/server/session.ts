@@ -12,7 +12,7 @@
  * @module
  */
 import { AccessDeniedError, BadRequestError, ConstraintViolationError, DuplicateResourceError, TransactionError, UnknownResourceError } from '../model/errors.js';
-import type { Interrupter } from '../model/control.js';
+import { type Interrupter, withDeadline } from '../model/control.js';
 import type { ImportResult, NotificationRow } from '../model/import-result.js';
 import type { ByteCounter } from '../formats/byte-source.js';
 import { ImportReport } from '../formats/notifications.js';
@@ -352,13 +352,15 @@ export class StoreSession {
   /**
    * Validates the store's data graph against the shapes of its shapes graph (see
    * DataStoreConnection.validate), as the role may: it must read both graphs (and every graph
-   * when the shapes hold SHACL-SPARQL constraints).
+   * when the shapes hold SHACL-SPARQL constraints). The server's `query-time-limit` bounds it.
    */
   async validate(options: ValidationOptions): Promise<ValidationReport> {
     const dictionary = this.store.facts.dictionary;
+    const { timeLimitMs } = this.server.queryLimits();
+    const interrupter = withDeadline(this.interrupter, timeLimitMs === undefined ? Infinity : performance.now() + timeLimitMs, 'the validation exceeded the time limit of queries (query-time-limit)');
     return this.read(async (state) => {
       checkValidationAccess(this.access(state.catalogue), state, dictionary, options);
-      return reportInTerms(await validateState(state, dictionary, options, this.interrupter), dictionary);
+      return reportInTerms(await validateState(state, dictionary, options, interrupter), dictionary);
     });
   }
 
@@ -661,8 +663,6 @@ export class StoreSession {
     return this.write((tx) => this.store.unsetPrefix(tx, name));
   }
 
-  /** The tuple tables (Name, Type, ID, MinArity, MaxArity). */
-  listTupleTables(): Promise<TupleTableRow[]> {
   // ---- saved queries ----
 
   /** The saved queries, by name. */
@@ -691,6 +691,8 @@ export class StoreSession {
     });
   }
 
+  /** The tuple tables (Name, Type, ID, MinArity, MaxArity). */
+  listTupleTables(): Promise<TupleTableRow[]> {
     return this.read((state) => this.store.listTupleTables(state));
   }
 

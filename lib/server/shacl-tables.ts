@@ -18,7 +18,7 @@
  * @module
  */
 import type * as RDF from '@rdfjs/types/data-model.js';
-import type { Interrupter } from '../model/control.js';
+import { type Interrupter, withDeadline } from '../model/control.js';
 import type { TermDictionary } from '../model/dictionary.js';
 import { QueryCompilationError } from '../model/errors.js';
 import { BUILTIN_TABLE_TYPE, type TupleTableInfo } from '../storage/catalogue.js';
@@ -76,10 +76,10 @@ export function shaclTables(state: StoreState, dictionary: TermDictionary, acces
   return {
     width: 3,
     has: (table) => SHACL_TABLES.has(table),
-    async rows(table, args) {
+    async rows(table, args, deadline) {
       const options = optionsOf(table, args);
       checkValidationAccess(access, state, dictionary, options);
-      const report = reportInTerms(await validateState(state, dictionary, options, interrupter), dictionary);
+      const report = reportInTerms(await validateState(state, dictionary, options, withDeadline(interrupter, deadline, 'the query exceeded its time limit')), dictionary);
       return report.quads.map((q) => [q.subject, q.predicate, q.object]);
     },
   };

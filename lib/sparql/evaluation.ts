@@ -82,11 +82,12 @@ export async function runQuery(run: QueryRun, text: string, sink: AnswerSink, pl
   engine.tupleTables = new TupleTableReader(state, dictionary, terms, factDomainMask(options.factDomain, 'all', QueryCompilationError), options.access);
   engine.tupleTables.deadline = () => engine.deadline;
   engine.tupleTables.computed = options.computedTables;
+  // (the limits first: computing a built-in table's rows counts against the time limit)
+  applyLimits(engine, options, started);
   await engine.tupleTables.prepare(algebra);
   engine.plan = plan;
   engine.pause = pause;
   engine.agent = options.agent;
-  applyLimits(engine, options, started);
   engine.collectVariables(algebra);
   // LIMIT 0 leaves no Slice in the algebra (sparqlalgebrajs treats 0 as absent)
   const limitZero = 'limit' in parsed && parsed.limit === 0;

@@ -251,7 +251,7 @@ export class TupleTableReader {
       if (variable) throw new QueryCompilationError(`the tuple table atom ${describeTupleAtom(atom)} cannot be evaluated: ${atom.table} needs its arguments before the last ${computed.width} given as constants (${termText(variable)} is not)`);
       const key = this.preparedKey(atom, leading);
       if (this.prepared.has(key)) continue;
-      const rows = await computed.rows(atom.table, args);
+      const rows = await computed.rows(atom.table, args, this.deadline());
       this.prepared.set(key, rows.map((row) => Int32Array.from(row, (t) => this.terms.idOf(t as QueryTerm))));
     }
   }

@@ -168,10 +168,12 @@ export interface ComputedTables {
   has(table: string): boolean;
   /**
    * The rows of an atom of `table` whose leading arguments are `args` (the arguments before
-   * the last `width` ones, all constants), each row the values of the last `width` arguments.
+   * the last `width` ones, all constants), each row the values of the last `width` arguments,
+   * computed by the reading query's `deadline` (`performance.now()` time; Infinity: none).
    * @throws QueryCompilationError when the arguments are not ones the table takes.
+   * @throws InterruptedError when the deadline passes first.
    */
-  rows(table: string, args: readonly RDF.Term[]): Promise<ReadonlyArray<readonly RDF.Term[]>>;
+  rows(table: string, args: readonly RDF.Term[], deadline: number): Promise<ReadonlyArray<readonly RDF.Term[]>>;
   /** The number of trailing arguments an atom's rows give (the others select the rows). */
   readonly width: number;
 }
