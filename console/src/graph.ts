@@ -1,7 +1,10 @@
 /**
  * The node-link picture of a page of CONSTRUCT answers: an SVG with a node per subject and
  * object (literals each get a node of their own) and an arrow per triple labelled with its
- * predicate, placed by the force layout of layout.ts.
+ * predicate, placed by the force layout of layout.ts. The picture takes the proportions of the
+ * window when it is drawn (within bounds), and the stylesheet keeps it inside the window, so
+ * that the whole graph is in view without scrolling. A node of an IRI carries `data-iri`: a
+ * click on it opens the IRI in the browse tab.
  * @module
  */
 import { h, s } from './dom.js';
@@ -11,8 +14,21 @@ import { type Prefix, showTerm, type Term } from './terms.js';
 /** The most nodes drawn; the triples beyond are left out of the picture (not the table). */
 export const MAX_NODES = 150;
 
+/** The width of the picture's coordinates (its height follows the window's proportions). */
 const WIDTH = 900;
-const HEIGHT = 520;
+/** The least and greatest height for that width. */
+const HEIGHTS = [360, 900] as const;
+
+/**
+ * The height of the picture for a window of `width` by `height` pixels: the room below the
+ * console's header, tabs and editor (about 300 pixels), in the proportions of the picture.
+ */
+export function pictureHeight(width: number, height: number): number {
+  if (!(width > 0) || !(height > 0)) return 520;
+  const room = Math.max(height - 300, 200);
+  const shown = Math.max(width - 320, 300);
+  return Math.round(Math.min(HEIGHTS[1], Math.max(HEIGHTS[0], (WIDTH * room) / shown)));
+}
 
 /** A triple of an answer page. */
 export type Triple = readonly [Term | undefined, Term | undefined, Term | undefined];
@@ -23,6 +39,7 @@ function label(text: string): string {
 
 /** The picture of `triples` (a figure holding the SVG and a caption). */
 export function graphPicture(triples: readonly Triple[], prefixes: readonly Prefix[]): HTMLElement {
+  const height = pictureHeight(window.innerWidth, window.innerHeight);
   const keys = new Map<string, number>();
   const nodes: Array<{ term: Term; key: string }> = [];
   const edges: Array<{ from: number; to: number; predicate: Term | undefined }> = [];
@@ -49,11 +66,11 @@ export function graphPicture(triples: readonly Triple[], prefixes: readonly Pref
   const placed = layout(
     nodes.length,
     edges.map((e) => [e.from, e.to] as const),
-    { width: WIDTH, height: HEIGHT },
+    { width: WIDTH, height },
   );
   const svg = s(
     'svg',
-    { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: 'graph', role: 'img', 'aria-label': `graph of ${edges.length} triples` },
+    { viewBox: `0 0 ${WIDTH} ${height}`, class: 'graph', role: 'img', 'aria-label': `graph of ${edges.length} triples` },
     s('defs', {}, s('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 22, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' }, s('path', { d: 'M 0 0 L 10 5 L 0 10 z', class: 'arrow-head' }))),
   );
   for (const edge of edges) {
@@ -82,7 +99,7 @@ export function graphPicture(triples: readonly Triple[], prefixes: readonly Pref
     svg.append(
       s(
         'g',
-        { class: `node node-${shown.kind}` },
+        { class: `node node-${shown.kind}`, ...(node.term.type === 'uri' ? { 'data-iri': node.term.value } : {}) },
         s('title', {}, shown.full),
         node.term.type === 'literal' ? s('rect', { x: p.x - 8, y: p.y - 8, width: 16, height: 16, rx: 3 }) : s('circle', { cx: p.x, cy: p.y, r: 9 }),
         s('text', { x: p.x, y: p.y + 22, 'text-anchor': 'middle', class: 'node-label' }, label(shown.text)),

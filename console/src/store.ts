@@ -1,22 +1,30 @@
 /**
- * The view of one data store: tabs for querying, importing, the rules and axioms, the
- * prefixes (edited in place), the properties, and — when the endpoint offers them — the
- * explanation of a fact and SHACL validation.
+ * The view of one data store: tabs for querying, browsing, importing, exporting, the rules and
+ * axioms, the prefixes (edited in place), the properties, and — when the endpoint offers them —
+ * the explanation of a fact and SHACL validation.
+ *
+ * A click on an IRI anywhere in the view (a cell of an answer, a node of a graph picture, a
+ * term of the browse tab) opens it in the browse tab: the view listens for clicks on elements
+ * with `data-iri`, and on answer cells of IRIs (`td.term-iri`, whose tooltip is the full IRI).
  * @module
  */
 import { type Api, ApiError, resource } from './api.js';
+import { BrowsePanel } from './browse.js';
 import { h, replace } from './dom.js';
 import { ExplanationPanel, explanationAvailable } from './explanation.js';
+import { ExportPanel } from './export.js';
 import { ImportPanel } from './importer.js';
 import { ShaclPanel, shaclAvailable } from './shacl.js';
 import { QueryPanel } from './query.js';
-import { listingRows, type Prefix } from './terms.js';
+import { iriOfTitle, listingRows, type Prefix } from './terms.js';
 
-type TabName = 'query' | 'import' | 'rules' | 'prefixes' | 'properties' | 'explanation' | 'shacl';
+type TabName = 'query' | 'browse' | 'import' | 'export' | 'rules' | 'prefixes' | 'properties' | 'explanation' | 'shacl';
 
 const TAB_LABELS: Readonly<Record<TabName, string>> = {
   query: 'Query',
+  browse: 'Browse',
   import: 'Import',
+  export: 'Export',
   rules: 'Rules & axioms',
   prefixes: 'Prefixes',
   properties: 'Properties',
@@ -35,6 +43,9 @@ export class StoreView {
   private prefixes: Prefix[] = [];
   private readonly query: QueryPanel;
   private readonly importer: ImportPanel;
+  private readonly browser: BrowsePanel;
+  private readonly exporter: ExportPanel;
+  private browsed = false;
   private readonly rules = h('section', { class: 'rules-panel', 'data-role': 'rules-panel' });
   private readonly prefixPanel = h('section', { class: 'prefixes-panel', 'data-role': 'prefixes-panel' });
   private readonly properties = h('section', { class: 'properties-panel', 'data-role': 'properties-panel' });
@@ -55,7 +66,16 @@ export class StoreView {
       void this.loadPrefixes();
       if (this.current === 'rules') void this.loadRules();
     });
+    this.browser = new BrowsePanel(
+      api,
+      store,
+      () => this.prefixes,
+      () => this.explanation !== undefined,
+      (fact) => this.why(fact),
+    );
+    this.exporter = new ExportPanel(api, store);
     this.element = h('div', { class: 'store-view', 'data-store': store }, h('h2', {}, store), this.tabs, this.body);
+    this.element.addEventListener('click', (event) => this.clicked(event));
     this.renderTabs();
     this.show('query');
     void this.loadPrefixes();
@@ -74,7 +94,7 @@ export class StoreView {
   }
 
   private renderTabs(): void {
-    const names: TabName[] = ['query', 'import', 'rules', 'prefixes', 'properties'];
+    const names: TabName[] = ['query', 'browse', 'import', 'export', 'rules', 'prefixes', 'properties'];
     if (this.explanation) names.push('explanation');
     if (this.shacl) names.push('shacl');
     replace(
@@ -98,8 +118,19 @@ export class StoreView {
         replace(this.body, this.query.element);
         this.query.focus();
         break;
+      case 'browse':
+        replace(this.body, this.browser.element);
+        // the overview at first; afterwards the tab shows what it showed last, read again
+        if (!this.browsed) this.browser.open(undefined);
+        else this.browser.refresh();
+        this.browsed = true;
+        break;
       case 'import':
         replace(this.body, this.importer.element);
+        break;
+      case 'export':
+        replace(this.body, this.exporter.element);
+        void this.exporter.load();
         break;
       case 'rules':
         replace(this.body, this.rules);
@@ -120,6 +151,34 @@ export class StoreView {
         if (this.shacl) replace(this.body, this.shacl.element);
         break;
     }
+  }
+
+  /** Opens an IRI (undefined: the store's overview) in the browse tab. */
+  browse(iri: string | undefined): void {
+    this.browsed = true;
+    this.show('browse');
+    this.browser.open(iri);
+  }
+
+  /** A click in the view: one on an IRI opens it in the browse tab (not while text is selected). */
+  private clicked(event: MouseEvent): void {
+    if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
+    const target = event.target instanceof Element ? event.target : null;
+    const element = target?.closest('[data-iri], td.term-iri');
+    if (!element || !this.element.contains(element)) return;
+    const selection = window.getSelection();
+    if (selection && !selection.isCollapsed && element.contains(selection.anchorNode)) return;
+    const iri = element.getAttribute('data-iri') ?? iriOfTitle(element.getAttribute('title') ?? '');
+    if (iri === undefined || (this.current === 'browse' && this.browser.shown === iri)) return;
+    event.preventDefault();
+    this.browse(iri);
+  }
+
+  /** Opens the explanation tab on a fact (Datalog). */
+  private why(fact: string): void {
+    if (!this.explanation) return;
+    this.show('explanation');
+    void this.explanation.explainFact(fact);
   }
 
   /** Reads the store's prefixes (for shortening, completion and the prefixes tab). */

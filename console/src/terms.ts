@@ -168,6 +168,22 @@ export function showTerm(term: Term | undefined, prefixes: readonly Prefix[]): S
   }
 }
 
+/** An IRI in SPARQL (and Datalog) syntax, `<…>`, with the characters an IRI may not hold escaped. */
+export function iriRef(iri: string): string {
+  const escape = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}`;
+  let out = '';
+  for (const c of iri) out += c <= ' ' || '<>"{}|^`\\'.includes(c) ? escape(c) : c;
+  return `<${out}>`;
+}
+
+/**
+ * The IRI of a term's full form as {@link showTerm} gives it (`<http://…>`, the tooltip of an
+ * answer cell), or undefined for any other term.
+ */
+export function iriOfTitle(full: string): string | undefined {
+  return /^<[^<>\s]*>$/.test(full) ? full.slice(1, -1) : undefined;
+}
+
 /** The form of a SPARQL text: a query form, or UPDATE for anything else. */
 export type SparqlForm = 'SELECT' | 'ASK' | 'CONSTRUCT' | 'DESCRIBE' | 'UPDATE';
 
