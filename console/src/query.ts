@@ -18,14 +18,23 @@
  * paging through a cursor; it stops when toggled off, at Stop, when another query runs, and when
  * the query tab or the store is left.
  *
- * The history (the last 50 texts run, per store) is kept in the tab's sessionStorage: it
- * survives a reload, is never shared with other tabs or sites, is gone when the tab closes,
- * and sign-out clears it.
+ * Plan shows the query's plan (`POST …/sparql?explain=true`, answered as text). Download and
+ * Copy fetch the editor's query's whole answer again in the format chosen (downloads.ts) and
+ * save it as a file or copy it; Stop stops them as it stops a query. An error that names a
+ * line and column (a syntax error) is marked there in the editor. A SELECT answer with one
+ * label column and numeric columns (an aggregate) can be seen as a bar or line chart
+ * (charts.ts). The keys of these tools are listed in shortcuts.ts.
+ *
+ * The history (the last 50 texts run, per store, each with the time its last run took) is kept
+ * in the tab's sessionStorage: it survives a reload, is never shared with other tabs or sites,
+ * is gone when the tab closes, and sign-out clears it.
  * @module
  */
 import { Api, ApiError, type OpenConnection, randomId, resource, SPARQL_JSON } from './api.js';
+import { chartData, type ChartKind, chartPicture } from './charts.js';
 import { h, replace } from './dom.js';
-import { createEditor, type SparqlEditor } from './editor.js';
+import { copyText, type DownloadFormat, downloadName, fetchAnswer, formatsFor, saveBlob } from './downloads.js';
+import { createEditor, errorPosition, type SparqlEditor } from './editor.js';
 import { graphPicture, type Triple } from './graph.js';
 import { LiveView } from './live.js';
 import { type Answer, parseSparqlJson, type Prefix, showTerm, type SparqlForm, sparqlForm, type Term } from './terms.js';
@@ -40,13 +49,18 @@ const PAGE_SIZES = [100, 500, 1000];
 interface HistoryEntry {
   readonly store: string;
   readonly text: string;
+  /** How long its last run took (milliseconds), once known. */
+  readonly ms?: number;
 }
 
 function readHistory(): HistoryEntry[] {
   try {
     const parsed: unknown = JSON.parse(sessionStorage.getItem(HISTORY_KEY) ?? '[]');
     if (!Array.isArray(parsed)) return [];
-    return parsed.filter((e): e is HistoryEntry => typeof e === 'object' && e !== null && typeof (e as HistoryEntry).store === 'string' && typeof (e as HistoryEntry).text === 'string');
+    return parsed.filter(
+      (e): e is HistoryEntry =>
+        typeof e === 'object' && e !== null && typeof (e as HistoryEntry).store === 'string' && typeof (e as HistoryEntry).text === 'string' && ['number', 'undefined'].includes(typeof (e as HistoryEntry).ms),
+    );
   } catch {
     return [];
   }
@@ -57,9 +71,9 @@ export function clearHistory(): void {
   sessionStorage.removeItem(HISTORY_KEY);
 }
 
-function remember(store: string, text: string): void {
+function remember(store: string, text: string, ms?: number): void {
   const entries = readHistory().filter((e) => !(e.store === store && e.text === text));
-  entries.unshift({ store, text });
+  entries.unshift({ store, text, ...(ms !== undefined ? { ms: Math.round(ms * 10) / 10 } : {}) });
   sessionStorage.setItem(HISTORY_KEY, JSON.stringify(entries.slice(0, HISTORY_SIZE)));
 }
 
@@ -91,9 +105,12 @@ interface Running {
   stops: number;
 }
 
-function milliseconds(since: number): string {
-  const ms = performance.now() - since;
+function duration(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
+}
+
+function milliseconds(since: number): string {
+  return duration(performance.now() - since);
 }
 
 /** The query tab of one store. */
@@ -107,6 +124,11 @@ export class QueryPanel {
   private readonly stopButton = h('button', { type: 'button', 'data-role': 'stop', disabled: true, title: 'Stop the running request' }, 'Stop');
   private readonly pageSize = h('select', { 'data-role': 'page-size', 'aria-label': 'rows per page' }, ...PAGE_SIZES.map((n) => h('option', { value: n }, `${n} rows a page`)));
   private readonly history = h('select', { 'data-role': 'history', 'aria-label': 'query history' });
+  private readonly planButton = h('button', { type: 'button', 'data-role': 'plan', title: 'Show the plan of the query (Ctrl-Shift-Enter)' }, 'Plan');
+  private readonly format = h('select', { 'data-role': 'download-format', 'aria-label': 'answer format' });
+  private readonly downloadButton = h('button', { type: 'button', 'data-role': 'download', title: 'Download the whole answer in the chosen format (Ctrl-Shift-S)' }, 'Download');
+  private readonly copyButton = h('button', { type: 'button', 'data-role': 'copy', title: 'Copy the whole answer in the chosen format' }, 'Copy');
+  private formats: DownloadFormat[] = [];
   private readonly liveButton = h(
     'button',
     { type: 'button', class: 'live-toggle', 'data-role': 'live', 'aria-pressed': 'false', title: 'Keep the answer of a SELECT query up to date as commits change it' },
@@ -116,6 +138,7 @@ export class QueryPanel {
   private running: Running | undefined;
   private shown: Shown | undefined;
   private view: 'table' | 'graph' = 'table';
+  private chartView: 'table' | ChartKind = 'table';
   private ticker: number | undefined;
 
   /** The tab of `store`; `prefixes` gives the store's prefixes as last read. */
@@ -126,8 +149,26 @@ export class QueryPanel {
   ) {
     const host = h('div', { class: 'editor-host' });
     const last = readHistory().find((e) => e.store === store)?.text;
-    this.editor = createEditor(host, prefixes, () => void this.run(), last ?? 'SELECT ?s ?p ?o WHERE { ?s ?p ?o } LIMIT 100');
+    this.editor = createEditor(
+      host,
+      prefixes,
+      {
+        run: () => void this.run(),
+        plan: () => void this.plan(),
+        download: () => void this.download(),
+        stop: () => {
+          if (!this.running && !this.live) return false;
+          void this.stop();
+          return true;
+        },
+        changed: () => this.fillFormats(),
+      },
+      last ?? 'SELECT ?s ?p ?o WHERE { ?s ?p ?o } LIMIT 100',
+    );
     this.runButton.addEventListener('click', () => void this.run());
+    this.planButton.addEventListener('click', () => void this.plan());
+    this.downloadButton.addEventListener('click', () => void this.download());
+    this.copyButton.addEventListener('click', () => void this.copy());
     this.stopButton.addEventListener('click', () => void this.stop());
     this.liveButton.addEventListener('click', () => {
       if (this.live) this.stopLive();
@@ -141,6 +182,7 @@ export class QueryPanel {
       this.editor.focus();
     });
     this.fillHistory();
+    this.fillFormats();
     this.element = h(
       'section',
       { class: 'query-panel', 'data-role': 'query-panel' },
@@ -151,9 +193,11 @@ export class QueryPanel {
         this.runButton,
         this.stopButton,
         this.liveButton,
+        this.planButton,
         this.pageSize,
         this.history,
-        h('span', { class: 'hint' }, 'Ctrl-Enter runs · the store’s prefixes complete as you type'),
+        h('span', { class: 'answer-tools' }, this.format, this.downloadButton, this.copyButton),
+        h('span', { class: 'hint' }, 'Ctrl-Enter runs · Ctrl-Shift-Enter plans · the store’s prefixes complete as you type'),
       ),
       this.status,
       this.results,
@@ -169,9 +213,26 @@ export class QueryPanel {
     replace(
       this.history,
       h('option', { value: '' }, entries.length === 0 ? 'History (empty)' : `History (${entries.length})`),
-      ...entries.map((e, i) => h('option', { value: i }, e.text.replace(/\s+/g, ' ').slice(0, 90))),
+      ...entries.map((e, i) => h('option', { value: i, 'data-ms': e.ms }, `${e.text.replace(/\s+/g, ' ').slice(0, 90)}${e.ms !== undefined ? ` · ${duration(e.ms)}` : ''}`)),
     );
     this.history.value = '';
+  }
+
+  /** Offers the download formats of the editor's text (table formats for SELECT and ASK, graph formats for CONSTRUCT and DESCRIBE). */
+  private fillFormats(): void {
+    const formats = formatsFor(sparqlForm(this.editor.text()));
+    const same = formats.length === this.formats.length && formats.every((f, i) => f === this.formats[i]);
+    if (!same) {
+      const chosen = this.format.value;
+      this.formats = formats;
+      replace(this.format, ...formats.map((f) => h('option', { value: f.mediaType }, f.label)));
+      if (formats.some((f) => f.mediaType === chosen)) this.format.value = chosen;
+    }
+    const none = formats.length === 0;
+    this.format.disabled = none;
+    this.downloadButton.disabled = none || this.running !== undefined;
+    this.copyButton.disabled = none || this.running !== undefined;
+    this.planButton.disabled = this.running !== undefined;
   }
 
   /** The editor (for the tests' and the user's focus). */
@@ -188,14 +249,15 @@ export class QueryPanel {
     replace(this.status, ...parts);
   }
 
-  private setRunning(running: Running | undefined): void {
+  private setRunning(running: Running | undefined, doing = 'Running'): void {
     this.running = running;
     this.runButton.disabled = running !== undefined;
     this.stopButton.disabled = running === undefined;
+    this.fillFormats();
     window.clearInterval(this.ticker);
     this.ticker = undefined;
     if (running) {
-      const tick = (): void => this.setStatus('running', `Running… ${milliseconds(running.started)}`);
+      const tick = (): void => this.setStatus('running', `${doing}… ${milliseconds(running.started)}`);
       tick();
       this.ticker = window.setInterval(tick, 200);
     }
@@ -258,6 +320,7 @@ export class QueryPanel {
     }
     remember(this.store, text);
     this.fillHistory();
+    this.editor.clearError();
     await this.close();
     replace(this.results);
     const running: Running = { requestId: randomId(), controller: new AbortController(), started: performance.now(), connection: undefined, stops: 0 };
@@ -276,9 +339,11 @@ export class QueryPanel {
           requestId: running.requestId,
           signal: running.controller.signal,
         });
+        const took = performance.now() - running.started;
         this.setRunning(undefined);
+        this.timed(text, took);
         await this.api.closeConnection(connection);
-        this.setStatus('done', `Update done in ${milliseconds(running.started)}.`);
+        this.setStatus('done', `Update done in ${duration(took)}.`);
         return;
       }
       const created = await this.api.request(new URL(`${connection.url.href}/cursors`), {
@@ -294,14 +359,22 @@ export class QueryPanel {
       const cursor = new URL(location, this.api.base);
       const pageSize = Number(this.pageSize.value);
       const page = await this.fetchPage(cursor, connection, 'open', pageSize, running);
+      const took = performance.now() - running.started;
       this.setRunning(undefined);
+      this.timed(text, took);
       this.shown = { connection, cursor, form, pageSize, page, total: page.more ? undefined : page.answer.rows.length, pages: new Map([[0, page]]) };
-      this.render(`first page in ${milliseconds(running.started)}`);
+      this.render(`first page in ${duration(took)}`);
     } catch (e) {
       this.setRunning(undefined);
       this.failed(e, running);
       if (running.connection) await this.api.closeConnection(running.connection);
     }
+  }
+
+  /** Keeps the time a run of `text` took with its history entry. */
+  private timed(text: string, ms: number): void {
+    remember(this.store, text, ms);
+    this.fillHistory();
   }
 
   private failed(e: unknown, running: Running): void {
@@ -310,7 +383,99 @@ export class QueryPanel {
       return;
     }
     const message = e instanceof ApiError ? e.message : e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-    this.setStatus('error', message);
+    const position = e instanceof ApiError && e.status === 400 ? errorPosition(message) : undefined;
+    if (position) {
+      this.editor.markError(position, message);
+      const go = h('button', { type: 'button', class: 'link', 'data-role': 'error-position', 'data-line': position.line, 'data-column': position.column, title: 'Go to the error (F8)' }, `line ${position.line}, column ${position.column}`);
+      go.addEventListener('click', () => this.editor.goToError());
+      this.setStatus('error', message, ' ', go);
+    } else this.setStatus('error', message);
+  }
+
+  /** Shows the plan of the editor's query (`explain=true`), with the time it took. */
+  async plan(): Promise<void> {
+    if (this.running) return;
+    const text = this.editor.text();
+    const form = sparqlForm(text);
+    if (form === undefined || form === 'UPDATE') {
+      this.setStatus('error', form === undefined ? 'Nothing to plan: write a query.' : 'An update has no plan: Plan is for queries.');
+      return;
+    }
+    this.stopLive();
+    this.editor.clearError();
+    await this.close();
+    const running: Running = { requestId: randomId(), controller: new AbortController(), started: performance.now(), connection: undefined, stops: 0 };
+    this.setRunning(running, 'Planning');
+    try {
+      const response = await this.api.request(resource('datastores', this.store, 'sparql'), {
+        method: 'POST',
+        params: { explain: 'true' },
+        body: text,
+        contentType: 'application/sparql-query',
+        accept: 'text/plain',
+        requestId: running.requestId,
+        signal: running.controller.signal,
+      });
+      const plan = await response.text();
+      const took = performance.now() - running.started;
+      this.setRunning(undefined);
+      this.setStatus('done', `Plan in ${duration(took)} (the query was evaluated to find its join orders).`);
+      replace(this.results, h('section', { class: 'plan', 'data-role': 'plan-view' }, h('h3', {}, 'Plan'), h('pre', { class: 'code plan-text', 'data-role': 'plan-text' }, plan)));
+    } catch (e) {
+      this.setRunning(undefined);
+      if (e instanceof ApiError && [404, 405, 501].includes(e.status) && !/syntax|line \d/i.test(e.message)) this.setStatus('error', `This endpoint does not show query plans (${e.message}).`);
+      else this.failed(e, running);
+    }
+  }
+
+  /** The download format chosen. */
+  private chosenFormat(): DownloadFormat | undefined {
+    return this.formats.find((f) => f.mediaType === this.format.value) ?? this.formats[0];
+  }
+
+  /** Fetches the whole answer of the editor's query in the chosen format (as a stoppable request). */
+  private async wholeAnswer(doing: string): Promise<{ blob: Blob; format: DownloadFormat; took: number } | undefined> {
+    if (this.running) return undefined;
+    const text = this.editor.text();
+    const format = this.chosenFormat();
+    if (!format) {
+      this.setStatus('error', 'Only the answer of a query can be downloaded or copied: write a query.');
+      return undefined;
+    }
+    this.editor.clearError();
+    const running: Running = { requestId: randomId(), controller: new AbortController(), started: performance.now(), connection: undefined, stops: 0 };
+    this.setRunning(running, doing);
+    try {
+      const blob = await fetchAnswer(this.api, this.store, text, format, running.controller.signal);
+      const took = performance.now() - running.started;
+      this.setRunning(undefined);
+      return { blob, format, took };
+    } catch (e) {
+      this.setRunning(undefined);
+      this.failed(e, running);
+      return undefined;
+    }
+  }
+
+  /** Downloads the whole answer of the editor's query in the chosen format. */
+  async download(): Promise<void> {
+    const got = await this.wholeAnswer('Downloading');
+    if (!got) return;
+    const name = downloadName(this.store, got.format);
+    saveBlob(got.blob, name);
+    this.setStatus('done', h('span', { 'data-role': 'downloaded', 'data-file': name }, `Downloaded ${name} (${got.format.label}, ${got.blob.size} bytes) in ${duration(got.took)}.`));
+  }
+
+  /** Copies the whole answer of the editor's query in the chosen format to the clipboard. */
+  async copy(): Promise<void> {
+    const got = await this.wholeAnswer('Copying');
+    if (!got) return;
+    try {
+      await copyText(await got.blob.text());
+      this.setStatus('done', `Copied the answer (${got.format.label}, ${got.blob.size} bytes) to the clipboard.`);
+    } catch (e) {
+      this.setStatus('error', e instanceof Error ? e.message : String(e));
+    }
   }
 
   private async fetchPage(cursor: URL, connection: OpenConnection, operation: 'open' | 'advance', limit: number, running: Running | undefined): Promise<Page> {
@@ -430,6 +595,27 @@ export class QueryPanel {
       } else replace(content, this.table(page.answer));
     };
     let switcher: HTMLElement | undefined;
+    const chart = shown.form === 'SELECT' ? chartData(page.answer, this.prefixes()) : undefined;
+    if (chart) {
+      const views = ['table', 'bar', 'line'] as const;
+      const showChart = (): void => {
+        if (this.chartView === 'table') replace(content, this.table(page.answer));
+        else replace(content, chartPicture(chart, this.chartView));
+      };
+      const tabs = views.map((v) => {
+        const b = h('button', { type: 'button', role: 'tab', 'data-role': `chart-${v}`, 'aria-selected': String(this.chartView === v) }, v === 'table' ? 'Table' : v === 'bar' ? 'Bar' : 'Line');
+        b.addEventListener('click', () => {
+          this.chartView = v;
+          for (const other of tabs) other.setAttribute('aria-selected', String(other === b));
+          showChart();
+        });
+        return b;
+      });
+      switcher = h('div', { class: 'view-switch', role: 'tablist', 'aria-label': 'view of the answer' }, ...tabs);
+      showChart();
+      replace(this.results, pager, switcher, content);
+      return;
+    }
     if (graphLike) {
       const tabs = (['table', 'graph'] as const).map((v) => {
         const b = h('button', { type: 'button', role: 'tab', 'data-role': `view-${v}`, 'aria-selected': String(this.view === v) }, v === 'table' ? 'Triples' : 'Graph');
