@@ -25,6 +25,8 @@
  * label column and numeric columns (an aggregate) can be seen as a bar or line chart
  * (charts.ts). The keys of these tools are listed in shortcuts.ts.
  *
+ * The store's saved queries (saved.ts) are listed between the toolbar and the answer.
+ *
  * The history (the last 50 texts run, per store, each with the time its last run took) is kept
  * in the tab's sessionStorage: it survives a reload, is never shared with other tabs or sites,
  * is gone when the tab closes, and sign-out clears it.
@@ -37,6 +39,7 @@ import { copyText, type DownloadFormat, downloadName, fetchAnswer, formatsFor, s
 import { createEditor, errorPosition, type SparqlEditor } from './editor.js';
 import { graphPicture, type Triple } from './graph.js';
 import { LiveView } from './live.js';
+import { SavedQueriesPanel } from './saved.js';
 import { type Answer, parseSparqlJson, type Prefix, showTerm, type SparqlForm, sparqlForm, type Term } from './terms.js';
 
 const HISTORY_KEY = 'quadlog-console:history';
@@ -199,6 +202,15 @@ export class QueryPanel {
         h('span', { class: 'answer-tools' }, this.format, this.downloadButton, this.copyButton),
         h('span', { class: 'hint' }, 'Ctrl-Enter runs · Ctrl-Shift-Enter plans · the store’s prefixes complete as you type'),
       ),
+      new SavedQueriesPanel(
+        api,
+        store,
+        () => this.editor.text(),
+        (text) => {
+          this.editor.setText(text);
+          this.editor.focus();
+        },
+      ).element,
       this.status,
       this.results,
     );

@@ -299,6 +299,19 @@ describe('web console: query tools in headless Chromium', function () {
     expect(await page.locator('[data-role=chart-bar]').count()).to.equal(0);
   });
 
+  it('lists the store’s saved queries in the query tab: save the editor’s text, open it again', async () => {
+    const text = `PREFIX ex: <${EX}>\n${AGGREGATE}`;
+    await write(text);
+    await page.fill('[data-role=query-panel] [data-role=saved-query-name]', 'totals by category');
+    await page.click('[data-role=query-panel] [data-role=save-query]');
+    await page.waitForSelector('[data-role=query-panel] [data-role=saved-queries] li[data-name="totals by category"]');
+    await write('SELECT * WHERE { ?s ?p ?o }');
+    await page.click('[data-role=query-panel] li[data-name="totals by category"] [data-role=open-saved-query]');
+    expect(await page.locator('.cm-content').evaluate((e) => (e as HTMLElement).innerText)).to.equal(text);
+    // the formats follow the text put into the editor
+    expect(await page.locator('[data-role=download-format] option').count()).to.equal(4);
+  });
+
   it('Escape stops a running query', async () => {
     await write(`PREFIX ex: <${EX}>\nSELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l . ?m ?n2 ?o . ?q ?r ?s . ?t ?u ?v }`);
     const seq = await outcome();
