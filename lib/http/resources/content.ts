@@ -176,12 +176,13 @@ function replaceContent(exchange: Exchange, dataStore: string): Promise<void> {
     try {
       await connection.clear();
       result = await importData();
+      if (result.errors > 0) await connection.rollbackTransaction();
+      // (a commit refused for constraint violations leaves the transaction open: it is rolled back below)
+      else if (own) await connection.commitTransaction();
     } catch (e) {
       if (connection.transactionType !== undefined) await connection.rollbackTransaction();
       throw e;
     }
-    if (result.errors > 0) await connection.rollbackTransaction();
-    else if (own) await connection.commitTransaction();
     return result;
   });
 }
