@@ -15,6 +15,7 @@ import { bracketMatching, defaultHighlightStyle, indentOnInput, StreamLanguage, 
 import { sparql } from '@codemirror/legacy-modes/mode/sparql';
 import { EditorSelection, EditorState, Prec, RangeSet, StateEffect, StateField } from '@codemirror/state';
 import { Decoration, type DecorationSet, drawSelection, EditorView, gutter, GutterMarker, highlightActiveLine, keymap, lineNumbers, placeholder } from '@codemirror/view';
+import type { TextPosition } from './error-position.js';
 import { QUERY_KEYS } from './shortcuts.js';
 import type { Prefix } from './terms.js';
 
@@ -27,26 +28,6 @@ const KEYWORDS = [
 /** The style nonce of the page's answer, carried by its stylesheet link ('' when absent). */
 function styleNonce(): string {
   return document.querySelector<HTMLLinkElement>('link[rel=stylesheet][nonce]')?.nonce ?? '';
-}
-
-/** Where an error is in a text: a line and a column, both counted from 1. */
-export interface TextPosition {
-  /** The line (1 = first). */
-  readonly line: number;
-  /** The column (1 = first character of the line). */
-  readonly column: number;
-}
-
-/**
- * The line and column an endpoint's error message names (`… at line 4, column 15: …`, or
- * RDFox's `line 4: column 15:`), if it names one.
- */
-export function errorPosition(message: string): TextPosition | undefined {
-  const m = /\bline (\d+)(?:,|:)? column (\d+)/i.exec(message);
-  if (!m) return undefined;
-  const line = Number(m[1]);
-  const column = Number(m[2]);
-  return line >= 1 && column >= 1 ? { line, column } : undefined;
 }
 
 /** The error marked in the editor: where, and the message. */

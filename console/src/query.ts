@@ -36,7 +36,8 @@ import { Api, ApiError, type OpenConnection, randomId, resource, SPARQL_JSON } f
 import { chartData, type ChartKind, chartPicture } from './charts.js';
 import { h, replace } from './dom.js';
 import { copyText, type DownloadFormat, downloadName, fetchAnswer, formatsFor, saveBlob } from './downloads.js';
-import { createEditor, errorPosition, type SparqlEditor } from './editor.js';
+import { createEditor, type SparqlEditor } from './editor.js';
+import { errorPosition } from './error-position.js';
 import { graphPicture, type Triple } from './graph.js';
 import { LiveView } from './live.js';
 import { SavedQueriesPanel } from './saved.js';
