@@ -148,12 +148,12 @@ export class BrowsePanel {
     return generation === this.generation;
   }
 
-  /** A term as a table cell; IRIs carry `data-iri`, which the store view opens here when clicked. */
+  /** A term as a table cell; IRIs carry `data-iri` (and take the focus), which the store view opens here on a click or Enter. */
   private cell(term: Term | undefined): HTMLTableCellElement {
     const shown = showTerm(term, this.prefixes());
     return h(
       'td',
-      { class: `term term-${shown.kind}`, title: shown.full, ...(term?.type === 'uri' ? { 'data-iri': term.value } : {}) },
+      { class: `term term-${shown.kind}`, title: shown.full, ...(term?.type === 'uri' ? { 'data-iri': term.value, tabindex: 0 } : {}) },
       shown.text,
       shown.annotation !== undefined ? h('span', { class: 'annotation' }, shown.annotation) : null,
     );

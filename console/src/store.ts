@@ -76,6 +76,14 @@ export class StoreView {
     this.exporter = new ExportPanel(api, store);
     this.element = h('div', { class: 'store-view', 'data-store': store }, h('h2', {}, store), this.tabs, this.body);
     this.element.addEventListener('click', (event) => this.clicked(event));
+    this.element.addEventListener('keydown', (event) => {
+      // Enter on a focused term of the browse tab opens it, as a click does
+      const target = event.target instanceof HTMLElement ? event.target : null;
+      const iri = target?.getAttribute('data-iri');
+      if (event.key !== 'Enter' || iri === null || iri === undefined || target?.tagName !== 'TD') return;
+      event.preventDefault();
+      this.browse(iri);
+    });
     this.renderTabs();
     this.show('query');
     void this.loadPrefixes();

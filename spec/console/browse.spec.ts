@@ -195,6 +195,11 @@ describe('web console: browsing, export, guest entry and help in headless Chromi
     await page.waitForSelector('.browse-iri:has-text("ex:alice")');
     await page.click('[data-role=browse-facts-subject] td[data-iri$="#bob"]');
     await page.waitForSelector('.browse-iri:has-text("ex:bob")');
+    // and from the keyboard: Enter on a focused IRI
+    await page.waitForSelector('[data-role=browse-facts-subject] td[data-iri$="#carol"]');
+    await page.focus('[data-role=browse-facts-subject] td[data-iri$="#carol"]');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.browse-iri:has-text("ex:carol")');
     await page.click('[data-role=browse-overview]');
     const classes = page.locator('[data-role=overview-class-table] tbody tr');
     await classes.first().waitFor();
