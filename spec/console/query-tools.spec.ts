@@ -164,7 +164,8 @@ describe('web console: query tools in headless Chromium', function () {
   });
 
   it('downloads a SELECT answer as CSV, TSV, SPARQL JSON and SPARQL XML: the bytes the endpoint answers for each', async () => {
-    await write(`PREFIX ex: <${EX}>\n${SELECT}`);
+    const ran = await run(`PREFIX ex: <${EX}>\n${SELECT}`);
+    expect(ran.text).to.match(/^Rows 1–6 of 6/);
     const offered = await page.locator('[data-role=download-format] option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
     expect(offered).to.deep.equal(['text/csv', 'text/tab-separated-values', 'application/sparql-results+json', 'application/sparql-results+xml']);
     const extensions: Record<string, string> = { 'text/csv': 'csv', 'text/tab-separated-values': 'tsv', 'application/sparql-results+json': 'srj', 'application/sparql-results+xml': 'srx' };
