@@ -60,6 +60,9 @@ class GuestApi extends Api {
   }
 }
 
+/** The interface's root: the page is at `<root>console/`. */
+const BASE = new URL('../', location.href);
+
 /** Whether the server has a guest role: a request without credentials is not refused with 401. */
 async function guestServed(): Promise<boolean> {
   try {
@@ -77,9 +80,6 @@ async function guestServed(): Promise<boolean> {
     return false;
   }
 }
-
-/** The interface's root: the page is at `<root>console/`. */
-const BASE = new URL('../', location.href);
 
 function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
