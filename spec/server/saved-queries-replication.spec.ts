@@ -19,7 +19,7 @@ describe('saved queries replicated through PostgreSQL', function () {
 
   for (const derived of [false, true]) {
     it(`reach a replica, which refuses to save, and are there on a node started again${derived ? ' (persistence-replicate-derived)' : ''}`, async () => {
-      const extra = derived ? { 'persistence-replicate-derived': 'true' } : {};
+      const extra: Record<string, string> = derived ? { 'persistence-replicate-derived': 'true' } : {};
       const a = await node('a', extra);
       const b = await node('b', extra);
       const admin = await ConnectionFactory.newServerConnection(a.url, ROLE, PASSWORD);
