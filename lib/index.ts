@@ -23,6 +23,7 @@ export {
   type ImportDataOptions,
   type ImportResult,
   type MaterializationOptions,
+  type SavedQuery,
   type TransactionType,
   type UpdateOptions,
 } from './api/data-store-connection.js';
