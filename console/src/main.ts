@@ -6,8 +6,10 @@
  * offers to continue as guest: the console then sends its requests without credentials.
  *
  * Security: the role's credentials exist only in the {@link Api} object of this page (memory);
- * nothing is written to cookies or localStorage, and only the query history goes to
- * sessionStorage. Sign-out closes the connections the console opened, clears the history and
+ * nothing is written to cookies or localStorage, and only the query history (the texts run,
+ * each with the time its last run took) goes to sessionStorage, which a reload keeps and
+ * closing the tab ends. Downloaded answers become files from the page's memory (a Blob);
+ * nothing else is stored. Sign-out closes the connections the console opened, clears the history and
  * reloads the page, which drops every object holding credentials.
  * @module
  */

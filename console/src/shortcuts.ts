@@ -34,4 +34,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: 'Ctrl-Z / Ctrl-Shift-Z (Cmd-Z / Cmd-Shift-Z)', action: 'Undo / redo', where: 'query editor' },
   { keys: 'Tab / Shift-Tab', action: 'Indent / unindent the selected lines', where: 'query editor' },
   { keys: 'Enter', action: 'Save the edited prefix', where: 'prefix fields' },
+  { keys: 'Enter', action: 'Browse the focused IRI', where: 'Browse tab' },
+  { keys: '?', action: 'Open the list of keyboard shortcuts', where: 'anywhere but a text field or the editor' },
+  { keys: 'Escape', action: 'Close the list of keyboard shortcuts', where: 'help panel' },
 ];

@@ -50,7 +50,7 @@ export interface SparqlRequest {
 }
 
 /** The parameters the SPARQL endpoint understands. */
-const KNOWN = ['query', 'update', 'default-graph-uri', 'named-graph-uri', 'using-graph-uri', 'using-named-graph-uri', 'base', 'query-time-limit', 'query-memory-limit'];
+const KNOWN = ['query', 'update', 'default-graph-uri', 'named-graph-uri', 'using-graph-uri', 'using-named-graph-uri', 'base', 'query-time-limit', 'query-memory-limit', 'explain'];
 
 /** The value of a limit parameter (a positive integer), if given. */
 function limit(params: URLSearchParams, name: string, unit: string): number | undefined {
