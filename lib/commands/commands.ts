@@ -10,6 +10,7 @@ import {
   ImportError,
   type ImportResult,
   type ImportSource,
+  type ProgressReport,
   renderExplanation,
   type TransactionType,
   type UpdateType,
@@ -201,11 +202,14 @@ const compact: Command = {
   },
 };
 
+/** What `clear` says to someone who meant the terminal's `clear`. */
+const SCREEN_HINT = 'to clear the screen instead, type cls or press Ctrl-L';
+
 const clear: Command = {
   name: 'clear',
   syntax: 'clear [rules-explicate-facts] [force]',
   summary: 'delete every fact, rule and axiom of the active data store, or (rules-explicate-facts) drop the rules and keep every fact as explicit',
-  details: 'Asks for confirmation unless `force` is given. `CLEAR GRAPH …` and the other SPARQL forms run as SPARQL.',
+  details: 'Asks for confirmation unless `force` is given (the question says that cls or Ctrl-L clears the screen, in case the terminal\'s clear was meant). `CLEAR GRAPH …` and the other SPARQL forms run as SPARQL.',
   keywords: ['rules-explicate-facts', 'force'],
   async run(ctx) {
     let explicate = false;
@@ -215,12 +219,28 @@ const clear: Command = {
       else if (keyword(w, 'force')) force = true;
       else throw new CommandError(`unexpected argument (syntax: ${this.syntax})`, w);
     }
-    const ds = ctx.shell.store();
-    const what = explicate ? 'drop every rule and make every fact explicit in' : 'delete everything in';
-    if (!(await confirm(ctx, `${what} data store '${ds.dataStoreName}'?`, force))) return;
+    let ds;
+    try {
+      ds = ctx.shell.store();
+    } catch (e) {
+      throw e instanceof CommandError ? new CommandError(`clear empties the active data store (${SCREEN_HINT}): ${e.message}`) : e;
+    }
+    const what = explicate ? 'drop every rule and make every fact explicit in' : 'delete every fact, rule and axiom of';
+    if (!(await confirm(ctx, `${what} data store '${ds.dataStoreName}'? (${SCREEN_HINT})`, force))) return;
     if (explicate) await ds.clearRulesExplicateFacts();
     else await ds.clear();
     await ctx.note(explicate ? 'rules dropped, facts made explicit\n' : 'data store cleared\n');
+  },
+};
+
+const cls: Command = {
+  name: 'cls',
+  syntax: 'cls',
+  summary: 'clear the screen (as Ctrl-L does at the prompt); the store is left alone (clear empties it)',
+  details: 'Outside a terminal (scripts, HTTP) it does nothing.',
+  async run(ctx) {
+    noMore(ctx, 0);
+    await ctx.shell.io.clearScreen?.();
   },
 };
 
@@ -353,12 +373,42 @@ const explain: Command = {
   },
 };
 
+/**
+ * Counts the rules of a Datalog export as its text goes by: one rule a line, after the
+ * `@prefix` lines.
+ */
+class RuleCounter {
+  private partial = '';
+  /** The rules counted. */
+  rules = 0;
+
+  /** Counts the whole lines of a chunk. */
+  add(chunk: string): void {
+    const lines = (this.partial + chunk).split('\n');
+    this.partial = lines.pop() ?? '';
+    for (const line of lines) this.count(line);
+  }
+
+  /** Counts the last line (the text has ended). */
+  end(): number {
+    this.count(this.partial);
+    this.partial = '';
+    return this.rules;
+  }
+
+  private count(line: string): void {
+    const text = line.trim();
+    if (text !== '' && !/^(@prefix|@base|prefix|base)\b/i.test(text) && !text.startsWith('#')) this.rules++;
+  }
+}
+
 const exportCommand: Command = {
   name: 'export',
   syntax: 'export [<file> | -] [<format> [<parameter> <value>]...]',
   summary: 'export the facts (or, as application/x.datalog, the rules) of the active data store',
   details:
-    'Without a file, or with `-`, the export is printed. The format is a media type (default text/turtle: also application/n-triples, application/n-quads, application/trig, application/ld+json, application/rdf+xml, application/x.datalog); parameters: fact-domain explicit|derived|all, rule-domain user|axioms|internal|all. A relative file name is written in dir.output.',
+    'Without a file, or with `-`, the export is printed. The format is a media type (default text/turtle: also application/n-triples, application/n-quads, application/trig, application/ld+json, application/rdf+xml, application/x.datalog); parameters: fact-domain explicit|derived|all, rule-domain user|axioms|internal|all. A relative file name is written in dir.output. ' +
+    'An export to a file ends with a summary line: what was written (facts, or rules), the format, the file, its size and the time taken; so does `export -` when `output` sends the export elsewhere than the screen.',
   async run(ctx) {
     const shell = ctx.shell;
     const target = ctx.args[0];
@@ -366,11 +416,37 @@ const exportCommand: Command = {
     const parameters = pairs(ctx, 2) as ExportParameters;
     const ds = shell.store();
     const start = performance.now();
+    const rules = format.trim().toLowerCase() === 'application/x.datalog' ? new RuleCounter() : undefined;
     let bytes = 0;
+    let facts = 0;
     const progress = shell.progress('export.monitor', 'export');
+    let ended = false;
+    const end = async (): Promise<void> => {
+      if (ended) return;
+      ended = true;
+      await end();
+    };
+    // the facts written come with the last progress report, wanted whatever export.monitor says
+    const onProgress = (report: ProgressReport): void => {
+      facts = report.facts;
+      progress.onProgress?.(report);
+    };
+    const summary = (where: string): string => {
+      const what = rules ? plural(rules.end(), 'rule') : plural(facts, 'fact');
+      return `exported ${what} as ${format}, ${bytesText(bytes)}, ${where} in ${elapsed(start)}\n`;
+    };
+    const counted = (chunk: string): string => {
+      bytes += Buffer.byteLength(chunk);
+      rules?.add(chunk);
+      return chunk;
+    };
     try {
       if (!target || target.text === '-') {
-        await ds.exportData((chunk) => ctx.out(chunk), format, parameters, { onProgress: progress.onProgress });
+        await ds.exportData((chunk) => ctx.out(counted(chunk)), format, parameters, { onProgress });
+        await end();
+        // printed on the screen, the export is its own summary; sent elsewhere, it is said where
+        const output = shell.variable('output') ?? 'out';
+        if (output !== 'out') await ctx.note(summary(`to output ${output}`));
         return;
       }
       if (!shell.files) throw new CommandError(`exporting to a file is not available in ${shell.remote ? 'a remote shell' : 'this shell'} (export to the output with 'export -')`, target);
@@ -378,21 +454,14 @@ const exportCommand: Command = {
       ctx.blame = target;
       const writer = await shell.files.createWriter(path);
       try {
-        await ds.exportData(
-          (chunk) => {
-            bytes += Buffer.byteLength(chunk);
-            return writer.write(chunk);
-          },
-          format,
-          parameters,
-          { onProgress: progress.onProgress },
-        );
+        await ds.exportData((chunk) => writer.write(counted(chunk)), format, parameters, { onProgress });
       } finally {
         await writer.close();
       }
-      await ctx.note(`exported ${bytesText(bytes)} to ${path} in ${elapsed(start)}\n`);
+      await end();
+      await ctx.note(summary(`to ${path}`));
     } finally {
-      await progress.done();
+      await end();
     }
   },
 };
@@ -894,6 +963,7 @@ export const COMMANDS: readonly Command[] = [
   answer,
   begin,
   clear,
+  cls,
   commit,
   commitproc,
   compact,

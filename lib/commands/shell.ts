@@ -41,6 +41,8 @@ export interface ShellIO {
   confirm?(question: string): Promise<boolean>;
   /** Asks for a password without echoing it. Without it, commands that would ask are refused. */
   askPassword?(question: string): Promise<string>;
+  /** Clears the screen (`cls`); without it (scripts, HTTP), `cls` does nothing. */
+  clearScreen?(): void | Promise<void>;
 }
 
 /** A live display of progress (for terminals). */
@@ -196,10 +198,14 @@ const CHOICES: Readonly<Record<string, readonly string[]>> = {
   'query.fact-domain': ['explicit', 'derived', 'all'],
   'query.print-summary': ['true', 'false'],
   'query.explain': ['true', 'false'],
+  pager: ['auto', 'builtin', 'off'],
   'import.monitor': ['off', 'progress', 'summary'],
   'export.monitor': ['off', 'progress', 'summary'],
   'reason.monitor': ['off', 'progress', 'summary'],
 };
+
+/** Other names of the shell's own variables: `query.plan` is RDFox's `query.explain`. */
+const ALIASES: Readonly<Record<string, string>> = { 'query.plan': 'query.explain' };
 
 /** Raised to end a run at `quit`. */
 class QuitSignal extends Error {}
@@ -310,6 +316,7 @@ export class Shell {
 
   /** The value of a variable, or undefined. */
   variable(name: string): string | undefined {
+    name = ALIASES[name] ?? name;
     if (name === 'role') return this.roleName;
     if (name === 'active' || name === 'active-data-store-connection') return this.active ?? '';
     if (name === 'active-server-connection') return this.activeServer;
@@ -326,6 +333,7 @@ export class Shell {
    * @throws CommandError for a read-only variable or an invalid value.
    */
   async setVariable(name: string, value: string, word?: Word): Promise<void> {
+    name = ALIASES[name] ?? name;
     const known = SHELL_VARIABLES.find((v) => v.name === name);
     if (known?.readOnly || name === 'role' || name === 'active' || /^\d+$/.test(name)) throw new CommandError(`variable '${name}' cannot be set`, word);
     if (name === 'active-data-store-connection') return this.activate(value);
@@ -341,6 +349,7 @@ export class Shell {
 
   /** Unsets a user variable (the shell's own are reset to their initial values). */
   unsetVariable(name: string, word?: Word): void {
+    name = ALIASES[name] ?? name;
     const known = SHELL_VARIABLES.find((v) => v.name === name);
     if (known) {
       if (known.readOnly) throw new CommandError(`variable '${name}' cannot be unset`, word);
