@@ -26,6 +26,10 @@ export interface ShellSession {
   complete(line: string): Promise<[string[], string]>;
   /** The active data store, for the prompt. */
   readonly activeDataStore: string | undefined;
+  /** The shell's `pager` variable: auto, builtin or off. */
+  readonly pager: string;
+  /** Whether the shell runs in this process (its `cls` clears this terminal). */
+  readonly local: boolean;
   /** Whether `quit` ended the shell. */
   readonly hasQuit: boolean;
   /** Ends the session (and its server, when it has one). */
@@ -139,6 +143,12 @@ export class LocalSession implements ShellSession {
     return this.shell.activeDataStore;
   }
 
+  get pager(): string {
+    return this.shell.variable('pager') ?? 'auto';
+  }
+
+  readonly local = true;
+
   get hasQuit(): boolean {
     return this.shell.hasQuit;
   }
@@ -224,6 +234,7 @@ export class RemoteSession implements ShellSession {
   private active: string | undefined;
   private quit = false;
   private running = false;
+  private pagerMode = 'auto';
   private readonly base: string;
   private readonly basic: string;
 
@@ -259,6 +270,11 @@ export class RemoteSession implements ShellSession {
   }
 
   async run(commands: readonly CommandText[], options: { readonly interactive: boolean; readonly source?: string | undefined }): Promise<SessionStatus> {
+    // the pager is this terminal's: its variable, set in the remote shell, is followed here too
+    for (const c of commands) {
+      const set = /^\s*(set|unset)\s+pager(?:\s+(auto|builtin|off))?\s*$/.exec(c.text);
+      if (set) this.pagerMode = set[1] === 'unset' ? 'auto' : (set[2] ?? this.pagerMode);
+    }
     this.running = true;
     try {
       let path = '/commands';
@@ -307,6 +323,12 @@ export class RemoteSession implements ShellSession {
   get activeDataStore(): string | undefined {
     return this.active;
   }
+
+  get pager(): string {
+    return this.pagerMode;
+  }
+
+  readonly local = false;
 
   get hasQuit(): boolean {
     return this.quit;

@@ -3,16 +3,20 @@
  * home directory (`~/.quadlog_history`, or `QUADLOG_HISTORY`; in memory only when the file
  * cannot be written), tab completion, a prompt naming the active data store, `\` continuation
  * lines, and Ctrl-C interrupting the running command (at the prompt it clears the line; Ctrl-D
- * or `quit` ends the shell).
+ * or `quit` ends the shell). Output longer than the screen goes through a pager (see pager.ts,
+ * variable `pager`); keys typed while a command runs are shown and kept for the next prompt
+ * (see typeahead.ts); `cls` and Ctrl-L clear the screen.
  * @module
  */
 import { appendFileSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface, type Interface } from 'node:readline';
+import { clearScreenDown, createInterface, cursorTo, type Interface } from 'node:readline';
 import { VERSION } from '../index.js';
 import { LineAssembler, type ShellIO } from '../commands/index.js';
+import { externalPager, PagedOutput, type PagerTerminal } from './pager.js';
 import type { ShellSession } from './session.js';
+import { TypeAhead } from './typeahead.js';
 
 /** How many lines the history keeps. */
 const HISTORY_SIZE = 1000;
@@ -54,6 +58,15 @@ function ask(rl: Interface, question: string, secret: boolean): Promise<string> 
   });
 }
 
+/** Clears the screen and puts the cursor at its top (what Ctrl-L does at the prompt). */
+function clearScreen(): void {
+  cursorTo(process.stdout, 0, 0);
+  clearScreenDown(process.stdout);
+}
+
+/** A typed `cls`, run here for a shell that is not in this process. */
+const CLS = /^\s*cls\s*$/;
+
 /** Runs the shell at the terminal until `quit` or Ctrl-D. */
 export async function interactive(session: ShellSession, io: ShellIO): Promise<void> {
   const file = historyPath();
@@ -72,8 +85,35 @@ export async function interactive(session: ShellSession, io: ShellIO): Promise<v
       );
     },
   });
-  io.confirm = async (question) => /^\s*y(es)?\s*$/i.test(await ask(rl, `${question} [y/N] `, false));
-  io.askPassword = (question) => ask(rl, question, true);
+  // keys typed while a command runs are shown, and kept for the next prompt
+  const typeahead = new TypeAhead(process.stdin, (text) => void process.stdout.write(text), () => session.interrupt());
+  const write = io.write.bind(io);
+  const writeError = (io.error ?? io.write).bind(io);
+  let page: PagedOutput | undefined;
+  /** A question is asked on a clean line, with the keyboard back to the line editor. */
+  const asking = async <T>(fn: () => Promise<T>): Promise<T> => {
+    await page?.flush();
+    const capturing = typeahead.active;
+    typeahead.closeLine();
+    typeahead.stop();
+    try {
+      return await fn();
+    } finally {
+      if (capturing) typeahead.start();
+    }
+  };
+  io.confirm = (question) => asking(async () => /^\s*y(es)?\s*$/i.test(await ask(rl, `${question} [y/N] `, false)));
+  io.askPassword = (question) => asking(() => ask(rl, question, true));
+  io.clearScreen = clearScreen;
+  const terminal: PagerTerminal = {
+    write: (text) => write(text),
+    size: () => ({ rows: process.stdout.rows ?? 24, columns: process.stdout.columns ?? 80 }),
+    nextKey: () => typeahead.nextKey(),
+    pauseInput: () => rl.pause(),
+    resumeInput: () => rl.resume(),
+    interrupt: () => session.interrupt(),
+    beforeOutput: () => typeahead.closeLine(),
+  };
   const assembler = { current: new LineAssembler() };
   let busy = false;
   const prompt = (): string => (assembler.current.pending ? '... ' : `${session.activeDataStore ?? ''}> `);
@@ -103,19 +143,36 @@ export async function interactive(session: ShellSession, io: ShellIO): Promise<v
       }
     }
     const command = assembler.current.push(line);
-    if (command) {
+    if (command && !session.local && CLS.test(command.text)) clearScreen();
+    else if (command) {
       busy = true;
+      const mode = session.pager;
+      // output sent to a file or a pipe is never paged
+      const paged = mode === 'off' || !process.stdout.isTTY ? undefined : new PagedOutput(terminal, mode === 'builtin' ? undefined : externalPager());
+      page = paged;
+      if (paged) {
+        io.write = (text) => paged.write(text);
+        io.error = (text) => paged.error(text, writeError);
+      }
+      typeahead.start();
       try {
         await session.run([command], { interactive: true });
       } catch (e) {
+        typeahead.closeLine();
         process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
       } finally {
+        await paged?.end().catch(() => undefined);
+        page = undefined;
+        io.write = write;
+        io.error = writeError;
+        typeahead.stop();
         busy = false;
       }
       if (session.hasQuit) break;
     }
     rl.setPrompt(prompt());
     rl.prompt();
+    typeahead.replay();
   }
   rl.close();
   process.stdout.write('\n');
