@@ -119,7 +119,9 @@ export class PagedOutput {
         if (this.rowsOfText(all) > this.pageRows) {
           this.held = [];
           this.cancelTimer();
-          return this.command !== undefined ? this.startExternal(all) : this.startBuiltin(all);
+          if (this.command !== undefined) return this.startExternal(all);
+          this.state = 'builtin';
+          return this.enqueue(() => this.paced(all));
         }
         // shown after a moment: a command that prints slowly (a watch, a sleep) is not held back
         this.timer ??= setTimeout(() => void this.flush(), HOLD_MS);
@@ -249,11 +251,6 @@ export class PagedOutput {
   }
 
   // ---- the built-in pager, and writing with it in reserve ----
-
-  private startBuiltin(text: string): Promise<void> {
-    this.state = 'builtin';
-    return this.paced(text);
-  }
 
   /** Writes text a line at a time, asking for a key whenever a screenful has been written. */
   private async paced(text: string): Promise<void> {

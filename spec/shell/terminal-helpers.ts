@@ -33,6 +33,8 @@ export interface TerminalOptions {
   readonly rows?: number;
   /** Environment of the shell: `NAME=value` assignments, or `-u NAME` to remove one (env(1)). */
   readonly env?: readonly string[];
+  /** Arguments of `quadlog shell` (e.g. `--endpoint`). */
+  readonly args?: readonly string[];
 }
 
 function quote(text: string): string {
@@ -47,7 +49,7 @@ export class Terminal {
   static async start(options: TerminalOptions): Promise<Terminal> {
     const socket = `quadlog-spec-${process.pid}-${Math.random().toString(36).slice(2)}`;
     const env = ['env', ...(options.env ?? []).flatMap((e) => (e.startsWith('-u ') ? ['-u', e.slice(3)] : [e])), `QUADLOG_HISTORY=${options.history}`].map(quote).join(' ');
-    const command = `cd ${quote(options.dir)} && ${env} ${quote(process.execPath)} --import ${quote(TSX)} ${quote(CLI)} shell; echo "[exited $?]"; sleep 600`;
+    const command = `cd ${quote(options.dir)} && ${env} ${quote(process.execPath)} --import ${quote(TSX)} ${quote(CLI)} shell ${(options.args ?? []).map(quote).join(' ')}; echo "[exited $?]"; sleep 600`;
     await run('tmux', ['-L', socket, '-f', '/dev/null', 'new-session', '-d', '-x', String(options.columns ?? 100), '-y', String(options.rows ?? 30), command]);
     const terminal = new Terminal(socket);
     await terminal.waitFor(/> $/m);
