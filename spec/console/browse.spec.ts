@@ -10,23 +10,21 @@
  * Screenshots go to a temporary directory, or to docs/console/ when
  * QUADLOG_UPDATE_SCREENSHOTS=1 (browse.png, overview.png, export.png, help.png).
  */
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { expect } from 'chai';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ConnectionFactory, Server, type ServerConnection } from '../../lib/index.js';
+import type { Browser, Page } from 'playwright-core';
+import { Server, type ServerConnection } from '../../lib/index.js';
 import { startEndpoint, type EndpointHandle } from '../../lib/http/index.js';
 import { consoleBundle } from '../helpers/console-bundle.js';
 import { launchChromium } from './browser.js';
+import { ConsoleRig, watchPage } from './console-rig.js';
 import { SHORTCUTS } from '../../console/src/shortcuts.js';
 import { datalogFact, typedIri } from '../../console/src/browse.js';
 import { exportFileName, STORE_FORMATS } from '../../console/src/export.js';
 import { pictureHeight } from '../../console/src/graph.js';
 import { iriOfTitle, type Term } from '../../console/src/terms.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ROLE = 'admin';
 const PASSWORD = 'browse-secret-8812';
 const EX = 'http://example.com/family#';
@@ -45,41 +43,21 @@ const RULES = `@prefix ex: <${EX}> .
 [?x, ex:ancestorOf, ?z] :- [?x, ex:ancestorOf, ?y], [?y, ex:parentOf, ?z] .
 `;
 
-function screenshotDirectory(work: string): string {
-  return process.env['QUADLOG_UPDATE_SCREENSHOTS'] === '1' ? join(ROOT, 'docs', 'console') : join(work, 'screenshots');
-}
-
-/** Uncaught errors and console errors other than failed loads. */
-function watch(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(`console: ${m.text()}`);
-  });
-  return problems;
-}
-
 describe('web console: browsing, export, guest entry and help in headless Chromium', function () {
   this.timeout(120_000);
 
-  let work = '';
+  let rig: ConsoleRig | undefined;
   let shots = '';
-  let server: Server;
   let admin: ServerConnection;
   let endpoint: EndpointHandle;
   let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let problems: string[] = [];
 
   before(async function () {
     this.timeout(900_000);
-    work = await mkdtemp(join(tmpdir(), 'quadlog-console-browse-'));
-    shots = screenshotDirectory(work);
-    await mkdir(shots, { recursive: true });
-    await consoleBundle();
-    server = await Server.create({ roleName: ROLE, password: PASSWORD, parameters: { 'password-hashing': 'fast', 'create-guest-role': 'true' } });
-    admin = await ConnectionFactory.newServerConnection(server.url, ROLE, PASSWORD);
+    rig = await ConsoleRig.start({ name: 'console-browse', role: ROLE, password: PASSWORD, parameters: { 'create-guest-role': 'true' }, context: { acceptDownloads: true } });
+    ({ shots, admin, endpoint, browser, page, problems } = rig);
     admin.createDataStore('family');
     const ds = admin.newDataStoreConnection('family');
     try {
@@ -91,20 +69,10 @@ describe('web console: browsing, export, guest entry and help in headless Chromi
     }
     admin.grantPrivileges('guest', '|datastores', 'read');
     admin.grantPrivileges('guest', '>datastores', 'read');
-    endpoint = await startEndpoint(server, { port: 0 });
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
-    page = await context.newPage();
-    problems = watch(page);
   });
 
   after(async () => {
-    await context?.close();
-    await browser?.close();
-    await endpoint?.close();
-    admin?.close();
-    await server?.shutdown();
-    if (work) await rm(work, { recursive: true, force: true });
+    await rig?.close();
   });
 
   async function tab(name: string): Promise<void> {
@@ -283,7 +251,7 @@ describe('web console: browsing, export, guest entry and help in headless Chromi
     const guestContext = await browser.newContext();
     try {
       const guestPage = await guestContext.newPage();
-      const guestProblems = watch(guestPage);
+      const guestProblems = watchPage(guestPage);
       const sent: Array<string | undefined> = [];
       guestPage.on('request', (request) => {
         if (request.url().includes('/datastores')) void request.allHeaders().then((headers) => sent.push(headers['authorization']));

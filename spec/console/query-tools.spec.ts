@@ -7,18 +7,14 @@
  * Screenshots (download.png, plan.png, chart.png) go to a temporary directory, or to
  * docs/console/ when QUADLOG_UPDATE_SCREENSHOTS=1.
  */
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { expect } from 'chai';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ConnectionFactory, Server, type ServerConnection } from '../../lib/index.js';
-import { startEndpoint, type EndpointHandle } from '../../lib/http/index.js';
-import { consoleBundle } from '../helpers/console-bundle.js';
-import { launchChromium } from './browser.js';
+import type { BrowserContext, Page } from 'playwright-core';
+import type { ServerConnection } from '../../lib/index.js';
+import type { EndpointHandle } from '../../lib/http/index.js';
+import { ConsoleRig } from './console-rig.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ROLE = 'admin';
 const PASSWORD = 'query-tools-secret-8080';
 const EX = 'http://example.com/shop#';
@@ -44,24 +40,18 @@ function shopData(): string {
 describe('web console: query tools in headless Chromium', function () {
   this.timeout(120_000);
 
-  let work = '';
+  let rig: ConsoleRig | undefined;
   let shots = '';
-  let server: Server;
   let admin: ServerConnection;
   let endpoint: EndpointHandle;
-  let browser: Browser;
   let context: BrowserContext;
   let page: Page;
-  const problems: string[] = [];
+  let problems: string[] = [];
 
   before(async function () {
     this.timeout(900_000);
-    work = await mkdtemp(join(tmpdir(), 'quadlog-query-tools-'));
-    shots = process.env['QUADLOG_UPDATE_SCREENSHOTS'] === '1' ? join(ROOT, 'docs', 'console') : join(work, 'screenshots');
-    await mkdir(shots, { recursive: true });
-    await consoleBundle();
-    server = await Server.create({ roleName: ROLE, password: PASSWORD, parameters: { 'password-hashing': 'fast' } });
-    admin = await ConnectionFactory.newServerConnection(server.url, ROLE, PASSWORD);
+    rig = await ConsoleRig.start({ name: 'query-tools', role: ROLE, password: PASSWORD, context: { acceptDownloads: true } });
+    ({ shots, admin, endpoint, context, page, problems } = rig);
     admin.createDataStore(STORE);
     const ds = admin.newDataStoreConnection(STORE);
     try {
@@ -70,24 +60,11 @@ describe('web console: query tools in headless Chromium', function () {
     } finally {
       ds.close();
     }
-    endpoint = await startEndpoint(server, { port: 0 });
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: endpoint.url });
-    page = await context.newPage();
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    page.on('console', (m) => {
-      if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(`console: ${m.text()}`);
-    });
   });
 
   after(async () => {
-    await context?.close();
-    await browser?.close();
-    await endpoint?.close();
-    admin?.close();
-    await server?.shutdown();
-    if (work) await rm(work, { recursive: true, force: true });
+    await rig?.close();
   });
 
   const status = (): ReturnType<Page['locator']> => page.locator('[data-role=query-panel] [data-role=status]');

@@ -6,16 +6,13 @@
  * query tab's (console/src/saved.ts, mounted by console/src/query.ts). With
  * QUADLOG_UPDATE_SCREENSHOTS=1 the screenshot of the panel goes to docs/console/.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ConnectionFactory, Server, type ServerConnection } from '../../lib/index.js';
-import { startEndpoint, type EndpointHandle } from '../../lib/http/index.js';
-import { consoleBundle } from '../helpers/console-bundle.js';
-import { launchChromium } from './browser.js';
+import type { ServerConnection } from '../../lib/index.js';
+import type { EndpointHandle } from '../../lib/http/index.js';
+import { ConsoleRig, watchPage } from './console-rig.js';
 
 const ADMIN = 'admin';
 const ADMIN_PASSWORD = 'saved-admin-secret';
@@ -25,21 +22,11 @@ const STORE = 'library';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const QUERY = 'PREFIX ex: <http://example.com/>\nSELECT ?book WHERE { ?book a ex:Book }';
 
-/** What went wrong in a page: uncaught errors and console errors other than failed loads. */
-function watch(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(`console: ${m.text()}`);
-  });
-  return problems;
-}
-
 describe('web console: saved queries in headless Chromium', function () {
   this.timeout(120_000);
 
+  let rig: ConsoleRig | undefined;
   let work = '';
-  let server: Server;
   let admin: ServerConnection;
   let endpoint: EndpointHandle;
   let browser: Browser;
@@ -50,29 +37,18 @@ describe('web console: saved queries in headless Chromium', function () {
   before(async function () {
     // the first run on a machine without Chromium installs it (apt-get)
     this.timeout(900_000);
-    work = await mkdtemp(join(tmpdir(), 'quadlog-console-saved-'));
-    await consoleBundle();
-    server = await Server.create({ roleName: ADMIN, password: ADMIN_PASSWORD, parameters: { 'password-hashing': 'fast' } });
-    admin = await ConnectionFactory.newServerConnection(server.url, ADMIN, ADMIN_PASSWORD);
+    rig = await ConsoleRig.start({ name: 'console-saved', role: ADMIN, password: ADMIN_PASSWORD });
+    ({ work, admin, endpoint, browser, context, page, problems } = rig);
     admin.createDataStore(STORE);
     await admin.createRole(READER, READER_PASSWORD);
     admin.grantPrivileges(READER, '|datastores', 'read');
     admin.grantPrivileges(READER, `|datastores|${STORE}`, 'read');
     admin.createDataStore('elsewhere');
-    endpoint = await startEndpoint(server, { port: 0 });
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    page = await context.newPage();
-    problems = watch(page);
   });
 
   after(async () => {
-    await context?.close();
-    await browser?.close();
-    await endpoint?.close();
-    admin?.close();
-    await server?.shutdown();
-    if (work) await rm(work, { recursive: true, force: true });
+    // (the browser's closing closes the contexts the tests opened too)
+    await rig?.close();
   });
 
   const panel = (): ReturnType<Page['locator']> => page.locator(`.store-view[data-store=${STORE}] [data-role=saved-queries-panel]`);
@@ -143,7 +119,7 @@ describe('web console: saved queries in headless Chromium', function () {
     await context.close();
     context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     page = await context.newPage();
-    problems.push(...watch(page));
+    watchPage(page, problems);
     await openStore(READER, READER_PASSWORD);
     await panel().locator('[data-role=saved-queries] li[data-name="all books"]').waitFor();
     expect(await panel().locator('li[data-name="all books"]').textContent()).to.contain(ADMIN);
@@ -160,7 +136,7 @@ describe('web console: saved queries in headless Chromium', function () {
     await context.close();
     context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     page = await context.newPage();
-    problems.push(...watch(page));
+    watchPage(page, problems);
     await openStore(ADMIN, ADMIN_PASSWORD);
     const remove = panel().locator('li[data-name="all books"] [data-role=delete-saved-query]');
     await remove.click();
