@@ -3,31 +3,16 @@
  * the screen instead: `cls` (a command) or Ctrl-L. Driven through a pseudo-terminal (tmux) as
  * interactive.spec.ts, and as a script.
  */
-import { join } from 'node:path';
 import { expect } from 'chai';
-import { runCli, tempDir } from './helpers.js';
-import { ensureTmux, lastLine, Terminal } from './terminal-helpers.js';
+import { runCli } from './helpers.js';
+import { lastLine, useTerminal } from './terminal-helpers.js';
 
 describe('shell: clearing the screen is not clearing the store', function () {
   this.timeout(120_000);
-  let dir: ReturnType<typeof tempDir>;
-  let terminal: Terminal | undefined;
-
-  before(async function () {
-    this.timeout(600_000);
-    await ensureTmux();
-  });
-  beforeEach(() => {
-    dir = tempDir('quadlog-shell-cls-');
-  });
-  afterEach(async () => {
-    await terminal?.kill();
-    terminal = undefined;
-    dir.remove();
-  });
+  const tty = useTerminal('quadlog-shell-cls-');
 
   it('clear asks before emptying the store, naming cls and Ctrl-L; cls and Ctrl-L clear the screen', async () => {
-    const t = (terminal = await Terminal.start({ dir: dir.path, history: join(dir.path, 'history') }));
+    const t = await tty.start();
     await t.line('dstore create s');
     await t.line('import ! <http://e.com/a> <http://e.com/p> <http://e.com/b> .');
     await t.waitFor(/1 fact \(1 new\) in [\d.]+ s\ns> $/m);
@@ -58,10 +43,10 @@ describe('shell: clearing the screen is not clearing the store', function () {
   });
 
   it('in a script: cls does nothing, and clear without force names cls in its refusal', async () => {
-    const result = await runCli(['shell'], { cwd: dir.path, input: 'dstore create s\ncls\necho after cls\nclear\n' });
+    const result = await runCli(['shell'], { cwd: tty.dir, input: 'dstore create s\ncls\necho after cls\nclear\n' });
     expect(result.stdout).to.equal("data store 's' created and made active\nafter cls\n");
     expect(result.stderr).to.contain("'clear' asks for confirmation, and this shell cannot ask: add 'force'");
-    const none = await runCli(['shell'], { cwd: dir.path, input: 'clear force\n' });
+    const none = await runCli(['shell'], { cwd: tty.dir, input: 'clear force\n' });
     expect(none.stderr).to.contain('clear empties the active data store (to clear the screen instead, type cls or press Ctrl-L): no data store is active');
   });
 });

@@ -4,96 +4,17 @@
  * send-keys and the screen is read with capture-pane, polled until the expected text appears
  * (no timing is assumed; the bound is the test's timeout).
  */
-import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { CLI, tempDir, TSX, which } from './helpers.js';
-
-const run = promisify(execFile);
-
-/** Installs tmux when it is missing (the specs need a terminal; they never skip). */
-async function ensureTmux(): Promise<void> {
-  if (await which('tmux')) return;
-  await run('apt-get', ['install', '-y', 'tmux'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).catch(async () => {
-    await run('apt-get', ['update'], { maxBuffer: 64 * 1024 * 1024 });
-    await run('apt-get', ['install', '-y', 'tmux'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }, maxBuffer: 64 * 1024 * 1024 });
-  });
-}
-
-/** A terminal running `quadlog shell`. */
-class Terminal {
-  private constructor(
-    private readonly socket: string,
-    readonly dir: string,
-  ) {}
-
-  static async start(dir: string, history: string): Promise<Terminal> {
-    const socket = `quadlog-spec-${process.pid}-${Math.random().toString(36).slice(2)}`;
-    const command = `cd '${dir}' && QUADLOG_HISTORY='${history}' '${process.execPath}' --import '${TSX}' '${CLI}' shell; echo "[exited $?]"; sleep 600`;
-    await run('tmux', ['-L', socket, '-f', '/dev/null', 'new-session', '-d', '-x', '200', '-y', '50', command]);
-    const terminal = new Terminal(socket, dir);
-    await terminal.waitFor(/> $/m);
-    return terminal;
-  }
-
-  /** Sends keys (tmux key names, or literal text with `literal`). */
-  async keys(keys: readonly string[], literal = false): Promise<void> {
-    await run('tmux', ['-L', this.socket, 'send-keys', '-t', '0', ...(literal ? ['-l'] : []), ...keys]);
-  }
-
-  /** Types text literally. */
-  type(text: string): Promise<void> {
-    return this.keys([text], true);
-  }
-
-  /** The screen (and scrollback). */
-  async screen(): Promise<string> {
-    const { stdout } = await run('tmux', ['-L', this.socket, 'capture-pane', '-p', '-J', '-S', '-500', '-t', '0']);
-    return stdout;
-  }
-
-  /** Polls the screen until `pattern` matches; returns the screen. */
-  async waitFor(pattern: RegExp): Promise<string> {
-    for (;;) {
-      const screen = await this.screen();
-      if (pattern.test(screen)) return screen;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-
-  async kill(): Promise<void> {
-    await run('tmux', ['-L', this.socket, 'kill-server']).catch(() => undefined);
-  }
-}
-
-/** The last non-empty line of a screen. */
-function lastLine(screen: string): string {
-  const lines = screen.split('\n').filter((l) => l.trim() !== '');
-  return lines[lines.length - 1] ?? '';
-}
+import { lastLine, useTerminal } from './terminal-helpers.js';
 
 describe('shell: quadlog shell at a terminal (tmux)', function () {
   this.timeout(120_000);
-  let dir: ReturnType<typeof tempDir>;
-  let terminal: Terminal | undefined;
-
-  before(async function () {
-    this.timeout(600_000);
-    await ensureTmux();
-  });
-  beforeEach(() => {
-    dir = tempDir('quadlog-shell-tty-');
-  });
-  afterEach(async () => {
-    await terminal?.kill();
-    terminal = undefined;
-    dir.remove();
-  });
+  const tty = useTerminal('quadlog-shell-tty-');
 
   it('edits lines, completes commands, stores and prefixes, and runs what is typed', async () => {
-    const t = (terminal = await Terminal.start(dir.path, join(dir.path, 'history')));
+    const t = await tty.start({ columns: 200, rows: 50 });
     await t.type('dst');
     await t.keys(['Tab']);
     await t.waitFor(/> dstore $/m);
@@ -131,8 +52,8 @@ describe('shell: quadlog shell at a terminal (tmux)', function () {
   });
 
   it('keeps a history across sessions, recalled with the Up key', async () => {
-    const history = join(dir.path, 'history');
-    let t = (terminal = await Terminal.start(dir.path, history));
+    const history = join(tty.dir, 'history');
+    let t = await tty.start({ history, columns: 200, rows: 50 });
     await t.type('echo first command');
     await t.keys(['Enter']);
     await t.waitFor(/^first command\n> $/m);
@@ -147,7 +68,7 @@ describe('shell: quadlog shell at a terminal (tmux)', function () {
     expect(saved).to.contain('echo first command\n').and.to.contain('quit\n');
     // lines carrying a password stay out of the file
     expect(saved).to.not.contain('hidden');
-    t = terminal = await Terminal.start(dir.path, history);
+    t = await tty.start({ history, columns: 200, rows: 50 });
     await t.keys(['Up', 'Up']);
     await t.waitFor(/> echo first command$/m);
     await t.keys(['Enter']);
@@ -157,8 +78,8 @@ describe('shell: quadlog shell at a terminal (tmux)', function () {
   it('interrupts a long query with Ctrl-C, and the shell goes on; Ctrl-C at the prompt clears the line', async () => {
     let facts = '';
     for (let i = 0; i < 1000; i++) facts += `<http://e.com/n${i}> <http://e.com/p> <http://e.com/n${i + 1}> .\n`;
-    writeFileSync(join(dir.path, 'chain.nt'), facts);
-    const t = (terminal = await Terminal.start(dir.path, join(dir.path, 'history')));
+    writeFileSync(join(tty.dir, 'chain.nt'), facts);
+    const t = await tty.start({ columns: 200, rows: 50 });
     await t.type('dstore create s');
     await t.keys(['Enter']);
     await t.type('import chain.nt');
@@ -168,7 +89,7 @@ describe('shell: quadlog shell at a terminal (tmux)', function () {
     await t.keys(['Enter']);
     // the query is running once the line is taken and no prompt follows it
     for (;;) {
-      const screen = await t.screen();
+      const screen = await t.screen(true);
       if (lastLine(screen).endsWith('?f }')) break;
       await new Promise((r) => setTimeout(r, 50));
     }

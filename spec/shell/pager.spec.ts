@@ -8,8 +8,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { runCli, tempDir, which } from './helpers.js';
-import { ensureTmux, lastLine, numberedFacts, Terminal } from './terminal-helpers.js';
+import { runCli, which } from './helpers.js';
+import { lastLine, numberedFacts, type Terminal, useTerminal } from './terminal-helpers.js';
 
 const run = promisify(execFile);
 const QUERY = 'SELECT ?x ?v WHERE { ?x ?p ?v } ORDER BY ?x';
@@ -17,27 +17,19 @@ const MORE = '-- more -- (space: next page, Enter: next line, q: stop)';
 
 describe('shell: long answers page through a pager at a terminal', function () {
   this.timeout(120_000);
-  let dir: ReturnType<typeof tempDir>;
-  let terminal: Terminal | undefined;
+  const tty = useTerminal('quadlog-shell-pager-');
 
   before(async function () {
     this.timeout(600_000);
-    await ensureTmux();
     if (!(await which('less'))) await run('apt-get', ['install', '-y', 'less'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
   });
   beforeEach(() => {
-    dir = tempDir('quadlog-shell-pager-');
-    writeFileSync(join(dir.path, 'facts.nt'), numberedFacts(100));
-  });
-  afterEach(async () => {
-    await terminal?.kill();
-    terminal = undefined;
-    dir.remove();
+    writeFileSync(join(tty.dir, 'facts.nt'), numberedFacts(100));
   });
 
   /** A 100-column, 30-row terminal with a store of 100 facts. */
   async function withFacts(env: readonly string[]): Promise<Terminal> {
-    const t = (terminal = await Terminal.start({ dir: dir.path, history: join(dir.path, 'history'), env }));
+    const t = await tty.start({ env });
     await t.line('dstore create s');
     await t.line('import facts.nt');
     await t.waitFor(/100 facts \(100 new\) in [\d.]+ s\ns> $/m);
@@ -107,7 +99,7 @@ describe('shell: long answers page through a pager at a terminal', function () {
   });
 
   it('never pages a script, nor output that is not a terminal', async () => {
-    const result = await runCli(['shell'], { cwd: dir.path, input: `dstore create s\nimport facts.nt\n${QUERY}\n`, env: { PAGER: 'sed s/^/paged:/' } });
+    const result = await runCli(['shell'], { cwd: tty.dir, input: `dstore create s\nimport facts.nt\n${QUERY}\n`, env: { PAGER: 'sed s/^/paged:/' } });
     expect(result.stderr).to.equal('');
     expect(result.stdout).to.not.contain('paged:').and.to.not.contain('-- more --');
     expect(result.stdout).to.match(/ <http:\/\/e\.com\/n1099> \| "v1099"\n100 answers in [\d.]+ s\n$/);

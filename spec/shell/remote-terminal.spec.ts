@@ -3,23 +3,19 @@
  * paged, keys typed while a command runs are kept, and `cls` clears this terminal. Driven
  * through a pseudo-terminal (tmux), as interactive.spec.ts, against an endpoint on port 0.
  */
-import { join } from 'node:path';
 import { expect } from 'chai';
 import { ConnectionFactory, Server } from '../../lib/index.js';
 import { type EndpointHandle, startEndpoint } from '../../lib/http/index.js';
-import { tempDir } from './helpers.js';
-import { ensureTmux, lastLine, numberedFacts, Terminal } from './terminal-helpers.js';
+import { lastLine, numberedFacts, useTerminal } from './terminal-helpers.js';
 
 describe('shell: the terminal of a remote shell pages, keeps typed-ahead keys and clears the screen', function () {
   this.timeout(120_000);
   let server: Server;
   let endpoint: EndpointHandle;
-  let dir: ReturnType<typeof tempDir>;
-  let terminal: Terminal | undefined;
+  const tty = useTerminal('quadlog-shell-remote-tty-');
 
   before(async function () {
     this.timeout(600_000);
-    await ensureTmux();
     server = await Server.create({ roleName: 'admin', password: 'pw', parameters: { 'password-hashing': 'fast' } });
     endpoint = await startEndpoint(server, { port: 0, objectKeepAliveTime: 60_000 });
     const sc = await ConnectionFactory.newServerConnection(server.url, 'admin', 'pw');
@@ -33,17 +29,9 @@ describe('shell: the terminal of a remote shell pages, keeps typed-ahead keys an
     await endpoint.close();
     await server.shutdown();
   });
-  beforeEach(() => {
-    dir = tempDir('quadlog-shell-remote-tty-');
-  });
-  afterEach(async () => {
-    await terminal?.kill();
-    terminal = undefined;
-    dir.remove();
-  });
 
   it('pages with the built-in pager, runs a line typed during a command after it, and clears the screen with cls', async () => {
-    const t = (terminal = await Terminal.start({ dir: dir.path, history: join(dir.path, 'history'), env: ['PAGER='], args: ['--endpoint', endpoint.url, '--role', 'admin', '--password', 'pw'] }));
+    const t = await tty.start({ env: ['PAGER='], args: ['--endpoint', endpoint.url, '--role', 'admin', '--password', 'pw'] });
     await t.line('active s');
     await t.waitFor(/^s> $/m);
     await t.line('SELECT ?x ?v WHERE { ?x ?p ?v } ORDER BY ?x');

@@ -7,8 +7,9 @@
  * @module
  */
 import { execFile } from 'node:child_process';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { CLI, TSX, which } from './helpers.js';
+import { CLI, tempDir, TSX, which } from './helpers.js';
 
 const run = promisify(execFile);
 
@@ -109,4 +110,44 @@ export function numberedFacts(n: number): string {
   let text = '';
   for (let i = 0; i < n; i++) text += `<http://e.com/n${1000 + i}> <http://e.com/p> "v${1000 + i}" .\n`;
   return text;
+}
+
+/** The terminal of each test of a spec, and the fresh directory it runs in. */
+export interface TerminalFixture {
+  /** The test's directory. */
+  readonly dir: string;
+  /** Starts the test's terminal in its directory (history in `history` there unless given). */
+  start(options?: Omit<TerminalOptions, 'dir' | 'history'> & { readonly history?: string }): Promise<Terminal>;
+}
+
+/**
+ * The hooks a terminal spec needs: tmux installed before the tests (it may take apt-get's
+ * time), a fresh directory named after `prefix` before each test, and after it the terminal
+ * killed and the directory removed. Call it inside the spec's describe.
+ */
+export function useTerminal(prefix: string): TerminalFixture {
+  let dir: ReturnType<typeof tempDir> | undefined;
+  let terminal: Terminal | undefined;
+  before(async function () {
+    this.timeout(600_000);
+    await ensureTmux();
+  });
+  beforeEach(() => {
+    dir = tempDir(prefix);
+  });
+  afterEach(async () => {
+    await terminal?.kill();
+    terminal = undefined;
+    dir?.remove();
+  });
+  return {
+    get dir(): string {
+      return dir!.path;
+    },
+    async start(options = {}): Promise<Terminal> {
+      await terminal?.kill();
+      terminal = await Terminal.start({ ...options, dir: dir!.path, history: options.history ?? join(dir!.path, 'history') });
+      return terminal;
+    },
+  };
 }

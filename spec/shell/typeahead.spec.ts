@@ -4,31 +4,15 @@
  * at the next prompt, to be edited or run; Ctrl-C drops them with the command. Driven through
  * a pseudo-terminal (tmux), as interactive.spec.ts.
  */
-import { join } from 'node:path';
 import { expect } from 'chai';
-import { tempDir } from './helpers.js';
-import { ensureTmux, lastLine, Terminal } from './terminal-helpers.js';
+import { lastLine, useTerminal } from './terminal-helpers.js';
 
 describe('shell: keys typed during a long command are shown and kept for the next prompt', function () {
   this.timeout(120_000);
-  let dir: ReturnType<typeof tempDir>;
-  let terminal: Terminal | undefined;
-
-  before(async function () {
-    this.timeout(600_000);
-    await ensureTmux();
-  });
-  beforeEach(() => {
-    dir = tempDir('quadlog-shell-typeahead-');
-  });
-  afterEach(async () => {
-    await terminal?.kill();
-    terminal = undefined;
-    dir.remove();
-  });
+  const tty = useTerminal('quadlog-shell-typeahead-');
 
   it('shows what is typed during the work, runs a finished line after it, and leaves the rest at the prompt', async () => {
-    const t = (terminal = await Terminal.start({ dir: dir.path, history: join(dir.path, 'history') }));
+    const t = await tty.start();
     await t.line('sleep 8000');
     await t.waitFor(/^> sleep 8000\n/m);
     await t.type('echo one');
@@ -50,7 +34,7 @@ describe('shell: keys typed during a long command are shown and kept for the nex
   });
 
   it('drops what was typed ahead when Ctrl-C interrupts the command', async () => {
-    const t = (terminal = await Terminal.start({ dir: dir.path, history: join(dir.path, 'history') }));
+    const t = await tty.start();
     await t.line('sleep 600000');
     await t.waitFor(/^> sleep 600000\n/m);
     await t.type('echo never');
