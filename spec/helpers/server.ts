@@ -134,3 +134,23 @@ export function bigNTriples(n: number): string {
   for (let i = 0; i < n; i++) lines.push(`<http://example.com/big/s${i}> <http://example.com/big/p> "value ${i}" .`);
   return lines.join('\n') + '\n';
 }
+
+/**
+ * A connection to `store` as a new role that may write the named graph `graph` (and read and
+ * write the `Quads` table) but may not read the default graph.
+ */
+export async function namedGraphWriter(env: TestServer, store: string, graph: string): Promise<DataStoreConnection> {
+  const role = env.uniqueName(`${store}-writer`);
+  await env.connection.createRole(role, 'pw');
+  for (const [resource, access] of [
+    ['|datastores', 'read'],
+    [`|datastores|${store}`, 'read'],
+    [`|datastores|${store}|tupletables|Quads`, 'read'],
+    [`|datastores|${store}|tupletables|Quads`, 'write'],
+    [`|datastores|${store}|namedgraphs|<${graph}>`, 'write'],
+  ] as const) {
+    env.connection.grantPrivileges(role, resource, access);
+  }
+  const sc = env.track(await ConnectionFactory.newServerConnection(env.url, role, 'pw'));
+  return env.track(sc.newDataStoreConnection(store));
+}

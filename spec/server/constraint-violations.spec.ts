@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { ConnectionFactory, ConstraintViolationError, TransactionError } from '../../lib/index.js';
-import { expectError, useServer } from '../helpers/server.js';
+import { ConstraintViolationError, TransactionError } from '../../lib/index.js';
+import { expectError, namedGraphWriter, useServer } from '../helpers/server.js';
 
 const EX = 'http://example.com/';
 const RDFOX = 'https://rdfox.com/vocabulary#';
@@ -76,19 +76,7 @@ describe('constraints on a store\'s content (rdfox:ConstraintViolation)', () => 
   it('show the violations only to a role that may read the default graph', async () => {
     const ds = await env.newStore();
     await ds.importData('ADD', `${PREFIXES} [?x, a, rdfox:ConstraintViolation] :- [?x, :secret, ?y] :g .`);
-    const store = ds.dataStoreName;
-    const role = env.uniqueName(`${store}-writer`);
-    await env.connection.createRole(role, 'pw');
-    for (const [resource, access] of [
-      ['|datastores', 'read'],
-      [`|datastores|${store}`, 'read'],
-      [`|datastores|${store}|tupletables|Quads`, 'read'],
-      [`|datastores|${store}|tupletables|Quads`, 'write'],
-      [`|datastores|${store}|namedgraphs|<${EX}g>`, 'write'],
-    ] as const) {
-      env.connection.grantPrivileges(role, resource, access);
-    }
-    const writer = env.track(env.track(await ConnectionFactory.newServerConnection(env.url, role, 'pw')).newDataStoreConnection(store));
+    const writer = await namedGraphWriter(env, ds.dataStoreName, `${EX}g`);
     const e = await expectError(writer.importData('ADD', `<${EX}agent> <${EX}secret> "swordfish" .`, { defaultGraph: `${EX}g` }), ConstraintViolationError);
     expect(e.violations).to.equal(1);
     expect(e.message).not.to.contain('agent').and.not.to.contain('swordfish');

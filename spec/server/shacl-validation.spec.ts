@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Parser } from 'n3';
 import { AccessDeniedError, BadRequestError, ConnectionFactory, type DataStoreConnection, ShaclViolationError, type ValidationResult } from '../../lib/index.js';
-import { expectError, nquadsOf, useServer } from '../helpers/server.js';
+import { expectError, namedGraphWriter, nquadsOf, useServer } from '../helpers/server.js';
 
 const EX = 'http://example.org/';
 const SH = 'http://www.w3.org/ns/shacl#';
@@ -214,20 +214,7 @@ describe('SHACL validation (server and api)', () => {
 
     it('tells the report only to a role that may read the graphs it is about', async () => {
       const ds = await storeWith('', { ...ON, 'shacl-data-graph': DATA });
-      const store = ds.dataStoreName;
-      const role = env.uniqueName(`${store}-writer`);
-      await env.connection.createRole(role, 'pw');
-      for (const [resource, access] of [
-        ['|datastores', 'read'],
-        [`|datastores|${store}`, 'read'],
-        [`|datastores|${store}|tupletables|Quads`, 'read'],
-        [`|datastores|${store}|tupletables|Quads`, 'write'],
-        [`|datastores|${store}|namedgraphs|<${DATA}>`, 'write'],
-      ] as const) {
-        env.connection.grantPrivileges(role, resource, access);
-      }
-      const sc = env.track(await ConnectionFactory.newServerConnection(env.url, role, 'pw'));
-      const writer = env.track(sc.newDataStoreConnection(store));
+      const writer = await namedGraphWriter(env, ds.dataStoreName, DATA);
       const e = await expectError(writer.importData('ADD', `<${EX}carl> a <${EX}Person> .`, { defaultGraph: DATA }), ShaclViolationError);
       expect(e.report).to.equal(undefined);
       expect(e.message).not.to.contain('carl');
