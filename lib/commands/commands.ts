@@ -421,10 +421,11 @@ const exportCommand: Command = {
     let facts = 0;
     const progress = shell.progress('export.monitor', 'export');
     let ended = false;
+    // the progress display ends once, before the summary is printed
     const end = async (): Promise<void> => {
       if (ended) return;
       ended = true;
-      await end();
+      await progress.done();
     };
     // the facts written come with the last progress report, wanted whatever export.monitor says
     const onProgress = (report: ProgressReport): void => {

@@ -43,4 +43,15 @@ describe('shell: export prints a summary line', function () {
     // on the screen, the export is its own summary: nothing follows it
     expect(result.stdout).to.match(/<http:\/\/example\.com\/b> <http:\/\/example\.com\/p> <http:\/\/example\.com\/c> \.\n$/);
   });
+
+  it('ends the progress display of an export before its summary (export.monitor summary reports it done)', async () => {
+    const script = ['dstore create s', 'import ! <http://e.com/a> <http://e.com/p> <http://e.com/b> .', 'set export.monitor summary', 'export out.nt application/n-triples'].join('\n');
+    const result = await runCli(['shell'], { cwd: dir.path, input: script + '\n' });
+    expect(result.stderr).to.equal('');
+    const lines = result.stdout.split('\n');
+    const done = lines.findIndex((l) => l.startsWith('export done'));
+    const summary = lines.findIndex((l) => l.startsWith('exported 1 fact as application/n-triples'));
+    expect(done, result.stdout).to.be.greaterThan(-1);
+    expect(summary, result.stdout).to.be.greaterThan(done);
+  });
 });
