@@ -8,7 +8,8 @@
  */
 import { BadRequestError, QueryCompilationError, UnknownResourceError } from '../model/errors.js';
 import type { Catalogue, SavedQuery } from '../storage/catalogue.js';
-import { parseQuery, parseUpdate } from '../sparql/parse.js';
+import type { Interrupter } from '../model/control.js';
+import { compileQueryOffThread, parseUpdateOffThread } from '../sparql/parse-off-thread.js';
 
 export type { SavedQuery } from '../storage/catalogue.js';
 
@@ -35,20 +36,21 @@ export function checkSavedQueryName(name: string): void {
 
 /**
  * Checks that a text parses as a SPARQL query or update with the catalogue's prefixes and
- * base IRI.
+ * base IRI (a long text on the parsing thread, as queries are).
  * @throws QueryCompilationError with the line and column of the syntax error (of the query
  * reading, unless the text is an update), BadRequestError for an empty or too long text.
  */
-export function checkSavedQueryText(text: string, catalogue: Catalogue): void {
+export async function checkSavedQueryText(text: string, catalogue: Catalogue, interrupter: Interrupter): Promise<void> {
   if (typeof text !== 'string' || text.trim() === '') throw new BadRequestError('the text of a saved query must not be empty');
   if (text.length > MAX_SAVED_QUERY_TEXT) throw new BadRequestError(`the text of a saved query may have at most ${MAX_SAVED_QUERY_TEXT} characters (got ${text.length})`);
   const prefixes = catalogue.prefixes;
+  const stop = { interrupter, deadline: Infinity };
   try {
-    parseQuery(text, prefixes, catalogue.baseIRI);
+    await compileQueryOffThread(text, prefixes, catalogue.baseIRI, stop);
   } catch (e) {
     // an update is saved too; any other failure is the query's syntax error
     if (!(e instanceof QueryCompilationError) || !/found an update/.test(e.message)) throw e;
-    parseUpdate(text, prefixes, catalogue.baseIRI);
+    await parseUpdateOffThread(text, prefixes, catalogue.baseIRI, undefined, stop);
   }
 }
 
@@ -71,9 +73,9 @@ export function savedQueryOf(catalogue: Catalogue, name: string): SavedQuery {
  * The catalogue with `text` saved under `name` by `role` at `at` (replacing a query of that
  * name), and whether the name was new. Checks the name and the text first.
  */
-export function withSavedQuery(catalogue: Catalogue, name: string, text: string, role: string, at: Date): { catalogue: Catalogue; created: boolean } {
+export async function withSavedQuery(catalogue: Catalogue, name: string, text: string, role: string, at: Date, interrupter: Interrupter): Promise<{ catalogue: Catalogue; created: boolean }> {
   checkSavedQueryName(name);
-  checkSavedQueryText(text, catalogue);
+  await checkSavedQueryText(text, catalogue, interrupter);
   const before = catalogue.savedQueries.get(name);
   const query: SavedQuery = { name, text, savedBy: role, savedAt: at.toISOString() };
   return { catalogue: catalogue.set('savedQueries', catalogue.savedQueries.set(name, query)), created: before === undefined };

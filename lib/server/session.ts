@@ -677,8 +677,8 @@ export class StoreSession {
 
   /** Saves `text` under `name` for the session's role (create or replace); returns whether the name was new. */
   saveQuery(name: string, text: string): Promise<boolean> {
-    return this.write((tx) => {
-      const { catalogue, created } = withSavedQuery(tx.catalogue, name, text, this.roleName, new Date());
+    return this.write(async (tx) => {
+      const { catalogue, created } = await withSavedQuery(tx.catalogue, name, text, this.roleName, new Date(), this.interrupter);
       tx.catalogue = catalogue;
       return created;
     });
