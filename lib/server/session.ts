@@ -11,7 +11,7 @@
  * transaction, the store's tables or its reasoner.
  * @module
  */
-import { AccessDeniedError, BadRequestError, ConstraintViolationError, DuplicateResourceError, TransactionError, UnknownResourceError } from '../model/errors.js';
+import { BadRequestError, ConstraintViolationError, DuplicateResourceError, TransactionError, UnknownResourceError } from '../model/errors.js';
 import { type Interrupter, withDeadline } from '../model/control.js';
 import type { ImportResult, NotificationRow } from '../model/import-result.js';
 import type { ByteCounter } from '../formats/byte-source.js';
@@ -252,7 +252,8 @@ export class StoreSession {
     tx.access = undefined;
     const catalogue = tx.catalogue;
     try {
-      await this.store.commit(tx, this.interrupter, { recoverable, showViolations: () => mayReadDefaultGraph(this.access(catalogue)) });
+      // a constraint violation's properties are facts of the default graph: shown when the role may read it
+      await this.store.commit(tx, this.interrupter, { recoverable, showViolations: () => mayReadGraphs(this.access(catalogue), {}) });
     } catch (e) {
       if (recoverable && e instanceof ConstraintViolationError) tx.access = access;
       if (e instanceof ShaclViolationError && e.report !== undefined && !mayReadGraphs(this.access(catalogue), commitValidationOf(this.store.parameters) ?? {})) {
@@ -719,14 +720,3 @@ export class StoreSession {
   }
 }
 
-/** Whether a role with `access` may read the default graph (what a constraint violation's message shows). */
-function mayReadDefaultGraph(access: FactAccess | undefined): boolean {
-  if (access === undefined) return true;
-  try {
-    access.checkRead(DEFAULT_TRIPLES_ID);
-    return true;
-  } catch (e) {
-    if (e instanceof AccessDeniedError) return false;
-    throw e;
-  }
-}

@@ -10,6 +10,7 @@ import type * as RDF from '@rdfjs/types/data-model.js';
 import { AccessDeniedError, BadRequestError, QuadlogError } from '../model/errors.js';
 import { iriKey } from '../model/terms.js';
 import type { FactAccess } from '../storage/fact-access.js';
+import type { FactDomain } from '../storage/tuple-table.js';
 import { DEFAULT_TRIPLES_ID, QUADS_ID } from '../storage/fact-store.js';
 
 /** The SHACL namespace. */
@@ -19,7 +20,7 @@ export const SH = 'http://www.w3.org/ns/shacl#';
  * Which facts of the data graph are validated: the explicit ones, the derived ones (those that
  * follow from rules, whether or not also explicit), or both (`all`).
  */
-export type ShaclFactDomain = 'explicit' | 'derived' | 'all';
+export type ShaclFactDomain = FactDomain;
 
 /** What to validate: graphs by IRI (absent: the default graph) and the fact domain. */
 export interface ValidationOptions {

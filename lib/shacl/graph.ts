@@ -8,18 +8,12 @@ import type { StoreState } from '../storage/fact-store.js';
 import { DEFAULT_TRIPLES_ID, QUADS_ID } from '../storage/fact-store.js';
 import { CURSOR_END, CURSOR_PAUSED, TableCursor } from '../storage/table-cursor.js';
 import { ANY, DERIVED, EXPLICIT, type TableView, type TupleTable } from '../storage/tuple-table.js';
-import type { ShaclFactDomain } from './types.js';
 
 /** Rows a resumable walk reads between two pauses. */
 const STEP_ROWS = 4096;
 
 /** A term id no term has, for a named graph the store has no id for (an empty graph). */
 const NO_GRAPH = 0x7fffffff;
-
-/** The status mask of a fact domain of SHACL. */
-export function domainMask(domain: ShaclFactDomain): number {
-  return domain === 'explicit' ? EXPLICIT : domain === 'derived' ? DERIVED : EXPLICIT | DERIVED;
-}
 
 /** The status mask the shapes graph is read with: all its facts, whatever the data graph's domain. */
 export const SHAPES_MASK = EXPLICIT | DERIVED;

@@ -9,7 +9,7 @@ import { loadSparqlConstraints } from './lazy-load.js';
 import { Validation } from './validator.js';
 import type { ShaclDataSelection, ShaclOptions, ShaclReport } from './types.js';
 
-export type { ShaclDataSelection, ShaclFactDomain, ShaclOptions, ShaclPath, ShaclReport, ShaclResult } from './types.js';
+export type { ShaclDataSelection, ShaclOptions, ShaclPath, ShaclReport, ShaclResult } from './types.js';
 export { ShaclShapeError } from './errors.js';
 export { reportQuads } from './report.js';
 export { affectedFocusNodes, changesShapes } from './affected.js';

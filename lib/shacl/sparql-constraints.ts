@@ -23,8 +23,8 @@ import { Engine } from '../sparql/engine.js';
 import { compileQuery } from '../sparql/parse.js';
 import { DEFAULT_GRAPH } from '../sparql/quad-source.js';
 import { QueryTerms } from '../sparql/query-terms.js';
+import { factDomainMask } from '../storage/tuple-table.js';
 import { ShaclShapeError } from './errors.js';
-import { domainMask } from './graph.js';
 import type { Constraint, Shape, SparqlText } from './shapes.js';
 import type { ShaclDataSelection, ShaclPath, ShaclResult } from './types.js';
 import type { SparqlConstraints, Validation } from './validator.js';
@@ -137,7 +137,7 @@ export class SparqlRunner implements SparqlConstraints {
     const { state, dictionary, dataGraph, shapesGraph } = selection;
     const named = shapesGraph === 'default' ? [] : [shapesGraph];
     const dataset: DatasetGraphs = dataGraph === 'default' ? {} : { defaultGraphs: [dataGraph], namedGraphs: named };
-    this.source = new StoreQuadSource(state, dictionary, domainMask(selection.factDomain), dataset);
+    this.source = new StoreQuadSource(state, dictionary, factDomainMask(selection.factDomain, 'all'), dataset);
     this.queryTerms = new QueryTerms(dictionary);
     this.baseIRI = state.catalogue.baseIRI;
     this.shapesGraphTerm = shapesGraph === 'default' ? undefined : DataFactory.namedNode(dictionary.keyOf(shapesGraph).slice(1, -1));

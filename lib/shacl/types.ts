@@ -7,9 +7,7 @@ import type * as RDF from '@rdfjs/types/data-model.js';
 import type { Interrupter } from '../model/control.js';
 import type { TermDictionary } from '../model/dictionary.js';
 import type { StoreState } from '../storage/fact-store.js';
-
-/** Which facts of the data graph a validation reads: explicit, derived, or all of them. */
-export type ShaclFactDomain = 'explicit' | 'derived' | 'all';
+import type { FactDomain } from '../storage/tuple-table.js';
 
 /** Which facts validation reads. */
 export interface ShaclDataSelection {
@@ -25,7 +23,7 @@ export interface ShaclDataSelection {
    * Which facts of the data graph count: the explicit ones, the derived ones (those that follow
    * from rules, whether or not also explicit), or both. The shapes graph is read whole.
    */
-  readonly factDomain: ShaclFactDomain;
+  readonly factDomain: FactDomain;
 }
 
 /** Options of a validation. */

@@ -12,8 +12,8 @@ import { valueCompare } from '../expressions/comparison.js';
 import { regexMatches } from '../expressions/regex.js';
 import { decode } from '../expressions/values.js';
 import { Interrupter } from '../model/control.js';
-import { ANY } from '../storage/tuple-table.js';
-import { domainMask, GraphReader } from './graph.js';
+import { ANY, factDomainMask } from '../storage/tuple-table.js';
+import { GraphReader } from './graph.js';
 import { pathValues } from './paths.js';
 import { CompiledShapes } from './compiled.js';
 import type { Constraint, Shape, ShapesGraph } from './shapes.js';
@@ -55,7 +55,7 @@ export class Validation {
    * shapes read for another state whose shapes graph is the same as this one's.
    */
   constructor(readonly selection: ShaclDataSelection, compiled?: CompiledShapes) {
-    const mask = domainMask(selection.factDomain);
+    const mask = factDomainMask(selection.factDomain, 'all');
     if (compiled === undefined) compiled = new CompiledShapes(selection);
     else compiled.bind(selection);
     this.compiled = compiled;
