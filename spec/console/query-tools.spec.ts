@@ -73,9 +73,12 @@ describe('web console: query tools in headless Chromium', function () {
     return Number(await status().getAttribute('data-seq'));
   }
 
-  /** Waits for the next outcome of the status after `seq`; returns its state and text. */
+  /**
+   * Waits for an outcome of the status after `seq`; returns its state and text. (A number above
+   * `seq`, not `seq + 1` exactly: a page polled on a busy machine can pass a value unseen.)
+   */
   async function next(seq: number): Promise<{ state: string; text: string }> {
-    await page.waitForSelector(`[data-role=query-panel] [data-role=status][data-seq="${seq + 1}"]`);
+    await page.waitForFunction((after) => Number(document.querySelector('[data-role=query-panel] [data-role=status]')?.getAttribute('data-seq') ?? '0') > after, seq);
     return { state: (await status().getAttribute('data-state')) ?? '', text: (await status().textContent()) ?? '' };
   }
 
