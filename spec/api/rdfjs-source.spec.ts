@@ -4,8 +4,8 @@ import { gunzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { DataFactory as N3, Parser, Store as N3Store } from 'n3';
 import type * as RDF from '@rdfjs/types';
-import { BadRequestError, ConnectionFactory, type DataStoreConnection, InvalidConnectionError, N_TRIPLES, type QuadStream, TransactionError } from '../../lib/index.js';
-import { expectError, useServer } from '../helpers/server.js';
+import { BadRequestError, type DataStoreConnection, InvalidConnectionError, N_TRIPLES, type QuadStream, TransactionError } from '../../lib/index.js';
+import { connectionWith, expectError, useServer } from '../helpers/server.js';
 import { comunicaEngine, shaclValidator } from '../helpers/rdfjs-packages.js';
 import { LUBM, lubmQuery } from '../helpers/test-data.js';
 
@@ -125,20 +125,11 @@ describe('quadlog as an RDF/JS source', () => {
 
   describe('privileges', () => {
     it('hides the named graphs the role may not read from match(), countQuads() and dataset views', async () => {
-      const store = ds.dataStoreName;
-      const role = `${store}-reader`;
-      await env.connection.createRole(role, 'pw');
-      for (const [resource, access] of [
-        ['|datastores', 'read'],
-        [`|datastores|${store}`, 'read'],
-        [`|datastores|${store}|tupletables|DefaultTriples`, 'read'],
-        [`|datastores|${store}|tupletables|Quads`, 'read'],
-        [`|datastores|${store}|namedgraphs|<${EX}g1>`, 'read'],
-      ] as const) {
-        env.connection.grantPrivileges(role, resource, access);
-      }
-      const sc = env.track(await ConnectionFactory.newServerConnection(env.url, role, 'pw'));
-      const reader = env.track(sc.newDataStoreConnection(store));
+      const reader = await connectionWith(env, ds.dataStoreName, [
+        ['|tupletables|DefaultTriples', 'read'],
+        ['|tupletables|Quads', 'read'],
+        [`|namedgraphs|<${EX}g1>`, 'read'],
+      ]);
       const lines = await linesOf(reader.match());
       expect(lines).to.have.length(4);
       expect(lines.join('\n')).not.to.contain('hidden');

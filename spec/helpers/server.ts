@@ -136,21 +136,28 @@ export function bigNTriples(n: number): string {
 }
 
 /**
+ * A connection to `store` as a new role that may list the stores and read this one, with the
+ * further privileges `grants` gives: `[resource below |datastores|<store>, access]` pairs such
+ * as `['|tupletables|Quads', 'read']` or `['|namedgraphs|<http://example.com/g>', 'write']`.
+ */
+export async function connectionWith(env: TestServer, store: string, grants: ReadonlyArray<readonly [string, string]>): Promise<DataStoreConnection> {
+  const role = env.uniqueName(`${store}-role`);
+  await env.connection.createRole(role, 'pw');
+  env.connection.grantPrivileges(role, '|datastores', 'read');
+  env.connection.grantPrivileges(role, `|datastores|${store}`, 'read');
+  for (const [resource, access] of grants) env.connection.grantPrivileges(role, `|datastores|${store}${resource}`, access);
+  const sc = env.track(await ConnectionFactory.newServerConnection(env.url, role, 'pw'));
+  return env.track(sc.newDataStoreConnection(store));
+}
+
+/**
  * A connection to `store` as a new role that may write the named graph `graph` (and read and
  * write the `Quads` table) but may not read the default graph.
  */
-export async function namedGraphWriter(env: TestServer, store: string, graph: string): Promise<DataStoreConnection> {
-  const role = env.uniqueName(`${store}-writer`);
-  await env.connection.createRole(role, 'pw');
-  for (const [resource, access] of [
-    ['|datastores', 'read'],
-    [`|datastores|${store}`, 'read'],
-    [`|datastores|${store}|tupletables|Quads`, 'read'],
-    [`|datastores|${store}|tupletables|Quads`, 'write'],
-    [`|datastores|${store}|namedgraphs|<${graph}>`, 'write'],
-  ] as const) {
-    env.connection.grantPrivileges(role, resource, access);
-  }
-  const sc = env.track(await ConnectionFactory.newServerConnection(env.url, role, 'pw'));
-  return env.track(sc.newDataStoreConnection(store));
+export function namedGraphWriter(env: TestServer, store: string, graph: string): Promise<DataStoreConnection> {
+  return connectionWith(env, store, [
+    ['|tupletables|Quads', 'read'],
+    ['|tupletables|Quads', 'write'],
+    [`|namedgraphs|<${graph}>`, 'write'],
+  ]);
 }

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { AccessDeniedError, ConnectionFactory, ImportError, QueryCompilationError } from '../../lib/index.js';
-import { expectError, useServer } from '../helpers/server.js';
+import { AccessDeniedError, ImportError, QueryCompilationError } from '../../lib/index.js';
+import { connectionWith, expectError, useServer } from '../helpers/server.js';
 
 const EX = 'https://rdfox.com/examples/shacl#';
 const SH = 'http://www.w3.org/ns/shacl#';
@@ -107,19 +107,11 @@ describe("RDFox's SHACL tuple tables (SHACL, SHACL_NN, SHACL_ND, SHACL_DN, SHACL
     const ds = await env.newStore();
     await ds.importData('ADD', SHAPES, { defaultGraph: `${EX}shacl` });
     await ds.importData('ADD', DATA, { defaultGraph: `${EX}data` });
-    const store = ds.dataStoreName;
-    const role = `${store}-reader`;
-    await env.connection.createRole(role, 'pw');
-    for (const [resource, access] of [
-      ['|datastores', 'read'],
-      [`|datastores|${store}`, 'read'],
-      [`|datastores|${store}|tupletables|SHACL`, 'read'],
-      [`|datastores|${store}|tupletables|Quads`, 'read'],
-      [`|datastores|${store}|namedgraphs|<${EX}shacl>`, 'read'],
-    ] as const) {
-      env.connection.grantPrivileges(role, resource, access);
-    }
-    const reader = env.track((await ConnectionFactory.newServerConnection(env.url, role, 'pw')).newDataStoreConnection(store));
+    const reader = await connectionWith(env, ds.dataStoreName, [
+      ['|tupletables|SHACL', 'read'],
+      ['|tupletables|Quads', 'read'],
+      [`|namedgraphs|<${EX}shacl>`, 'read'],
+    ]);
     await expectError(reader.evaluateQuery(`${PREFIXES} SELECT * WHERE { TT SHACL { :data :shacl ?s ?p ?o } }`), AccessDeniedError);
   });
 });
