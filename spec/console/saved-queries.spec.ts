@@ -54,6 +54,14 @@ describe('web console: saved queries in headless Chromium', function () {
   const panel = (): ReturnType<Page['locator']> => page.locator(`.store-view[data-store=${STORE}] [data-role=saved-queries-panel]`);
   const savedNames = async (): Promise<string[]> => panel().locator('[data-role=saved-queries] li[data-name]').evaluateAll((items) => items.map((li) => li.getAttribute('data-name') ?? ''));
 
+  /** A new browser context and page (no session of the console from the tests before). */
+  async function freshPage(): Promise<void> {
+    await context.close();
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    page = await context.newPage();
+    watchPage(page, problems);
+  }
+
   /** Loads the console, signs in and opens the store's query tab. */
   async function openStore(role: string, password: string): Promise<void> {
     await page.goto(`${endpoint.url}/console/`);
@@ -116,10 +124,7 @@ describe('web console: saved queries in headless Chromium', function () {
   });
 
   it('lists it for another role that may read the store, which cannot save (the refusal is shown)', async () => {
-    await context.close();
-    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    page = await context.newPage();
-    watchPage(page, problems);
+    await freshPage();
     await openStore(READER, READER_PASSWORD);
     await panel().locator('[data-role=saved-queries] li[data-name="all books"]').waitFor();
     expect(await panel().locator('li[data-name="all books"]').textContent()).to.contain(ADMIN);
@@ -133,10 +138,7 @@ describe('web console: saved queries in headless Chromium', function () {
   });
 
   it('deletes a saved query with two clicks (the first asks)', async () => {
-    await context.close();
-    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    page = await context.newPage();
-    watchPage(page, problems);
+    await freshPage();
     await openStore(ADMIN, ADMIN_PASSWORD);
     const remove = panel().locator('li[data-name="all books"] [data-role=delete-saved-query]');
     await remove.click();
