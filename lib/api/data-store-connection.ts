@@ -409,12 +409,14 @@ export class DataStoreConnection extends ConnectionBase {
   /**
    * Validates a data graph of the store (option `dataGraph`: a named graph's IRI; the default
    * graph when absent) against the SHACL shapes of a graph of the store (`shapesGraph`,
-   * likewise), reading explicit and derived facts (`factDomain: 'all'`, the default) or the
-   * explicit ones only. SHACL Core and SHACL-SPARQL (see docs/shacl.md). The role must be
-   * able to read both graphs, and every graph of the store when the shapes hold SHACL-SPARQL
-   * constraints (AccessDeniedError). Inside a read/write transaction it validates the
-   * transaction's state, reasoned.
-   * @throws BadRequestError for a bad option; ShaclShapeError for an ill-formed shape.
+   * likewise), reading the data graph's explicit and derived facts (`factDomain: 'all'`, the
+   * default), its explicit ones, or its derived ones (`derived`); the shapes graph is read
+   * whole. SHACL Core and SHACL-SPARQL (see docs/shacl.md). The role must be able to read both
+   * graphs, and every graph of the store when the shapes hold SHACL-SPARQL constraints
+   * (AccessDeniedError). Inside a read/write transaction it validates the transaction's state,
+   * reasoned. The server's `query-time-limit` bounds it.
+   * @throws BadRequestError for a bad option; ShaclShapeError for an ill-formed shape;
+   * InterruptedError past the time limit.
    */
   async validate(options: ValidationOptions = {}): Promise<ValidationReport> {
     return this.guard('validate', () => {
