@@ -9,14 +9,16 @@
  */
 import type { TermDictionary } from '../model/dictionary.js';
 import { ConstraintViolationError } from '../model/errors.js';
+import { RDF_NS } from '../model/terms.js';
+import { RDFOX_NS } from '../sparql/tuple-table-syntax.js';
 import { DEFAULT_TRIPLES_ID, type StoreState } from '../storage/fact-store.js';
 import { TableCursor } from '../storage/table-cursor.js';
 import { ANY, DERIVED, EXPLICIT } from '../storage/tuple-table.js';
 
 /** The class whose instances in the default graph make a commit fail. */
-export const CONSTRAINT_VIOLATION = 'https://rdfox.com/vocabulary#ConstraintViolation';
+export const CONSTRAINT_VIOLATION = `${RDFOX_NS}ConstraintViolation`;
 
-const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
+const RDF_TYPE = `${RDF_NS}type`;
 
 /** How many violations, and how many properties of each, an error shows. */
 const SHOWN = 10;

@@ -25,11 +25,9 @@ import { BUILTIN_TABLE_TYPE, type TupleTableInfo } from '../storage/catalogue.js
 import type { FactAccess } from '../storage/fact-access.js';
 import type { StoreState } from '../storage/fact-store.js';
 import type { ComputedTables } from '../sparql/types.js';
+import { RDFOX_NS } from '../sparql/tuple-table-syntax.js';
 import type { ValidationOptions } from './shacl-report.js';
 import { checkValidationAccess, reportInTerms, validateState } from './shacl-validation.js';
-
-/** The `rdfox:` namespace, as the store's default prefixes declare it (fact domains are `rdfox:all`, `rdfox:explicit`, `rdfox:derived`). */
-const RDFOX = 'https://rdfox.com/vocabulary#';
 
 /** The SHACL tables: whether each takes a data graph and a shapes graph as arguments. */
 export const SHACL_TABLES: ReadonlyMap<string, { readonly data: boolean; readonly shapes: boolean }> = new Map([
@@ -62,9 +60,9 @@ function optionsOf(table: string, args: readonly RDF.Term[]): ValidationOptions 
   let factDomain: ValidationOptions['factDomain'];
   if (withDomain) {
     const t = args[i++]!;
-    if (t.termType === 'NamedNode' && t.value === `${RDFOX}all`) factDomain = 'all';
-    else if (t.termType === 'NamedNode' && t.value === `${RDFOX}explicit`) factDomain = 'explicit';
-    else if (t.termType === 'NamedNode' && t.value === `${RDFOX}derived`) factDomain = 'derived';
+    if (t.termType === 'NamedNode' && t.value === `${RDFOX_NS}all`) factDomain = 'all';
+    else if (t.termType === 'NamedNode' && t.value === `${RDFOX_NS}explicit`) factDomain = 'explicit';
+    else if (t.termType === 'NamedNode' && t.value === `${RDFOX_NS}derived`) factDomain = 'derived';
     else throw new QueryCompilationError(`${table}: the fact domain must be rdfox:all, rdfox:explicit or rdfox:derived`);
   }
   const shapesGraph = shape.shapes ? graph('shapes graph') : undefined;
