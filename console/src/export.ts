@@ -11,6 +11,7 @@
  */
 import { type Api, resource } from './api.js';
 import { h, replace } from './dom.js';
+import { saveBlob } from './downloads.js';
 import { iriRef, listingRows } from './terms.js';
 
 /** A format of the export: its media type, label, file extension and what it holds. */
@@ -42,17 +43,6 @@ export function exportFileName(store: string, graph: string | undefined, extensi
   const safe = (text: string): string => text.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+|_+$/g, '');
   const last = graph === undefined ? '' : safe(graph.replace(/[/#]+$/, '').split(/[/#:]/).pop() ?? '');
   return `${safe(store) || 'store'}${last === '' ? '' : `-${last}`}.${extension}`;
-}
-
-/** Saves bytes as a download named `name`. */
-export function saveFile(data: Blob, name: string): void {
-  const url = URL.createObjectURL(data);
-  const link = h('a', { href: url, download: name, hidden: true });
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // the download has its own copy once it started
-  window.setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
 /** The export tab of a store. */
@@ -168,7 +158,7 @@ export class ExportPanel {
               accept: format.mediaType,
             });
       const data = await response.blob();
-      saveFile(new Blob([data], { type: format.mediaType }), name);
+      saveBlob(new Blob([data], { type: format.mediaType }), name);
       this.status.setAttribute('data-state', 'done');
       this.status.textContent = `Saved ${name} (${data.size.toLocaleString('en')} bytes).`;
     } catch (e) {
